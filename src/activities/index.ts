@@ -1,0 +1,3 @@
+/** Every activity the worker registers. */
+export * from './expense.js';
+export * from './report.js';

@@ -1,0 +1,130 @@
+/**
+ * The contract between the gateway (or an operator in the Temporal UI) and a task workflow:
+ * update and query definitions and their payloads. Pure module shared by both sides.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { TaskStateName } from './states.js';
+import type { JsonObject, WireArtifact, WirePart, WireTask, WireTaskStatus } from './wire.js';
+
+/** Arguments the workflow is started with. */
+export interface TaskWorkflowInput {
+  taskId: string;
+  contextId: string;
+  /** Set when continuing as new: everything the previous run knew. */
+  carried?: CarriedTaskState;
+}
+
+/**
+ * "A message arrives" (the first one or a follow-up). Kept small and human-writable so an operator
+ * can answer from the Temporal UI with just `{"text": "approve"}`.
+ */
+export interface IncomingMessage {
+  text?: string;
+  /** Full A2A parts; when given, `text` and `data` are ignored. */
+  parts?: WirePart[];
+  /** A structured reply, sent as one DataPart. */
+  data?: unknown;
+  messageId?: string;
+  contextId?: string;
+  /** Who answers: the authenticated user, or "operator" when typed into the Temporal UI. */
+  responder?: string;
+  metadata?: JsonObject;
+  referenceTaskIds?: string[];
+}
+
+export interface MessageAccepted {
+  /** The task right after the message was applied (full history). */
+  task: WireTask;
+  /** Sequence number of the last event before this message's effects; stream from here. */
+  lastSeq: number;
+  /** True when this exact message had been applied before and nothing changed. */
+  duplicate: boolean;
+}
+
+export interface CancelRequest {
+  reason?: string;
+  by?: string;
+}
+
+/** Completes an out-of-band auth-required wait (e.g. an OAuth callback). */
+export interface AuthCompletion {
+  by?: string;
+  /** Whatever the callback learnt (never secrets: Temporal history is not a vault). */
+  data?: JsonObject;
+}
+
+export interface TaskQueryArgs {
+  historyLength?: number;
+}
+
+export type TaskEvent =
+  | { seq: number; kind: 'status'; status: WireTaskStatus; final: boolean }
+  | { seq: number; kind: 'artifact'; artifact: WireArtifact; append: boolean; lastChunk: boolean }
+  | { seq: number; kind: 'message'; message: WireTask['status']['message'] & object };
+
+export interface EventsSince {
+  events: TaskEvent[];
+  lastSeq: number;
+  state: TaskStateName;
+}
+
+export interface TimelineEntry {
+  state: TaskStateName;
+  at: string;
+  message?: string;
+  by?: string;
+}
+
+export interface PendingQuestion {
+  kind: 'input' | 'auth';
+  prompt: string;
+  askedAt: string;
+  deadline?: string;
+  responders?: string[];
+  /** Human-readable summary of the expected structured reply, when a schema was given. */
+  expects?: string;
+  /** Out-of-band auth: the answer comes through the completeAuth update, not a message. */
+  outOfBand?: boolean;
+}
+
+/** Everything a run hands to its continuation. */
+export interface CarriedTaskState {
+  task: TaskSnapshot;
+  journal: JournalEntry[];
+}
+
+export interface TaskSnapshot {
+  id: string;
+  contextId: string;
+  agent: string;
+  status: WireTaskStatus;
+  history: NonNullable<WireTask['history']>;
+  artifacts: WireArtifact[];
+  timeline: TimelineEntry[];
+  events: TaskEvent[];
+  appliedMessageKeys: string[];
+  pending?: PendingQuestion;
+  /** Set when the agent answered with a direct message instead of a task. */
+  directMessage?: boolean;
+}
+
+/** One recorded effect of agent code (see agent-journal.ts). */
+export interface JournalEntry {
+  kind: string;
+  result?: unknown;
+  /** False while the step was still under way when the run continued as new. */
+  done?: boolean;
+}
+
+export const sendMessageUpdate = defineUpdate<MessageAccepted, [IncomingMessage]>('message');
+export const cancelTaskUpdate = defineUpdate<WireTask, [CancelRequest]>('cancel');
+export const completeAuthUpdate = defineUpdate<WireTask, [AuthCompletion]>('completeAuth');
+export const taskQuery = defineQuery<WireTask, [TaskQueryArgs?]>('task');
+export const eventsQuery = defineQuery<EventsSince, [number]>('eventsSince');
+
+/** Workflow ID of the task with this A2A task ID. */
+export function workflowIdForTask(taskId: string): string {
+  return `a2a-task-${taskId}`;
+}
+
+export const DEFAULT_TASK_QUEUE = 'a2a-temporal';

@@ -1,0 +1,20 @@
+/**
+ * Failure types task workflows reject updates with (as `ApplicationFailure.type`).
+ * The gateway maps each to its A2A error; operators see the same names in the Temporal UI.
+ */
+export const TaskErrorType = {
+  /** The task is terminal: it takes no more messages (A2A UnsupportedOperation, -32004). */
+  TaskTerminal: 'TaskTerminal',
+  /** Cancel on a terminal task (A2A TaskNotCancelable, -32002). */
+  TaskNotCancelable: 'TaskNotCancelable',
+  /** A follow-up while the task is not waiting for one (never two agent runs at once). */
+  TaskNotWaitingForInput: 'TaskNotWaitingForInput',
+  /** The message names another context than the task's. */
+  ContextMismatch: 'ContextMismatch',
+  /** The reply does not match what the pending question asked for (schema, empty message). */
+  InvalidReply: 'InvalidReply',
+  /** The sender is not among the question's allowed responders. */
+  ResponderNotAllowed: 'ResponderNotAllowed',
+} as const;
+
+export type TaskErrorType = (typeof TaskErrorType)[keyof typeof TaskErrorType];

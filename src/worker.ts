@@ -1,0 +1,39 @@
+/**
+ * The worker: hosts the task workflow (every agent in src/agents) and the activities.
+ * Configured by Temporal's standard environment variables (see src/temporal/connection.ts).
+ */
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { fileURLToPath } from 'node:url';
+import * as activities from './activities/index.js';
+import { temporalSettings } from './temporal/connection.js';
+
+/** The workflow bundle's entry: one dynamic workflow that runs any registered agent. */
+export const WORKFLOWS_ENTRY = fileURLToPath(new URL('./agents/workflows.ts', import.meta.url));
+
+export async function createWorker(
+  connection: NativeConnection,
+  options: { namespace: string; taskQueue: string } & Partial<WorkerOptions>,
+): Promise<Worker> {
+  return Worker.create({
+    connection,
+    activities,
+    workflowsPath: WORKFLOWS_ENTRY,
+    ...options,
+  });
+}
+
+async function main(): Promise<void> {
+  const settings = temporalSettings();
+  const connection = await NativeConnection.connect(settings.connection);
+  const worker = await createWorker(connection, { namespace: settings.namespace, taskQueue: settings.taskQueue });
+  console.log(`Worker on ${settings.address}, namespace ${settings.namespace}, task queue ${settings.taskQueue}`);
+  await worker.run();
+  await connection.close();
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * The API agents are written against (DESIGN section 4). An agent's `run(ctx)` is the body of its
+ * task workflow: it reads like a plain async function and never touches A2A wire types or
+ * Temporal handles directly.
+ */
+import type { Duration } from '@temporalio/common';
+import type { ActivityOptions } from '@temporalio/workflow';
+import type { ZodType } from 'zod';
+import type { JsonObject, WirePart } from '../protocol/wire.js';
+
+export interface AgentSkill {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  examples?: string[];
+  inputModes?: string[];
+  outputModes?: string[];
+}
+
+export interface AgentDefinition {
+  /** Also the Temporal workflow type operators see. Lowercase, dashes: `expense-approval`. */
+  name: string;
+  description: string;
+  version?: string;
+  skills: AgentSkill[];
+  defaultInputModes?: string[];
+  defaultOutputModes?: string[];
+  run(ctx: AgentContext): Promise<AgentResult>;
+}
+
+/** Returning a string completes the task with that agent message. */
+export type AgentResult =
+  | void
+  | string
+  | {
+      text?: string;
+      parts?: WirePart[];
+      /** Answer with a Message and no Task (A2A "message response"). */
+      asMessage?: boolean;
+    };
+
+/** A user message as the agent sees it. */
+export interface UserMessage {
+  messageId: string;
+  text: string;
+  parts: WirePart[];
+  /** The first DataPart's value, if any. */
+  data: unknown;
+  metadata?: JsonObject;
+  responder?: string;
+}
+
+export interface Reply<T = unknown> extends UserMessage {
+  /** The structured reply, validated against `schema` when one was given. */
+  value: T;
+  /** True when no one answered and the deadline's default answer was used. */
+  timedOut: boolean;
+}
+
+export type DeadlineOutcome =
+  | { kind: 'fail'; reason?: string }
+  | { kind: 'reject'; reason?: string }
+  | { kind: 'answer'; text?: string; data?: unknown };
+
+export interface AskOptions<T = unknown> {
+  question: string;
+  /** How long to wait, e.g. '72h'. Durable: survives restarts of everything. */
+  deadline?: Duration;
+  /** What happens when the deadline passes. Default: fail. */
+  onDeadline?: DeadlineOutcome;
+  /** Only these responders may answer. */
+  responders?: string[];
+  /** A structured DataPart reply; invalid replies are rejected and the task keeps waiting. */
+  schema?: ZodType<T>;
+}
+
+export interface AskAuthOptions {
+  message: string;
+  /** in-band: credentials arrive in the next message; out-of-band: a callback completes it. */
+  mode: 'in-band' | 'out-of-band';
+  deadline?: Duration;
+  onDeadline?: DeadlineOutcome;
+  responders?: string[];
+}
+
+export interface ArtifactInput {
+  artifactId?: string;
+  name?: string;
+  description?: string;
+  text?: string;
+  data?: unknown;
+  parts?: WirePart[];
+  /** Append these parts to the artifact with the same `artifactId`. */
+  append?: boolean;
+  lastChunk?: boolean;
+  metadata?: JsonObject;
+}
+
+export interface AgentContext {
+  readonly taskId: string;
+  readonly contextId: string;
+  /** The message that started the task. */
+  readonly message: UserMessage;
+  /** Working status with a message; also the operator's "current details" line. */
+  status(text: string): void;
+  /** Publish an artifact (or a chunk of one). Returns its artifactId. */
+  artifact(artifact: ArtifactInput): string;
+  /** Enter input-required and wait durably for the reply. */
+  ask<T = unknown>(question: string | AskOptions<T>): Promise<Reply<T>>;
+  /** Enter auth-required and wait durably for credentials or an out-of-band completion. */
+  askAuth(options: AskAuthOptions): Promise<Reply>;
+  /** End the task `rejected`. */
+  reject(reason: string): never;
+  /** Activities, with cancellation that waits for the activity to stop. */
+  activities<A extends object>(options?: ActivityOptions): A;
+  /** A durable timer. */
+  sleep(duration: Duration, summary?: string): Promise<void>;
+}
+
+/** Thrown by agent code to end the task `failed` with a message safe to show clients. */
+export class AgentFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AgentFailure';
+  }
+}
+
+export function defineAgent(definition: AgentDefinition): AgentDefinition {
+  if (!/^[a-z][a-z0-9-]*$/.test(definition.name)) {
+    throw new TypeError(`Agent name "${definition.name}" must be lowercase letters, digits and dashes`);
+  }
+  return definition;
+}

@@ -1,0 +1,198 @@
+/**
+ * Builds the `ctx` an agent's `run` receives. Every effect goes through the journal so the agent
+ * can be re-executed after continue-as-new without acting twice.
+ */
+import {
+  ActivityCancellationType,
+  condition,
+  proxyActivities,
+  sleep,
+  uuid4,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time.js';
+import type { PendingQuestion } from '../protocol/contract.js';
+import type { WireMessage, WirePart } from '../protocol/wire.js';
+import {
+  AgentFailure,
+  type AgentContext,
+  type ArtifactInput,
+  type AskAuthOptions,
+  type AskOptions,
+  type DeadlineOutcome,
+  type Reply,
+  type UserMessage,
+} from './agent-api.js';
+import type { AgentJournal } from './agent-journal.js';
+import type { ReplyWaiter, TaskRuntime } from './task-runtime.js';
+
+/** Thrown by `ctx.reject` (and a deadline whose outcome is reject); ends the task `rejected`. */
+export class TaskRejection extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'TaskRejection';
+  }
+}
+
+/** Journal kinds that are a wait for a human: continue-as-new may happen during them. */
+export const WAITING_STEPS = ['ask'] as const;
+
+const DEFAULT_ACTIVITY_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  // The task ends `canceled` only once the activity has really stopped.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+};
+
+export function agentMessage(runtime: TaskRuntime, text: string): WireMessage {
+  return {
+    messageId: uuid4(),
+    contextId: runtime.record.contextId,
+    taskId: runtime.record.id,
+    role: 'ROLE_AGENT',
+    parts: [{ text }],
+  };
+}
+
+export function createAgentContext(runtime: TaskRuntime, journal: AgentJournal, message: UserMessage): AgentContext {
+  const { record } = runtime;
+
+  async function waitForReply(question: PendingQuestion, waiter: ReplyWaiter, outcome?: DeadlineOutcome) {
+    return journal.step('ask', async (resumed): Promise<Reply> => {
+      // A question resumed after continue-as-new keeps the deadline it was asked with.
+      const active = resumed && record.pending ? record.pending : question;
+      if (!resumed) {
+        record.await(question, agentMessage(runtime, question.prompt));
+        runtime.publish();
+      }
+      runtime.waiter = waiter;
+      try {
+        const deadline = active.deadline ? Date.parse(active.deadline) - Date.now() : undefined;
+        const answered =
+          deadline === undefined
+            ? (await condition(() => waiter.reply !== undefined), true)
+            : await condition(() => waiter.reply !== undefined, Math.max(deadline, 1), {
+                summary: `deadline: ${active.prompt.slice(0, 60)}`,
+              });
+        if (answered && waiter.reply) return waiter.reply;
+        return onDeadline(outcome ?? { kind: 'fail' });
+      } finally {
+        runtime.waiter = undefined;
+      }
+    });
+  }
+
+  function onDeadline(outcome: DeadlineOutcome): Reply {
+    if (outcome.kind === 'reject') throw new TaskRejection(outcome.reason ?? 'No answer before the deadline');
+    if (outcome.kind === 'fail') throw new AgentFailure(outcome.reason ?? 'No answer before the deadline');
+    const parts: WirePart[] = [];
+    if (outcome.text) parts.push({ text: outcome.text });
+    if (outcome.data !== undefined) parts.push({ data: outcome.data });
+    runtime.changeState('working', { by: 'deadline' });
+    return {
+      messageId: '',
+      text: outcome.text ?? '',
+      parts,
+      data: outcome.data,
+      value: outcome.data,
+      responder: 'deadline',
+      timedOut: true,
+    };
+  }
+
+  function deadlineAt(deadline?: Duration): string | undefined {
+    return deadline === undefined ? undefined : new Date(Date.now() + msToNumber(deadline)).toISOString();
+  }
+
+  return {
+    taskId: record.id,
+    contextId: record.contextId,
+    message,
+
+    status(text) {
+      journal.effect('status', () => {
+        runtime.changeState('working', { message: agentMessage(runtime, text), by: 'agent' });
+      });
+    },
+
+    artifact(input: ArtifactInput) {
+      return journal.effect('artifact', () => {
+        const artifactId = input.artifactId ?? uuid4();
+        const parts = input.parts ?? [
+          ...(input.text !== undefined ? [{ text: input.text }] : []),
+          ...(input.data !== undefined ? [{ data: input.data }] : []),
+        ];
+        const artifact = {
+          artifactId,
+          parts,
+          ...(input.name && { name: input.name }),
+          ...(input.description && { description: input.description }),
+          ...(input.metadata && { metadata: input.metadata }),
+        };
+        record.addArtifact(artifact, input.append ?? false, input.lastChunk ?? false);
+        return artifactId;
+      });
+    },
+
+    async ask<T>(options: string | AskOptions<T>) {
+      const ask: AskOptions<T> = typeof options === 'string' ? { question: options } : options;
+      const deadline = deadlineAt(ask.deadline);
+      const question: PendingQuestion = {
+        kind: 'input',
+        prompt: ask.question,
+        askedAt: new Date().toISOString(),
+        ...(deadline && { deadline }),
+        ...(ask.responders && { responders: ask.responders }),
+        ...(ask.schema && { expects: ask.schema.description ?? 'a DataPart matching the agent schema' }),
+      };
+      const waiter: ReplyWaiter = {
+        kind: 'input',
+        outOfBand: false,
+        ...(ask.responders && { responders: ask.responders }),
+        ...(ask.schema && { schema: ask.schema }),
+      };
+      return (await waitForReply(question, waiter, ask.onDeadline)) as Reply<T>;
+    },
+
+    async askAuth(options: AskAuthOptions) {
+      const deadline = deadlineAt(options.deadline);
+      const question: PendingQuestion = {
+        kind: 'auth',
+        prompt: options.message,
+        askedAt: new Date().toISOString(),
+        outOfBand: options.mode === 'out-of-band',
+        ...(deadline && { deadline }),
+        ...(options.responders && { responders: options.responders }),
+      };
+      const waiter: ReplyWaiter = {
+        kind: 'auth',
+        outOfBand: options.mode === 'out-of-band',
+        ...(options.responders && { responders: options.responders }),
+      };
+      return waitForReply(question, waiter, options.onDeadline);
+    },
+
+    reject(reason) {
+      throw new TaskRejection(reason);
+    },
+
+    activities<A extends object>(options: ActivityOptions = {}): A {
+      const proxied = proxyActivities<Record<string, (...args: unknown[]) => Promise<unknown>>>({
+        ...DEFAULT_ACTIVITY_OPTIONS,
+        ...options,
+      });
+      return new Proxy({} as A, {
+        get: (_, name) =>
+          typeof name === 'string'
+            ? (...args: unknown[]) => journal.step(`activity:${name}`, () => proxied[name]!(...args))
+            : undefined,
+      });
+    },
+
+    async sleep(duration, summary) {
+      await journal.step('sleep', async () => {
+        await sleep(duration, summary ? { summary } : undefined);
+      });
+    },
+  };
+}

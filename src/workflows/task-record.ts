@@ -1,0 +1,172 @@
+/**
+ * The state of one A2A task: status, history, artifacts, audit timeline and the numbered event
+ * log the gateway streams from. Pure and deterministic (clock and ID generator are injected), so
+ * it runs inside the workflow sandbox and in plain unit tests alike.
+ */
+import type {
+  EventsSince,
+  PendingQuestion,
+  TaskEvent,
+  TaskSnapshot,
+  TimelineEntry,
+} from '../protocol/contract.js';
+import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
+import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
+
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly from: TaskStateName,
+    readonly to: TaskStateName,
+  ) {
+    super(`Illegal A2A task transition ${from} -> ${to}`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+export interface TransitionOptions {
+  /** Agent-authored status message (becomes status.message and joins the history). */
+  message?: WireMessage;
+  /** Who caused it: "agent", a responder, "operator", "deadline". */
+  by?: string;
+}
+
+export class TaskRecord {
+  private constructor(
+    private readonly data: TaskSnapshot,
+    private readonly now: () => string,
+  ) {}
+
+  static create(ids: { taskId: string; contextId: string; agent: string }, now: () => string): TaskRecord {
+    const at = now();
+    return new TaskRecord(
+      {
+        id: ids.taskId,
+        contextId: ids.contextId,
+        agent: ids.agent,
+        status: { state: toWireState('submitted'), timestamp: at },
+        history: [],
+        artifacts: [],
+        timeline: [{ state: 'submitted', at }],
+        events: [],
+        appliedMessageKeys: [],
+      },
+      now,
+    );
+  }
+
+  static restore(snapshot: TaskSnapshot, now: () => string): TaskRecord {
+    return new TaskRecord(clone(snapshot), now);
+  }
+
+  get id(): string {
+    return this.data.id;
+  }
+  get contextId(): string {
+    return this.data.contextId;
+  }
+  get agent(): string {
+    return this.data.agent;
+  }
+  get state(): TaskStateName {
+    return fromWireState(this.data.status.state) ?? 'submitted';
+  }
+  get isTerminal(): boolean {
+    return isTerminal(this.state);
+  }
+  get pending(): PendingQuestion | undefined {
+    return this.data.pending;
+  }
+  get lastSeq(): number {
+    return this.data.events.at(-1)?.seq ?? 0;
+  }
+  get history(): readonly WireMessage[] {
+    return this.data.history;
+  }
+  get statusText(): string {
+    return textOf(this.data.status.message?.parts ?? []);
+  }
+
+  transition(to: TaskStateName, options: TransitionOptions = {}): void {
+    const from = this.state;
+    if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
+    const at = this.now();
+    const status = { state: toWireState(to), timestamp: at, ...(options.message && { message: options.message }) };
+    this.data.status = status;
+    if (options.message) this.data.history.push(options.message);
+    if (to !== 'input-required' && to !== 'auth-required') delete this.data.pending;
+    const entry: TimelineEntry = { state: to, at };
+    const note = options.message ? textOf(options.message.parts) : undefined;
+    if (note) entry.message = note;
+    if (options.by) entry.by = options.by;
+    this.data.timeline.push(entry);
+    this.push({ kind: 'status', status, final: isTerminal(to) });
+  }
+
+  /** Enter input-required or auth-required with the question on record. */
+  await(question: PendingQuestion, message: WireMessage): void {
+    this.transition(question.kind === 'input' ? 'input-required' : 'auth-required', { message, by: 'agent' });
+    this.data.pending = question;
+  }
+
+  hasApplied(messageKey: string): boolean {
+    return this.data.appliedMessageKeys.includes(messageKey);
+  }
+
+  addUserMessage(message: WireMessage, messageKey?: string): void {
+    this.data.history.push(message);
+    if (messageKey) this.data.appliedMessageKeys.push(messageKey);
+  }
+
+  addArtifact(artifact: WireArtifact, append: boolean, lastChunk: boolean): void {
+    const existing = this.data.artifacts.find((a) => a.artifactId === artifact.artifactId);
+    if (existing && append) existing.parts.push(...clone(artifact.parts));
+    else if (existing) Object.assign(existing, clone(artifact));
+    else this.data.artifacts.push(clone(artifact));
+    this.push({ kind: 'artifact', artifact, append, lastChunk });
+  }
+
+  /** The agent answered with a message and no task (A2A "message response"). */
+  respondWithMessage(message: WireMessage): void {
+    this.data.directMessage = true;
+    this.data.history.push(message);
+    this.push({ kind: 'message', message });
+  }
+
+  get directMessage(): WireMessage | undefined {
+    return this.data.directMessage ? this.data.history.at(-1) : undefined;
+  }
+
+  eventsSince(seq: number): EventsSince {
+    return { events: this.data.events.filter((e) => e.seq > seq), lastSeq: this.lastSeq, state: this.state };
+  }
+
+  /** The A2A Task. `historyLength` keeps the most recent messages (0 omits history). */
+  view(historyLength?: number): WireTask {
+    const { id, contextId, status, artifacts, history } = this.data;
+    const task: WireTask = clone({ id, contextId, status });
+    if (artifacts.length > 0) task.artifacts = clone(artifacts);
+    const kept = historyLength === undefined ? history : historyLength > 0 ? history.slice(-historyLength) : [];
+    if (kept.length > 0) task.history = clone(kept);
+    task.metadata = {
+      agent: this.data.agent,
+      timeline: clone(this.data.timeline),
+      ...(this.data.pending && { pendingQuestion: clone(this.data.pending) }),
+    };
+    return task;
+  }
+
+  snapshot(): TaskSnapshot {
+    return clone(this.data);
+  }
+
+  private push(event: DistributiveOmit<TaskEvent, 'seq'>): void {
+    this.data.events.push({ ...clone(event), seq: this.lastSeq + 1 } as TaskEvent);
+  }
+}
+
+/** JSON deep copy: the workflow sandbox has no structuredClone, and all task data is JSON. */
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

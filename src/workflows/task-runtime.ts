@@ -1,0 +1,221 @@
+/**
+ * One task's live state inside its workflow: the record, the pending question's waiter, the
+ * cancellation request, and the update/query handlers that the gateway and operators talk to.
+ * Every state change goes through `changeState`, which also refreshes what operators see.
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  currentUpdateInfo,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  uuid4,
+} from '@temporalio/workflow';
+import type { ZodType } from 'zod';
+import {
+  cancelTaskUpdate,
+  completeAuthUpdate,
+  eventsQuery,
+  sendMessageUpdate,
+  taskQuery,
+  type CancelRequest,
+  type IncomingMessage,
+  type MessageAccepted,
+} from '../protocol/contract.js';
+import { TaskErrorType } from '../protocol/errors.js';
+import {
+  AGENT_ATTRIBUTE,
+  CONTEXT_ID_ATTRIBUTE,
+  INPUT_DEADLINE_ATTRIBUTE,
+  TASK_STATE_ATTRIBUTE,
+} from '../protocol/search-attributes.js';
+import type { TaskStateName } from '../protocol/states.js';
+import { dataOf, textOf, type WireMessage, type WirePart } from '../protocol/wire.js';
+import type { Reply, UserMessage } from './agent-api.js';
+import type { TaskRecord, TransitionOptions } from './task-record.js';
+
+/** The pending question's side of a reply: what it accepts, and the reply once it came. */
+export interface ReplyWaiter {
+  kind: 'input' | 'auth';
+  outOfBand: boolean;
+  responders?: string[];
+  schema?: ZodType;
+  reply?: Reply;
+}
+
+export class TaskRuntime {
+  waiter?: ReplyWaiter;
+  cancelRequest?: CancelRequest;
+  agentScope?: CancellationScope;
+  firstMessage?: UserMessage;
+
+  constructor(readonly record: TaskRecord) {
+    const first = record.history.find((message) => message.role === 'ROLE_USER');
+    if (first) this.firstMessage = toUserMessage(first);
+  }
+
+  changeState(to: TaskStateName, options: TransitionOptions = {}): void {
+    this.record.transition(to, options);
+    this.publish();
+  }
+
+  /** Search attributes and current details follow every transition. */
+  publish(): void {
+    const deadline = this.record.pending?.deadline;
+    upsertSearchAttributes([
+      { key: TASK_STATE_ATTRIBUTE, value: this.record.state },
+      { key: CONTEXT_ID_ATTRIBUTE, value: this.record.contextId },
+      { key: AGENT_ATTRIBUTE, value: this.record.agent },
+      { key: INPUT_DEADLINE_ATTRIBUTE, value: deadline ? new Date(deadline) : null },
+    ]);
+    const pending = this.record.pending;
+    setCurrentDetails(
+      pending
+        ? `**${this.record.state}**: ${pending.prompt}${pending.deadline ? ` (deadline ${pending.deadline})` : ''}`
+        : `**${this.record.state}**${this.record.statusText ? `: ${this.record.statusText}` : ''}`,
+    );
+  }
+
+  registerHandlers(): void {
+    setHandler(sendMessageUpdate, (incoming) => this.acceptMessage(incoming), {
+      validator: (incoming) => this.validateMessage(incoming),
+    });
+    setHandler(
+      cancelTaskUpdate,
+      async (request) => {
+        this.cancelRequest ??= request;
+        this.agentScope?.cancel();
+        await condition(() => this.record.isTerminal);
+        return this.record.view();
+      },
+      {
+        validator: (_request) => {
+          if (this.record.isTerminal) {
+            reject(TaskErrorType.TaskNotCancelable, `Task is ${this.record.state} and can no longer be canceled`);
+          }
+        },
+      },
+    );
+    setHandler(
+      completeAuthUpdate,
+      (completion) => {
+        const by = completion.by ?? 'auth-callback';
+        this.deliver({ ...emptyReply(), data: completion.data, value: completion.data, responder: by }, by);
+        return this.record.view();
+      },
+      {
+        validator: (_completion) => {
+          if (!this.waiter?.outOfBand) {
+            reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
+          }
+        },
+      },
+    );
+    setHandler(taskQuery, (args) => this.record.view(args?.historyLength));
+    setHandler(eventsQuery, (afterSeq) => this.record.eventsSince(afterSeq));
+  }
+
+  private validateMessage(incoming: IncomingMessage): void {
+    if (this.isDuplicate()) return;
+    const { record, waiter } = this;
+    if (record.isTerminal) {
+      reject(TaskErrorType.TaskTerminal, `Task ${record.id} is ${record.state} and accepts no more messages`);
+    }
+    if (incoming.contextId && incoming.contextId !== record.contextId) {
+      reject(
+        TaskErrorType.ContextMismatch,
+        `contextId ${incoming.contextId} does not match task ${record.id} (context ${record.contextId})`,
+      );
+    }
+    const parts = partsOf(incoming);
+    if (parts.length === 0) reject(TaskErrorType.InvalidReply, 'The message has no parts: send text, parts or data');
+    if (!this.firstMessage) return;
+    if (!waiter || waiter.reply) {
+      reject(
+        TaskErrorType.TaskNotWaitingForInput,
+        `Task ${record.id} is ${record.state}, not waiting for input; wait for input-required before replying`,
+      );
+    }
+    if (waiter.outOfBand) {
+      reject(TaskErrorType.TaskNotWaitingForInput, 'Task waits for an out-of-band authorization, not a message');
+    }
+    if (waiter.responders && !waiter.responders.includes(incoming.responder ?? '')) {
+      reject(
+        TaskErrorType.ResponderNotAllowed,
+        `Only ${waiter.responders.join(', ')} may answer this question${incoming.responder ? `, not ${incoming.responder}` : ''}`,
+      );
+    }
+    if (waiter.schema) {
+      const parsed = waiter.schema.safeParse(dataOf(parts));
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
+        reject(TaskErrorType.InvalidReply, `The reply does not match the expected data: ${issues}`);
+      }
+    }
+  }
+
+  private acceptMessage(incoming: IncomingMessage): MessageAccepted {
+    const key = currentUpdateInfo()?.id;
+    if (this.isDuplicate()) return { task: this.record.view(), lastSeq: this.record.lastSeq, duplicate: true };
+    const lastSeq = this.record.lastSeq;
+    const message: WireMessage = {
+      messageId: incoming.messageId ?? uuid4(),
+      contextId: this.record.contextId,
+      taskId: this.record.id,
+      role: 'ROLE_USER',
+      parts: partsOf(incoming),
+      ...(incoming.metadata && { metadata: incoming.metadata }),
+      ...(incoming.referenceTaskIds?.length && { referenceTaskIds: incoming.referenceTaskIds }),
+    };
+    this.record.addUserMessage(message, key);
+    const user = toUserMessage(message, incoming.responder);
+    if (!this.firstMessage) {
+      this.firstMessage = user;
+    } else {
+      const value = this.waiter?.schema ? this.waiter.schema.parse(user.data) : user.data;
+      this.deliver({ ...user, value, timedOut: false }, incoming.responder ?? 'user');
+    }
+    return { task: this.record.view(), lastSeq, duplicate: false };
+  }
+
+  /** Hands the reply to the waiting question; the task is working again from this moment. */
+  private deliver(reply: Reply, by: string): void {
+    if (!this.waiter) return;
+    this.waiter.reply = reply;
+    this.changeState('working', { by });
+  }
+
+  private isDuplicate(): boolean {
+    const key = currentUpdateInfo()?.id;
+    return key !== undefined && this.record.hasApplied(key);
+  }
+}
+
+function reject(type: TaskErrorType, message: string): never {
+  throw ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+function partsOf(incoming: IncomingMessage): WirePart[] {
+  if (incoming.parts?.length) return incoming.parts;
+  const parts: WirePart[] = [];
+  if (incoming.text) parts.push({ text: incoming.text });
+  if (incoming.data !== undefined) parts.push({ data: incoming.data });
+  return parts;
+}
+
+export function toUserMessage(message: WireMessage, responder?: string): UserMessage {
+  return {
+    messageId: message.messageId,
+    text: textOf(message.parts),
+    parts: message.parts,
+    data: dataOf(message.parts),
+    ...(message.metadata && { metadata: message.metadata }),
+    ...(responder && { responder }),
+  };
+}
+
+function emptyReply(): Reply {
+  return { messageId: '', text: '', parts: [], data: undefined, value: undefined, timedOut: false };
+}

@@ -1,0 +1,137 @@
+/**
+ * The A2A task workflow: one execution per task. It waits for the first message, runs the agent
+ * inside a cancellation scope, settles the task in exactly one terminal state, and continues as
+ * new while the agent waits for a human once Temporal suggests it.
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  log,
+  upsertMemo,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { TaskWorkflowInput } from '../protocol/contract.js';
+import type { WireTask } from '../protocol/wire.js';
+import { AgentFailure, type AgentDefinition, type AgentResult } from './agent-api.js';
+import { AgentJournal } from './agent-journal.js';
+import { TaskRejection, WAITING_STEPS, agentMessage, createAgentContext } from './agent-context.js';
+import { TaskRecord } from './task-record.js';
+import { TaskRuntime } from './task-runtime.js';
+
+/** Memo key holding the final task when Temporal itself canceled the workflow (there is no result then). */
+export const FINAL_TASK_MEMO = 'a2aFinalTask';
+
+type AgentRun = { kind: 'returned'; result: AgentResult } | { kind: 'threw'; error: unknown } | { kind: 'continue' };
+
+export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
+  const byName = new Map(agents.map((agent) => [agent.name, agent]));
+
+  return async function taskWorkflow(input: TaskWorkflowInput): Promise<WireTask> {
+    const agentName = workflowInfo().workflowType;
+    const agent = byName.get(agentName);
+    if (!agent) {
+      throw ApplicationFailure.nonRetryable(`No agent named "${agentName}" is registered on this worker`, 'UnknownAgent');
+    }
+    const now = () => new Date().toISOString();
+    const record = input.carried
+      ? TaskRecord.restore(input.carried.task, now)
+      : TaskRecord.create({ taskId: input.taskId, contextId: input.contextId, agent: agentName }, now);
+    const runtime = new TaskRuntime(record);
+    const journal = new AgentJournal(input.carried?.journal);
+    runtime.registerHandlers();
+    if (!input.carried) runtime.publish();
+
+    let run: AgentRun;
+    try {
+      await condition(() => runtime.firstMessage !== undefined || runtime.cancelRequest !== undefined);
+      run = runtime.cancelRequest ? { kind: 'threw', error: new CanceledBeforeStart() } : await runAgent();
+    } catch (error) {
+      run = { kind: 'threw', error };
+    }
+    if (run.kind === 'continue') {
+      return continueAsNew<(input: TaskWorkflowInput) => Promise<WireTask>>({
+        taskId: record.id,
+        contextId: record.contextId,
+        carried: { task: record.snapshot(), journal: journal.entries() },
+      });
+    }
+
+    const canceledByTemporal = CancellationScope.current().consideredCancelled;
+    await CancellationScope.nonCancellable(async () => {
+      settle(run);
+      await condition(allHandlersFinished);
+    });
+    if (canceledByTemporal && run.kind === 'threw' && isCancellation(run.error)) {
+      upsertMemo({ [FINAL_TASK_MEMO]: record.view() });
+      throw run.error;
+    }
+    return record.view();
+
+    async function runAgent(): Promise<AgentRun> {
+      const scope = new CancellationScope();
+      runtime.agentScope = scope;
+      const work: Promise<AgentRun> = scope
+        .run(async () => {
+          if (record.state === 'submitted') runtime.changeState('working', { by: 'agent' });
+          return agent!.run(createAgentContext(runtime, journal, runtime.firstMessage!));
+        })
+        .then(
+          (result): AgentRun => ({ kind: 'returned', result }),
+          (error: unknown): AgentRun => ({ kind: 'threw', error }),
+        );
+      for (;;) {
+        const next = await Promise.race([work, condition(readyToContinueAsNew).then((): AgentRun => ({ kind: 'continue' }))]);
+        if (next.kind !== 'continue') return next;
+        await condition(allHandlersFinished);
+        if (readyToContinueAsNew()) return next;
+      }
+    }
+
+    /** Only while the agent waits for a human and nothing else is under way. */
+    function readyToContinueAsNew(): boolean {
+      return (
+        workflowInfo().continueAsNewSuggested &&
+        (record.state === 'input-required' || record.state === 'auth-required') &&
+        runtime.waiter !== undefined &&
+        runtime.waiter.reply === undefined &&
+        runtime.cancelRequest === undefined &&
+        journal.onlyWaitingOn(WAITING_STEPS)
+      );
+    }
+
+    function settle(outcome: AgentRun): void {
+      if (outcome.kind === 'returned') return complete(outcome.result);
+      if (outcome.kind === 'continue') return;
+      const { error } = outcome;
+      if (error instanceof TaskRejection) {
+        return runtime.changeState('rejected', { message: agentMessage(runtime, error.reason), by: 'agent' });
+      }
+      if (isCancellation(error) || error instanceof CanceledBeforeStart) {
+        const request = runtime.cancelRequest;
+        const by = request?.by ?? (canceledByTemporal ? 'temporal' : 'agent');
+        const reason = request?.reason ?? (canceledByTemporal ? 'Canceled from Temporal' : 'Canceled');
+        return runtime.changeState('canceled', { message: agentMessage(runtime, reason), by });
+      }
+      const safeMessage =
+        error instanceof AgentFailure
+          ? error.message
+          : `The agent failed with an internal error (workflow ${workflowInfo().workflowId}, run ${workflowInfo().runId})`;
+      log.error('Agent failed', { error, taskId: record.id });
+      runtime.changeState('failed', { message: agentMessage(runtime, safeMessage), by: 'agent' });
+    }
+
+    function complete(result: AgentResult): void {
+      const reply = typeof result === 'string' ? { text: result } : (result ?? {});
+      const parts = reply.parts ?? (reply.text !== undefined ? [{ text: reply.text }] : []);
+      const message = parts.length > 0 ? { ...agentMessage(runtime, ''), parts } : undefined;
+      if (reply.asMessage && message) record.respondWithMessage(message);
+      runtime.changeState('completed', { ...(message && !reply.asMessage && { message }), by: 'agent' });
+    }
+  };
+}
+
+class CanceledBeforeStart extends Error {}

@@ -1,0 +1,123 @@
+/** Agents that exist only to drive the task workflow down every path in tests. */
+import { z } from 'zod';
+import { expenseApprovalAgent } from '../../src/agents/expense-approval.js';
+import { AgentFailure, defineAgent, type AskOptions, type DeadlineOutcome } from '../../src/workflows/agent-api.js';
+import type * as testActivities from '../support/test-activities.js';
+
+const skills = [{ id: 'test', name: 'Test', description: 'Test agent', tags: ['test'] }];
+
+export const crashingAgent = defineAgent({
+  name: 'test-crash',
+  description: 'Throws an internal error',
+  skills,
+  async run() {
+    throw new Error('database password is hunter2');
+  },
+});
+
+export const failingAgent = defineAgent({
+  name: 'test-fail',
+  description: 'Fails with a message meant for clients',
+  skills,
+  async run() {
+    throw new AgentFailure('The budget service is unavailable');
+  },
+});
+
+export const rejectingAgent = defineAgent({
+  name: 'test-reject',
+  description: 'Rejects every task',
+  skills,
+  async run(ctx) {
+    return ctx.reject('Out of scope');
+  },
+});
+
+interface AskRequest {
+  deadline?: string;
+  onDeadline?: DeadlineOutcome;
+  responders?: string[];
+  structured?: boolean;
+}
+
+const Decision = z.object({ approved: z.boolean(), comment: z.string().optional() }).describe('{approved, comment?}');
+
+/** Asks once, as configured by the first message's data, and completes with what it got. */
+export const askingAgent = defineAgent({
+  name: 'test-ask',
+  description: 'Asks one question',
+  skills,
+  async run(ctx) {
+    const request = (ctx.message.data ?? {}) as AskRequest;
+    const options: AskOptions<unknown> = {
+      question: 'Your answer?',
+      ...(request.deadline && { deadline: request.deadline }),
+      ...(request.onDeadline && { onDeadline: request.onDeadline }),
+      ...(request.responders && { responders: request.responders }),
+      ...(request.structured && { schema: Decision }),
+    };
+    const reply = await ctx.ask(options);
+    return JSON.stringify({ text: reply.text, value: reply.value, responder: reply.responder, timedOut: reply.timedOut });
+  },
+});
+
+/** auth-required, in-band (message text "in-band") or out-of-band (anything else). */
+export const authAgent = defineAgent({
+  name: 'test-auth',
+  description: 'Needs authorization',
+  skills,
+  async run(ctx) {
+    const mode = ctx.message.text === 'in-band' ? 'in-band' : 'out-of-band';
+    const reply = await ctx.askAuth({ message: 'Sign in to the calendar', mode });
+    return JSON.stringify({ mode, text: reply.text, data: reply.data, responder: reply.responder });
+  },
+});
+
+/** A conversation: asks `turns` times (first message data), then completes with every answer. */
+export const chatAgent = defineAgent({
+  name: 'test-chat',
+  description: 'Long conversation',
+  skills,
+  async run(ctx) {
+    const { turns } = ctx.message.data as { turns: number };
+    const answers: string[] = [];
+    for (let turn = 1; turn <= turns; turn++) {
+      ctx.status(`Turn ${turn}`);
+      ctx.artifact({ artifactId: 'transcript', text: `${turn};`, append: turn > 1, lastChunk: turn === turns });
+      answers.push((await ctx.ask(`Question ${turn}?`)).text);
+    }
+    return answers.join(',');
+  },
+});
+
+/** Runs an activity that only ends when canceled. */
+export const blockingAgent = defineAgent({
+  name: 'test-block',
+  description: 'Blocks in an activity',
+  skills,
+  async run(ctx) {
+    const { waitForAbort } = ctx.activities<typeof testActivities>({
+      startToCloseTimeout: '5 minutes',
+      heartbeatTimeout: '2 seconds',
+    });
+    ctx.status('Blocking');
+    return waitForAbort(ctx.taskId, 120_000);
+  },
+});
+
+export const shortExpenseApproval = expenseApprovalAgent({
+  name: 'expense-approval-short',
+  deadline: '2 seconds',
+  onDeadline: { kind: 'reject', reason: 'Approval deadline passed' },
+});
+
+export const testAgents = [
+  crashingAgent,
+  failingAgent,
+  rejectingAgent,
+  askingAgent,
+  authAgent,
+  chatAgent,
+  blockingAgent,
+  shortExpenseApproval,
+];

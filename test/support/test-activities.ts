@@ -1,0 +1,21 @@
+/** Activities only the tests register: they let a test see what an activity saw. */
+import { sleepUnlessAborted, withHeartbeats } from '../../src/activities/heartbeat.js';
+
+/** Task IDs whose `waitForAbort` activity saw the cancellation. Same process as the test worker. */
+export const abortedActivities = new Set<string>();
+
+/** Runs until canceled (or `ms` passes), heartbeating; records the abort it sees. */
+export async function waitForAbort(taskId: string, ms: number): Promise<string> {
+  return withHeartbeats(
+    async (signal) => {
+      try {
+        await sleepUnlessAborted(ms, signal);
+        return 'finished';
+      } catch (error) {
+        if (signal.aborted) abortedActivities.add(taskId);
+        throw error;
+      }
+    },
+    { intervalMs: 200 },
+  );
+}

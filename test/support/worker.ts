@@ -1,0 +1,61 @@
+/**
+ * A worker for tests: the workflow bundle is built once per test process, and each call starts a
+ * worker on its own task queue against the run's dev server.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import * as activities from '../../src/activities/index.js';
+import * as testActivities from './test-activities.js';
+
+const TEST_WORKFLOWS = fileURLToPath(new URL('../agents/workflows.ts', import.meta.url));
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: TEST_WORKFLOWS, logger: quietLogger });
+  return bundle;
+}
+
+export interface TestWorker {
+  taskQueue: string;
+  worker: Worker;
+  shutdown(): Promise<void>;
+}
+
+export async function startTestWorker(taskQueue = `test-${randomUUID()}`): Promise<TestWorker> {
+  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
+  const worker = await Worker.create({
+    connection,
+    namespace: 'default',
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: { ...activities, ...testActivities },
+  });
+  const running = worker.run();
+  return {
+    taskQueue,
+    worker,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+export async function testClient(): Promise<Client> {
+  const connection = await Connection.connect({ address: inject('temporalAddress') });
+  return new Client({ connection, namespace: 'default' });
+}
+
+const quietLogger = {
+  log() {},
+  trace() {},
+  debug() {},
+  info() {},
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};

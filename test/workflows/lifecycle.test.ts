@@ -1,0 +1,76 @@
+import type { Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textOf } from '../../src/protocol/wire.js';
+import { eventsOf, reply, startTask, stateOf, waitForState } from '../support/tasks.js';
+import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
+
+let worker: TestWorker;
+let client: Client;
+
+beforeAll(async () => {
+  worker = await startTestWorker();
+  client = await testClient();
+});
+afterAll(async () => {
+  await worker?.shutdown();
+  await client?.connection.close();
+});
+
+describe('task lifecycle', () => {
+  it('submitted -> working -> completed (echo)', async () => {
+    const { handle, accepted } = await startTask(client, worker.taskQueue, 'echo', { text: 'hello', messageId: 'm1' });
+    expect(accepted.duplicate).toBe(false);
+    const task = (await handle.result()) as Awaited<ReturnType<typeof waitForState>>;
+    expect(stateOf(task)).toBe('completed');
+    expect(textOf(task.status.message!.parts)).toBe('hello');
+    const timeline = (task.metadata!.timeline as { state: string }[]).map((e) => e.state);
+    expect(timeline).toEqual(['submitted', 'working', 'completed']);
+    expect(task.history![0]!.messageId).toBe('m1');
+  });
+
+  it('an internal agent error ends failed with a safe message', async () => {
+    const { handle } = await startTask(client, worker.taskQueue, 'test-crash', { text: 'go' });
+    const task = await waitForState(handle, 'failed');
+    const text = textOf(task.status.message!.parts);
+    expect(text).toMatch(/internal error/);
+    expect(text).not.toMatch(/hunter2/);
+  });
+
+  it('an AgentFailure ends failed with its message', async () => {
+    const { handle } = await startTask(client, worker.taskQueue, 'test-fail', { text: 'go' });
+    const task = await waitForState(handle, 'failed');
+    expect(textOf(task.status.message!.parts)).toBe('The budget service is unavailable');
+  });
+
+  it('ctx.reject ends rejected', async () => {
+    const { handle } = await startTask(client, worker.taskQueue, 'test-reject', { text: 'go' });
+    const task = await waitForState(handle, 'rejected');
+    expect(textOf(task.status.message!.parts)).toBe('Out of scope');
+  });
+
+  it('expense approval: input-required -> approve -> completed with an approval record', async () => {
+    const { handle } = await startTask(client, worker.taskQueue, 'expense-approval', {
+      text: 'Please approve an expense of 120 USD for a team lunch',
+    });
+    const waiting = await waitForState(handle, 'input-required');
+    expect(textOf(waiting.status.message!.parts)).toContain('120 USD');
+    const accepted = await reply(handle, { text: 'approve', responder: 'alice' });
+    expect(stateOf(accepted.task)).toBe('working');
+    const done = await waitForState(handle, 'completed');
+    const record = done.artifacts![0]!;
+    expect(record.name).toBe('approval-record');
+    expect(record.parts[0]!.data).toMatchObject({ amount: 120, currency: 'USD', decision: 'approved', decidedBy: 'alice' });
+    const events = await eventsOf(handle);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+  });
+
+  it('expense approval: deny -> rejected', async () => {
+    const { handle } = await startTask(client, worker.taskQueue, 'expense-approval', {
+      text: 'Please approve an expense of 99 EUR for a conference',
+    });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'deny', responder: 'bob' });
+    const task = await waitForState(handle, 'rejected');
+    expect(textOf(task.status.message!.parts)).toBe('Denied by bob.');
+  });
+});
