@@ -84,7 +84,9 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
           (error: unknown): AgentRun => ({ kind: 'threw', error }),
         );
       for (;;) {
-        const next = await Promise.race([work, condition(readyToContinueAsNew).then((): AgentRun => ({ kind: 'continue' }))]);
+        // Not cancellable: a cancel must reach the agent's work and wait for it to stop, not cut this race short.
+        const continueSuggested = CancellationScope.nonCancellable(() => condition(readyToContinueAsNew));
+        const next = await Promise.race([work, continueSuggested.then((): AgentRun => ({ kind: 'continue' }))]);
         if (next.kind !== 'continue') return next;
         await condition(allHandlersFinished);
         if (readyToContinueAsNew()) return next;

@@ -1,0 +1,74 @@
+/**
+ * Conversions between the workflow's v1.0 wire JSON and the SDK's generated objects, plus the
+ * message digest that makes resent messages idempotent.
+ */
+import { createHash } from 'node:crypto';
+import { Message, StreamResponse, Task } from '@a2a-js/sdk';
+import type { IncomingMessage, TaskEvent } from '../protocol/contract.js';
+import type { JsonObject, WireMessage, WirePart, WireTask } from '../protocol/wire.js';
+
+export function toSdkTask(task: WireTask, historyLength?: number): Task {
+  return Task.fromJSON(withHistoryLength(task, historyLength));
+}
+
+/** historyLength: absent keeps all, 0 drops history, n keeps the n most recent messages. */
+export function withHistoryLength(task: WireTask, historyLength: number | undefined): WireTask {
+  if (historyLength === undefined || !task.history) return task;
+  const { history, ...rest } = task;
+  const kept = historyLength > 0 ? history.slice(-historyLength) : [];
+  return kept.length > 0 ? { ...rest, history: kept } : rest;
+}
+
+export function withoutArtifacts(task: WireTask): WireTask {
+  const { artifacts: _dropped, ...rest } = task;
+  return rest;
+}
+
+export function toSdkMessage(message: WireMessage): Message {
+  return Message.fromJSON(message);
+}
+
+export function taskStream(task: WireTask): StreamResponse {
+  return StreamResponse.fromJSON({ task });
+}
+
+export function messageStream(message: WireMessage): StreamResponse {
+  return StreamResponse.fromJSON({ message });
+}
+
+/** One workflow event as a stream response; direct-message events are handled by the caller. */
+export function eventStream(task: { id: string; contextId: string }, event: TaskEvent): StreamResponse {
+  const ids = { taskId: task.id, contextId: task.contextId };
+  switch (event.kind) {
+    case 'status':
+      return StreamResponse.fromJSON({ statusUpdate: { ...ids, status: event.status } });
+    case 'artifact':
+      return StreamResponse.fromJSON({
+        artifactUpdate: { ...ids, artifact: event.artifact, append: event.append, lastChunk: event.lastChunk },
+      });
+    case 'message':
+      return messageStream(event.message);
+  }
+}
+
+/** The SDK message as the workflow's "message arrives" update argument. */
+export function toIncoming(message: Message, responder: string | undefined): IncomingMessage {
+  const wire = Message.toJSON(message) as Partial<WireMessage>;
+  const incoming: IncomingMessage = { parts: (wire.parts ?? []) as WirePart[] };
+  if (wire.messageId) incoming.messageId = wire.messageId;
+  if (wire.contextId) incoming.contextId = wire.contextId;
+  if (wire.metadata && Object.keys(wire.metadata).length > 0) incoming.metadata = wire.metadata as JsonObject;
+  if (wire.referenceTaskIds?.length) incoming.referenceTaskIds = wire.referenceTaskIds;
+  if (responder) incoming.responder = responder;
+  return incoming;
+}
+
+/**
+ * Update ID of a message: its messageId plus a digest of its content. The same message resent is
+ * applied once; a different message that reuses a messageId (real clients do) is a new update.
+ */
+export function updateIdFor(incoming: IncomingMessage): string {
+  const content = JSON.stringify([incoming.parts, incoming.contextId ?? null, incoming.metadata ?? null]);
+  const digest = createHash('sha256').update(content).digest('hex').slice(0, 32);
+  return `${incoming.messageId ?? 'message'}:${digest}`;
+}

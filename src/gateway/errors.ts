@@ -1,0 +1,77 @@
+/**
+ * Turns what the Temporal client throws into the A2A errors the SDK adapters put on the wire
+ * (JSON-RPC code, HTTP status, gRPC status). Anything unexpected stays a plain Error (-32603).
+ */
+import { ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, isGrpcServiceError } from '@temporalio/client';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import {
+  A2AError,
+  RequestMalformedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import { TaskErrorType } from '../protocol/errors.js';
+
+/** Raised when the Temporal frontend cannot be reached; clients may retry the same request. */
+export class TemporalUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('Temporal is unreachable, retry later', { cause });
+    this.name = 'TemporalUnavailableError';
+  }
+}
+
+export function taskNotFound(taskId: string): A2AError {
+  return new TaskNotFoundError(`Task ${taskId} not found`);
+}
+
+/** Maps a Temporal client failure to an A2A error; `taskId` names the task in messages. */
+export function toA2AError(error: unknown, taskId?: string): unknown {
+  if (error instanceof A2AError || error instanceof TemporalUnavailableError) return error;
+  if (error instanceof WorkflowNotFoundError) return taskNotFound(taskId ?? error.workflowId);
+  if (error instanceof WorkflowUpdateFailedError) return fromValidatorFailure(error);
+  if (isUnavailable(error)) return new TemporalUnavailableError(error);
+  if (grpcCode(error) === GrpcStatus.NOT_FOUND) return taskNotFound(taskId ?? 'unknown');
+  return error;
+}
+
+function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
+  const cause = error.cause as { type?: string | null; message?: string } | undefined;
+  const message = cause?.message ?? error.message;
+  switch (cause?.type) {
+    case TaskErrorType.TaskTerminal:
+    case TaskErrorType.TaskNotWaitingForInput:
+      return new UnsupportedOperationError(message);
+    case TaskErrorType.TaskNotCancelable:
+      return new TaskNotCancelableError(message);
+    case TaskErrorType.ContextMismatch:
+    case TaskErrorType.InvalidReply:
+    case TaskErrorType.ResponderNotAllowed:
+      return new RequestMalformedError(message);
+    default:
+      return new Error(`The task rejected the request: ${message}`);
+  }
+}
+
+function grpcCode(error: unknown): number | undefined {
+  if (isGrpcServiceError(error)) return error.code;
+  if (error instanceof ServiceError && isGrpcServiceError(error.cause)) return error.cause.code;
+  return undefined;
+}
+
+function isUnavailable(error: unknown): boolean {
+  const code = grpcCode(error);
+  if (code === GrpcStatus.UNAVAILABLE) return true;
+  // A lazy connection that never came up fails with a plain connect error, not a gRPC status.
+  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : '';
+  return /ECONNREFUSED|Failed to connect|connection refused|transport error/i.test(text);
+}
+
+/** Runs a Temporal call, translating failures. */
+export async function temporalCall<T>(taskId: string | undefined, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw toA2AError(error, taskId);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Delivers an A2A message to its task workflow: update-with-start for a new task, an Update for a
+ * follow-up. The workflow's validator decides whether the task takes it; the Update ID makes a
+ * resent message land once.
+ */
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { Message } from '@a2a-js/sdk';
+import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import {
+  sendMessageUpdate,
+  workflowIdForTask,
+  type IncomingMessage,
+  type MessageAccepted,
+  type TaskWorkflowInput,
+} from '../protocol/contract.js';
+import { AGENT_ATTRIBUTE, CONTEXT_ID_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
+import { fromWireState } from '../protocol/states.js';
+import { textOf } from '../protocol/wire.js';
+import { toIncoming, updateIdFor } from './convert.js';
+import { toA2AError } from './errors.js';
+import type { TaskReader } from './task-reader.js';
+
+export interface Delivery {
+  taskId: string;
+  accepted: MessageAccepted;
+}
+
+export class MessageSender {
+  constructor(
+    private readonly client: Client,
+    private readonly reader: TaskReader,
+    private readonly agentName: string,
+    private readonly taskQueue: string,
+  ) {}
+
+  async deliver(message: Message, responder: string | undefined, signal: AbortSignal): Promise<Delivery> {
+    const incoming = toIncoming(message, responder);
+    if (message.taskId) return this.followUp(message.taskId, incoming, signal);
+    return this.start(incoming, signal);
+  }
+
+  private async start(incoming: IncomingMessage, signal: AbortSignal): Promise<Delivery> {
+    const taskId = randomUUID();
+    const contextId = incoming.contextId || randomUUID();
+    const args: [IncomingMessage] = [{ ...incoming, contextId }];
+    const input: TaskWorkflowInput = { taskId, contextId };
+    const startWorkflowOperation = WithStartWorkflowOperation.create(this.agentName, {
+      workflowId: workflowIdForTask(taskId),
+      taskQueue: this.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: `${this.agentName}: ${firstWords(incoming)}`,
+      typedSearchAttributes: [
+        { key: CONTEXT_ID_ATTRIBUTE, value: contextId },
+        { key: AGENT_ATTRIBUTE, value: this.agentName },
+        { key: TASK_STATE_ATTRIBUTE, value: 'submitted' },
+      ],
+    });
+    try {
+      const accepted = await this.client.withAbortSignal(signal, () =>
+        this.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
+          args,
+          updateId: updateIdFor(args[0]),
+          startWorkflowOperation,
+        }),
+      );
+      return { taskId, accepted };
+    } catch (error) {
+      throw toA2AError(error, taskId);
+    }
+  }
+
+  private async followUp(taskId: string, incoming: IncomingMessage, signal: AbortSignal): Promise<Delivery> {
+    const handle = this.reader.handle(taskId);
+    try {
+      const accepted = await this.client.withAbortSignal(signal, () =>
+        handle.executeUpdate(sendMessageUpdate, { args: [incoming], updateId: updateIdFor(incoming) }),
+      );
+      return { taskId, accepted };
+    } catch (error) {
+      const mapped = toA2AError(error, taskId);
+      if (mapped instanceof TaskNotFoundError) throw await this.whyNotFound(taskId, mapped);
+      throw mapped;
+    }
+  }
+
+  /** A closed workflow takes no Updates: tell "finished task" apart from "no such task". */
+  private async whyNotFound(taskId: string, notFound: unknown): Promise<unknown> {
+    try {
+      const task = await this.reader.read(taskId);
+      const state = fromWireState(task.status.state) ?? 'completed';
+      return new UnsupportedOperationError(`Task ${taskId} is ${state} and accepts no more messages`);
+    } catch {
+      return notFound;
+    }
+  }
+}
+
+/** The static summary operators see in the Temporal UI. */
+function firstWords(incoming: IncomingMessage): string {
+  const text = textOf(incoming.parts ?? []) || incoming.text || '(no text)';
+  const words = text.split(/\s+/).filter(Boolean).slice(0, 12).join(' ');
+  return words.length > 120 ? `${words.slice(0, 117)}...` : words;
+}

@@ -1,0 +1,68 @@
+/**
+ * Reads a task from Temporal: by query while its workflow runs, and from the closed workflow
+ * (result, memo, or status) once it has ended, so finished tasks are readable with no worker up.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { taskQuery, workflowIdForTask } from '../protocol/contract.js';
+import { CONTEXT_ID_ATTRIBUTE } from '../protocol/search-attributes.js';
+import type { WireTask } from '../protocol/wire.js';
+import { taskNotFound, temporalCall } from './errors.js';
+
+/**
+ * Memo key of the final task of a workflow canceled from Temporal. Same value as FINAL_TASK_MEMO in
+ * src/workflows/task-workflow.ts, which the gateway must not import (layering, DESIGN section 2).
+ */
+const FINAL_TASK_MEMO = 'a2aFinalTask';
+
+export class TaskReader {
+  constructor(private readonly client: Client) {}
+
+  handle(taskId: string): WorkflowHandle {
+    return this.client.workflow.getHandle(workflowIdForTask(taskId));
+  }
+
+  /** The task with its full history; TaskNotFound when no workflow has this task's ID. */
+  async read(taskId: string): Promise<WireTask> {
+    return temporalCall(taskId, async () => {
+      const handle = this.handle(taskId);
+      const description = await handle.describe();
+      switch (description.status.name) {
+        case 'RUNNING':
+        case 'CONTINUED_AS_NEW':
+          return handle.query(taskQuery, {});
+        case 'COMPLETED':
+          return (await handle.result()) as WireTask;
+        case 'CANCELLED': {
+          const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
+          return final ?? this.ended(taskId, description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE), 'canceled');
+        }
+        case 'UNSPECIFIED':
+        case 'UNKNOWN':
+          throw taskNotFound(taskId);
+        default:
+          // FAILED, TERMINATED, TIMED_OUT: the workflow died without settling the task itself.
+          return this.ended(taskId, description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE), 'failed', description.closeTime);
+      }
+    });
+  }
+
+  /** A task whose workflow ended without leaving a final task behind. */
+  private ended(taskId: string, contextId: string | undefined, state: 'failed' | 'canceled', at?: Date): WireTask {
+    const text = state === 'failed' ? 'The task ended unexpectedly (its workflow was terminated or failed)' : 'Canceled';
+    return {
+      id: taskId,
+      contextId: contextId ?? '',
+      status: {
+        state: state === 'failed' ? 'TASK_STATE_FAILED' : 'TASK_STATE_CANCELED',
+        timestamp: (at ?? new Date()).toISOString(),
+        message: {
+          messageId: `${taskId}-ended`,
+          contextId: contextId ?? '',
+          taskId,
+          role: 'ROLE_AGENT',
+          parts: [{ text }],
+        },
+      },
+    };
+  }
+}
