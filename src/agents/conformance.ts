@@ -23,7 +23,8 @@ const BEHAVIOURS: Record<string, Behaviour> = {
   'tck-artifact-text': (ctx) => (ctx.artifact({ name: 'text', text: 'Generated text content' }), 'Done'),
   'tck-artifact-file': (ctx) => (ctx.artifact({ name: 'file', parts: [{ raw: 'dGNr', ...FILE }] }), 'Done'),
   'tck-artifact-file-url': (ctx) => (
-    ctx.artifact({ name: 'file', parts: [{ url: 'https://example.com/output.txt', ...FILE }] }), 'Done'
+    ctx.artifact({ name: 'file', parts: [{ url: 'https://example.com/output.txt', ...FILE }] }),
+    'Done'
   ),
   'tck-artifact-data': (ctx) => (ctx.artifact({ name: 'data', data: { key: 'value', count: 42 } }), 'Done'),
   'tck-message-response': () => ({ text: 'Direct message response', asMessage: true }),

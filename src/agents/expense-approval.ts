@@ -50,7 +50,7 @@ export function expenseApprovalAgent(options: ExpenseApprovalOptions = {}) {
           });
           return `Approved: ${expense.amount} ${expense.currency} for ${expense.purpose}.`;
         }
-        if (decision.startsWith("deny")) return ctx.reject(`Denied by ${decidedBy}.`);
+        if (decision.startsWith('deny')) return ctx.reject(`Denied by ${decidedBy}.`);
         question = `Please reply "approve" or "deny" (got "${reply.text}").`;
       }
     },

@@ -17,7 +17,8 @@ export const longReport = defineAgent({
     {
       id: 'report',
       name: 'Long report',
-      description: 'A multi-minute report streamed as a chunked artifact. Send {"sections": N, "sectionMs": MS} as data to size it.',
+      description:
+        'A multi-minute report streamed as a chunked artifact. Send {"sections": N, "sectionMs": MS} as data to size it.',
       tags: ['example', 'streaming'],
       examples: ['Write a report on durable execution'],
     },

@@ -16,12 +16,7 @@ export const TASK_STATES = [
 
 export type TaskStateName = (typeof TASK_STATES)[number];
 
-export const TERMINAL_STATES: ReadonlySet<TaskStateName> = new Set([
-  'completed',
-  'failed',
-  'canceled',
-  'rejected',
-]);
+export const TERMINAL_STATES: ReadonlySet<TaskStateName> = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
 export const INTERRUPTED_STATES: ReadonlySet<TaskStateName> = new Set(['input-required', 'auth-required']);
 

@@ -31,7 +31,8 @@ function isExecutable(path: string): boolean {
 export function locateTemporalCli(env: NodeJS.ProcessEnv = process.env): CliSource {
   const explicit = env[CLI_ENV_VAR];
   if (explicit) {
-    if (!isExecutable(explicit)) throw new Error(`${CLI_ENV_VAR}=${explicit} is not an executable file.\n${HOW_TO_GET_THE_CLI}`);
+    if (!isExecutable(explicit))
+      throw new Error(`${CLI_ENV_VAR}=${explicit} is not an executable file.\n${HOW_TO_GET_THE_CLI}`);
     return { kind: 'path', path: explicit, from: CLI_ENV_VAR };
   }
   if (isExecutable(LOCAL_CLI)) return { kind: 'path', path: LOCAL_CLI, from: '.tools/temporal' };

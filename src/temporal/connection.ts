@@ -21,7 +21,8 @@ export function temporalSettings(env: NodeJS.ProcessEnv = process.env): Temporal
   const certPath = env.TEMPORAL_TLS_CLIENT_CERT_PATH;
   const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH;
   const caPath = env.TEMPORAL_TLS_SERVER_CA_CERT_PATH;
-  const tlsWanted = env.TEMPORAL_TLS === 'true' || apiKey !== undefined || certPath !== undefined || caPath !== undefined;
+  const tlsWanted =
+    env.TEMPORAL_TLS === 'true' || apiKey !== undefined || certPath !== undefined || caPath !== undefined;
   const tls = tlsWanted
     ? {
         ...(caPath && { serverRootCACertificate: readFileSync(caPath) }),

@@ -3,13 +3,7 @@
  * log the gateway streams from. Pure and deterministic (clock and ID generator are injected), so
  * it runs inside the workflow sandbox and in plain unit tests alike.
  */
-import type {
-  EventsSince,
-  PendingQuestion,
-  TaskEvent,
-  TaskSnapshot,
-  TimelineEntry,
-} from '../protocol/contract.js';
+import type { EventsSince, PendingQuestion, TaskEvent, TaskSnapshot, TimelineEntry } from '../protocol/contract.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
 

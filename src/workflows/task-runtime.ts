@@ -5,7 +5,7 @@
  */
 import {
   ApplicationFailure,
-  CancellationScope,
+  type CancellationScope,
   condition,
   currentUpdateInfo,
   setCurrentDetails,

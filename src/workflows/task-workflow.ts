@@ -34,7 +34,10 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     const agentName = workflowInfo().workflowType;
     const agent = byName.get(agentName);
     if (!agent) {
-      throw ApplicationFailure.nonRetryable(`No agent named "${agentName}" is registered on this worker`, 'UnknownAgent');
+      throw ApplicationFailure.nonRetryable(
+        `No agent named "${agentName}" is registered on this worker`,
+        'UnknownAgent',
+      );
     }
     const now = () => new Date().toISOString();
     const record = input.carried

@@ -57,7 +57,12 @@ export const askingAgent = defineAgent({
       ...(request.structured && { schema: Decision }),
     };
     const reply = await ctx.ask(options);
-    return JSON.stringify({ text: reply.text, value: reply.value, responder: reply.responder, timedOut: reply.timedOut });
+    return JSON.stringify({
+      text: reply.text,
+      value: reply.value,
+      responder: reply.responder,
+      timedOut: reply.timedOut,
+    });
   },
 });
 

@@ -43,7 +43,11 @@ export function stateOf(task: WireTask): TaskStateName | undefined {
 }
 
 /** Waits (polling the query; tests only) until the task reaches `state`, or any settled state. */
-export async function waitForState(handle: WorkflowHandle, state?: TaskStateName, timeoutMs = 30_000): Promise<WireTask> {
+export async function waitForState(
+  handle: WorkflowHandle,
+  state?: TaskStateName,
+  timeoutMs = 30_000,
+): Promise<WireTask> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const task = await handle.query(taskQuery, {});

@@ -3,7 +3,14 @@
  * worker on its own task queue against the run's dev server.
  */
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
@@ -13,6 +20,7 @@ import * as testActivities from './test-activities.js';
 const TEST_WORKFLOWS = fileURLToPath(new URL('../agents/workflows.ts', import.meta.url));
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+let runtimeInstalled = false;
 
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({ workflowsPath: TEST_WORKFLOWS, logger: quietLogger });
@@ -26,6 +34,10 @@ export interface TestWorker {
 }
 
 export async function startTestWorker(taskQueue = `test-${randomUUID()}`): Promise<TestWorker> {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
   const worker = await Worker.create({
     connection,

@@ -11,7 +11,9 @@ const temporal = useTemporal();
 
 describe('cancellation', () => {
   it('cancel from working: the running activity sees the abort, then the task ends canceled', async () => {
-    const { taskId, handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-block', { text: 'go' });
+    const { taskId, handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-block', {
+      text: 'go',
+    });
     await waitForState(handle, 'working');
     await new Promise((r) => setTimeout(r, 500)); // let the activity start and heartbeat
     const task = await handle.executeUpdate(cancelTaskUpdate, { args: [{ by: 'frank', reason: 'no longer needed' }] });
@@ -33,7 +35,9 @@ describe('cancellation', () => {
   });
 
   it('an operator cancel through Temporal ends canceled, Temporal status CANCELED, final task in the memo', async () => {
-    const { taskId, handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-block', { text: 'go' });
+    const { taskId, handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-block', {
+      text: 'go',
+    });
     await waitForState(handle, 'working');
     await new Promise((r) => setTimeout(r, 500));
     await handle.cancel();

@@ -113,7 +113,9 @@ describe('input-required and auth-required', () => {
       text: 'fail',
       data: { deadline: '1 second' },
     });
-    expect(textOf((await waitForState(failed.handle, 'failed')).status.message!.parts)).toBe('No answer before the deadline');
+    expect(textOf((await waitForState(failed.handle, 'failed')).status.message!.parts)).toBe(
+      'No answer before the deadline',
+    );
   });
 
   it('auth-required in-band: the credentials arrive in the next message', async () => {
@@ -121,7 +123,10 @@ describe('input-required and auth-required', () => {
     const waiting = await waitForState(handle, 'auth-required');
     expect(waiting.metadata!.pendingQuestion).toMatchObject({ kind: 'auth', outOfBand: false });
     await reply(handle, { data: { token: 'opaque' } });
-    expect(resultOf(await waitForState(handle, 'completed'))).toMatchObject({ mode: 'in-band', data: { token: 'opaque' } });
+    expect(resultOf(await waitForState(handle, 'completed'))).toMatchObject({
+      mode: 'in-band',
+      data: { token: 'opaque' },
+    });
   });
 
   it('auth-required out-of-band: a callback completes it, messages are refused meanwhile', async () => {

@@ -59,7 +59,12 @@ describe('task lifecycle', () => {
     const done = await waitForState(handle, 'completed');
     const record = done.artifacts![0]!;
     expect(record.name).toBe('approval-record');
-    expect(record.parts[0]!.data).toMatchObject({ amount: 120, currency: 'USD', decision: 'approved', decidedBy: 'alice' });
+    expect(record.parts[0]!.data).toMatchObject({
+      amount: 120,
+      currency: 'USD',
+      decision: 'approved',
+      decidedBy: 'alice',
+    });
     const events = await eventsOf(handle);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });

@@ -1,0 +1,88 @@
+/**
+ * Records workflow histories for the replay test (test/workflows/replay.test.ts). Run it after a
+ * deliberate change of workflow behaviour, with the old histories kept too:
+ *   npx tsx scripts/record-histories.ts
+ * It starts its own dev server and worker and writes test/fixtures/histories/<scenario>.json.
+ */
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as activities from '../src/activities/index.js';
+import { cancelTaskUpdate } from '../src/protocol/contract.js';
+import { startDevServer } from '../src/temporal/dev-server.js';
+import { reply, startTask, waitForState } from '../test/support/tasks.js';
+import * as testActivities from '../test/support/test-activities.js';
+
+const OUT = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
+const TASK_QUEUE = 'record-histories';
+
+type Scenario = (client: Client) => Promise<WorkflowHandle>;
+
+const scenarios: Record<string, Scenario> = {
+  async 'expense-approved'(client) {
+    const { handle } = await startTask(client, TASK_QUEUE, 'expense-approval', {
+      text: 'Please approve an expense of 120 USD for a team lunch',
+    });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'approve', responder: 'alice' });
+    await handle.result();
+    return handle;
+  },
+  async 'ask-canceled'(client) {
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask', { text: 'x' });
+    await waitForState(handle, 'input-required');
+    await handle.executeUpdate(cancelTaskUpdate, { args: [{ by: 'alice' }] });
+    await handle.result();
+    return handle;
+  },
+  async 'report-streamed'(client) {
+    const { handle } = await startTask(client, TASK_QUEUE, 'long-report', {
+      text: 'replay',
+      data: { sections: 3, sectionMs: 10 },
+    });
+    await handle.result();
+    return handle;
+  },
+  async 'chat-continued-as-new'(client) {
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-chat', { text: 'chat', data: { turns: 12 } });
+    for (let turn = 1; turn <= 12; turn++) {
+      await waitForState(handle, 'input-required');
+      await reply(handle, { text: `a${turn}` });
+    }
+    await handle.result();
+    // The last run replays the carried state and journal.
+    return handle;
+  },
+};
+
+async function main(): Promise<void> {
+  const server = await startDevServer({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 60 } });
+  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    taskQueue: TASK_QUEUE,
+    workflowsPath: fileURLToPath(new URL('../test/agents/workflows.ts', import.meta.url)),
+    activities: { ...activities, ...testActivities },
+  });
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection });
+  mkdirSync(OUT, { recursive: true });
+  try {
+    await worker.runUntil(async () => {
+      for (const [name, scenario] of Object.entries(scenarios)) {
+        const handle = await scenario(client);
+        const history = await handle.fetchHistory();
+        writeFileSync(`${OUT}${name}.json`, historyToJSON(history));
+        console.log(`recorded ${name}: ${history.events?.length} events`);
+      }
+    });
+  } finally {
+    await connection.close();
+    await nativeConnection.close();
+    await server.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { canTransition, fromWireState, TASK_STATES, toWireState } from '../../src/protocol/states.js';
+import { IllegalTransitionError, TaskRecord } from '../../src/workflows/task-record.js';
+
+let tick = 0;
+const clock = () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)).toISOString();
+const newRecord = () => TaskRecord.create({ taskId: 't1', contextId: 'c1', agent: 'echo' }, clock);
+const agentSays = (text: string) => ({ messageId: text, role: 'ROLE_AGENT' as const, parts: [{ text }] });
+
+describe('task states', () => {
+  it('map to and from the v1.0 wire names', () => {
+    for (const state of TASK_STATES) expect(fromWireState(toWireState(state))).toBe(state);
+    expect(toWireState('input-required')).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(fromWireState('TASK_STATE_BOGUS')).toBeUndefined();
+  });
+
+  it('terminal states have no way out', () => {
+    for (const terminal of ['completed', 'failed', 'canceled', 'rejected'] as const) {
+      for (const next of TASK_STATES) expect(canTransition(terminal, next)).toBe(false);
+    }
+    expect(canTransition('input-required', 'working')).toBe(true);
+    expect(canTransition('working', 'submitted')).toBe(false);
+  });
+});
+
+describe('TaskRecord', () => {
+  it('refuses an illegal transition loudly and changes nothing', () => {
+    const record = newRecord();
+    record.transition('working');
+    record.transition('completed');
+    const before = record.snapshot();
+    expect(() => record.transition('working')).toThrow(IllegalTransitionError);
+    expect(() => record.transition('working')).toThrow('Illegal A2A task transition completed -> working');
+    expect(record.snapshot()).toEqual(before);
+  });
+
+  it('keeps a timeline and numbered events, and trims history on request', () => {
+    const record = newRecord();
+    record.addUserMessage({ messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, 'key-1');
+    record.transition('working', { by: 'agent' });
+    record.await({ kind: 'input', prompt: 'sure?', askedAt: clock() }, agentSays('sure?'));
+    record.addUserMessage({ messageId: 'u2', role: 'ROLE_USER', parts: [{ text: 'yes' }] }, 'key-2');
+    record.transition('working', { by: 'zoe' });
+    record.addArtifact({ artifactId: 'a', parts: [{ text: 'x' }] }, false, false);
+    record.addArtifact({ artifactId: 'a', parts: [{ text: 'y' }] }, true, true);
+    record.transition('completed', { message: agentSays('done') });
+
+    const task = record.view();
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.status.timestamp).toMatch(/Z$/);
+    expect(task.artifacts).toEqual([{ artifactId: 'a', parts: [{ text: 'x' }, { text: 'y' }] }]);
+    expect(task.history!.map((m) => m.messageId)).toEqual(['u1', 'sure?', 'u2', 'done']);
+    expect(record.view(1).history!.map((m) => m.messageId)).toEqual(['done']);
+    expect(record.view(0).history).toBeUndefined();
+    const timeline = task.metadata!.timeline as { state: string; by?: string }[];
+    expect(timeline.map((e) => e.state)).toEqual(['submitted', 'working', 'input-required', 'working', 'completed']);
+    expect(timeline[3]!.by).toBe('zoe');
+
+    const { events } = record.eventsSince(0);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events.map((e) => e.kind)).toEqual(['status', 'status', 'status', 'artifact', 'artifact', 'status']);
+    expect(record.eventsSince(4).events.map((e) => e.seq)).toEqual([5, 6]);
+    expect(record.hasApplied('key-2')).toBe(true);
+    expect(record.hasApplied('key-3')).toBe(false);
+  });
+
+  it('restores from a snapshot without sharing state', () => {
+    const record = newRecord();
+    record.transition('working');
+    const copy = TaskRecord.restore(record.snapshot(), clock);
+    copy.transition('completed');
+    expect(record.state).toBe('working');
+    expect(copy.state).toBe('completed');
+  });
+});

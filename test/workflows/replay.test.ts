@@ -1,0 +1,25 @@
+/**
+ * Deploy safety: histories recorded from earlier versions of the workflow must replay on the
+ * current code without nondeterminism. Record new ones with `npx tsx scripts/record-histories.ts`
+ * (keep the old ones); guard behaviour changes with `patched()`.
+ */
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { workflowBundle } from '../support/worker.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
+const files = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
+
+describe('replay of recorded histories', () => {
+  it('has fixtures to replay', () => {
+    expect(files.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(files)('%s replays without nondeterminism', async (file) => {
+    const history = historyFromJSON(JSON.parse(readFileSync(FIXTURES + file, 'utf8')));
+    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, file);
+  });
+});
