@@ -5,10 +5,13 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import * as activities from './activities/index.js';
+import { logger, routeTemporalLogs } from './logging.js';
 import { temporalSettings } from './temporal/connection.js';
 
-/** The workflow bundle's entry: one dynamic workflow that runs any registered agent. */
-export const WORKFLOWS_ENTRY = fileURLToPath(new URL('./agents/workflows.ts', import.meta.url));
+/** The workflow bundle's entry: one dynamic workflow that runs any registered agent (.ts under tsx, .js when built). */
+export const WORKFLOWS_ENTRY = fileURLToPath(
+  new URL(`./agents/workflows${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+);
 
 export async function createWorker(
   connection: NativeConnection,
@@ -23,17 +26,19 @@ export async function createWorker(
 }
 
 async function main(): Promise<void> {
+  routeTemporalLogs();
   const settings = temporalSettings();
   const connection = await NativeConnection.connect(settings.connection);
   const worker = await createWorker(connection, { namespace: settings.namespace, taskQueue: settings.taskQueue });
-  console.log(`Worker on ${settings.address}, namespace ${settings.namespace}, task queue ${settings.taskQueue}`);
+  const { address, namespace, taskQueue } = settings;
+  logger.info({ address, namespace, taskQueue }, 'worker started');
   await worker.run();
   await connection.close();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((error: unknown) => {
-    console.error(error);
+    logger.error({ err: error }, 'worker failed');
     process.exit(1);
   });
 }
