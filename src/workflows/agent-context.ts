@@ -8,6 +8,7 @@ import {
   proxyActivities,
   sleep,
   uuid4,
+  type ActivityFunction,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
@@ -177,21 +178,22 @@ export function createAgentContext(runtime: TaskRuntime, journal: AgentJournal, 
     },
 
     activities<A extends object>(options: ActivityOptions = {}): A {
-      const proxied = proxyActivities<Record<string, (...args: unknown[]) => Promise<unknown>>>({
+      const proxied = proxyActivities<Record<string, ActivityFunction>>({
         ...DEFAULT_ACTIVITY_OPTIONS,
         ...options,
       });
       return new Proxy({} as A, {
         get: (_, name) =>
           typeof name === 'string'
-            ? (...args: unknown[]) => journal.step(`activity:${name}`, () => proxied[name]!(...args))
+            ? (...args: unknown[]) =>
+                journal.step(`activity:${name}`, () => proxied[name]!.executeWithOptions({ summary: name }, args))
             : undefined,
       });
     },
 
     async sleep(duration, summary) {
       await journal.step('sleep', async () => {
-        await sleep(duration, summary ? { summary } : undefined);
+        await sleep(duration, { summary: summary ?? 'agent sleep' });
       });
     },
   };
