@@ -61,9 +61,9 @@ type HistoryEvent = NonNullable<
 function isCloseEvent(event: HistoryEvent): boolean {
   return Boolean(
     event.workflowExecutionCompletedEventAttributes ||
-      event.workflowExecutionFailedEventAttributes ||
-      event.workflowExecutionCanceledEventAttributes ||
-      event.workflowExecutionTerminatedEventAttributes ||
-      event.workflowExecutionTimedOutEventAttributes,
+    event.workflowExecutionFailedEventAttributes ||
+    event.workflowExecutionCanceledEventAttributes ||
+    event.workflowExecutionTerminatedEventAttributes ||
+    event.workflowExecutionTimedOutEventAttributes,
   );
 }

@@ -45,7 +45,7 @@ export class MessageSender {
     const contextId = incoming.contextId || randomUUID();
     const args: [IncomingMessage] = [{ ...incoming, contextId }];
     const input: TaskWorkflowInput = { taskId, contextId };
-    const startWorkflowOperation = WithStartWorkflowOperation.create(this.agentName, {
+    const startWorkflowOperation = new WithStartWorkflowOperation(this.agentName, {
       workflowId: workflowIdForTask(taskId),
       taskQueue: this.taskQueue,
       args: [input],

@@ -66,6 +66,10 @@ async function finalEvents(
     if (signal.aborted) throw error;
     const task = await reader.read(taskId);
     const state = fromWireState(task.status.state) ?? 'failed';
-    return { events: [{ seq: afterSeq + 1, kind: 'status', status: task.status, final: true }], lastSeq: afterSeq + 1, state };
+    return {
+      events: [{ seq: afterSeq + 1, kind: 'status', status: task.status, final: true }],
+      lastSeq: afterSeq + 1,
+      state,
+    };
   }
 }

@@ -3,16 +3,10 @@
  * (result, memo, or status) once it has ended, so finished tasks are readable with no worker up.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { taskQuery, workflowIdForTask } from '../protocol/contract.js';
+import { FINAL_TASK_MEMO, taskQuery, workflowIdForTask } from '../protocol/contract.js';
 import { CONTEXT_ID_ATTRIBUTE } from '../protocol/search-attributes.js';
 import type { WireTask } from '../protocol/wire.js';
 import { taskNotFound, temporalCall } from './errors.js';
-
-/**
- * Memo key of the final task of a workflow canceled from Temporal. Same value as FINAL_TASK_MEMO in
- * src/workflows/task-workflow.ts, which the gateway must not import (layering, DESIGN section 2).
- */
-const FINAL_TASK_MEMO = 'a2aFinalTask';
 
 export class TaskReader {
   constructor(private readonly client: Client) {}
@@ -41,14 +35,20 @@ export class TaskReader {
           throw taskNotFound(taskId);
         default:
           // FAILED, TERMINATED, TIMED_OUT: the workflow died without settling the task itself.
-          return this.ended(taskId, description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE), 'failed', description.closeTime);
+          return this.ended(
+            taskId,
+            description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE),
+            'failed',
+            description.closeTime,
+          );
       }
     });
   }
 
   /** A task whose workflow ended without leaving a final task behind. */
   private ended(taskId: string, contextId: string | undefined, state: 'failed' | 'canceled', at?: Date): WireTask {
-    const text = state === 'failed' ? 'The task ended unexpectedly (its workflow was terminated or failed)' : 'Canceled';
+    const text =
+      state === 'failed' ? 'The task ended unexpectedly (its workflow was terminated or failed)' : 'Canceled';
     return {
       id: taskId,
       contextId: contextId ?? '',

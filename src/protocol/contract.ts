@@ -121,6 +121,16 @@ export const cancelTaskUpdate = defineUpdate<WireTask, [CancelRequest]>('cancel'
 export const completeAuthUpdate = defineUpdate<WireTask, [AuthCompletion]>('completeAuth');
 export const taskQuery = defineQuery<WireTask, [TaskQueryArgs?]>('task');
 export const eventsQuery = defineQuery<EventsSince, [number]>('eventsSince');
+/** The task and the sequence number of its last event, read at one instant: where a subscriber starts. */
+export const snapshotQuery = defineQuery<TaskSnapshotView, [TaskQueryArgs]>('snapshot');
+
+export interface TaskSnapshotView {
+  task: WireTask;
+  lastSeq: number;
+}
+
+/** Memo key holding the final task when Temporal itself canceled the workflow (there is no result then). */
+export const FINAL_TASK_MEMO = 'a2aFinalTask';
 
 /** Workflow ID of the task with this A2A task ID. */
 export function workflowIdForTask(taskId: string): string {

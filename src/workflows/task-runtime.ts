@@ -19,6 +19,7 @@ import {
   completeAuthUpdate,
   eventsQuery,
   sendMessageUpdate,
+  snapshotQuery,
   taskQuery,
   type CancelRequest,
   type IncomingMessage,
@@ -115,6 +116,7 @@ export class TaskRuntime {
     );
     setHandler(taskQuery, (args) => this.record.view(args?.historyLength));
     setHandler(eventsQuery, (afterSeq) => this.record.eventsSince(afterSeq));
+    setHandler(snapshotQuery, (args) => ({ task: this.record.view(args.historyLength), lastSeq: this.record.lastSeq }));
   }
 
   private validateMessage(incoming: IncomingMessage): void {

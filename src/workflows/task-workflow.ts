@@ -14,16 +14,13 @@ import {
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { TaskWorkflowInput } from '../protocol/contract.js';
+import { FINAL_TASK_MEMO, type TaskWorkflowInput } from '../protocol/contract.js';
 import type { WireTask } from '../protocol/wire.js';
 import { AgentFailure, type AgentDefinition, type AgentResult } from './agent-api.js';
 import { AgentJournal } from './agent-journal.js';
 import { TaskRejection, WAITING_STEPS, agentMessage, createAgentContext } from './agent-context.js';
 import { TaskRecord } from './task-record.js';
 import { TaskRuntime } from './task-runtime.js';
-
-/** Memo key holding the final task when Temporal itself canceled the workflow (there is no result then). */
-export const FINAL_TASK_MEMO = 'a2aFinalTask';
 
 type AgentRun = { kind: 'returned'; result: AgentResult } | { kind: 'threw'; error: unknown } | { kind: 'continue' };
 

@@ -24,7 +24,12 @@ export interface StackProcess {
 }
 
 export async function runStack(ports: StackPorts, timeoutMs = 90_000): Promise<StackProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(ports.port), GRPC_PORT: 'off', TEMPORAL_PORT: String(ports.temporalPort) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(ports.port),
+    GRPC_PORT: 'off',
+    TEMPORAL_PORT: String(ports.temporalPort),
+  };
   Object.assign(env, { TEMPORAL_UI_PORT: String(ports.uiPort), A2A_DATA_DB: ports.dbFile, LOG_FORMAT: 'json' });
   delete env.TEMPORAL_ADDRESS;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], { cwd: ROOT, env });

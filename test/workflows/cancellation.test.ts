@@ -1,8 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { cancelTaskUpdate } from '../../src/protocol/contract.js';
+import { cancelTaskUpdate, FINAL_TASK_MEMO } from '../../src/protocol/contract.js';
 import type { WireTask } from '../../src/protocol/wire.js';
-import { FINAL_TASK_MEMO } from '../../src/workflows/task-workflow.js';
 import { startTask, stateOf, waitForState } from '../support/tasks.js';
 import { abortedActivities } from '../support/test-activities.js';
 import { useTemporal } from './test-context.js';

@@ -1,0 +1,196 @@
+/**
+ * `chat`: a conversation with one agent. Every line either answers the task waiting for input or
+ * starts a new task in the same context. The context and the waiting task survive restarts of the
+ * CLI (state-file.ts), because an approval may wait for days and the human comes back later.
+ */
+import { createInterface } from 'node:readline';
+import type { Client } from '@a2a-js/sdk/client';
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import type { Command } from '../args.js';
+import { connectAgent } from '../client.js';
+import { ExitCode, toCliError } from '../errors.js';
+import { isInterruptedName, isSettledName, messageText, questionText, taskStateName } from '../format.js';
+import type { Io } from '../io.js';
+import { sendRequest } from '../message.js';
+import { ChatStateStore, chatStatePath, conversationKey, type Conversation } from '../state-file.js';
+import { StreamPrinter } from '../stream-printer.js';
+import { detachedMessage, followStream } from './send.js';
+
+type ChatCommand = Extract<Command, { kind: 'chat' }>;
+type Memory = Omit<Conversation, 'updatedAt'>;
+
+const COMMANDS_HELP = '/quit leaves (so does Ctrl+D), /new starts a new conversation, /status shows the waiting task.';
+
+export interface ChatStreams {
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream;
+}
+
+export async function runChat(
+  command: ChatCommand,
+  io: Io,
+  streams: ChatStreams = { input: process.stdin, output: process.stdout },
+): Promise<ExitCode> {
+  const store = new ChatStateStore(chatStatePath(io.env), io.err);
+  const key = conversationKey(command.gateway.url, command.agent);
+  if (command.fresh) store.set(key, undefined);
+  const session = new ChatSession(await connectAgent(command.gateway, command.agent), command, io, (memory) =>
+    store.set(key, memory),
+  );
+  const saved = store.get(key);
+  io.out(`Chatting with ${command.agent} at ${command.gateway.url}. ${COMMANDS_HELP}`);
+  if (saved?.contextId) io.out(`Continuing conversation ${saved.contextId} (remembered in ${store.path}).`);
+  await session.start(saved ?? {});
+
+  const terminal = streams.input.isTTY === true;
+  const rl = createInterface({ input: streams.input, ...(terminal && { output: streams.output }), terminal });
+  rl.setPrompt('you> ');
+  // On a terminal readline takes Ctrl+C itself: detach from a streaming answer, or leave when idle.
+  rl.on('SIGINT', () => (session.busy ? session.detach() : rl.close()));
+  if (terminal) rl.prompt();
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (!terminal && line) io.out(`you> ${line}`);
+    if (line === '/quit' || line === '/exit') break;
+    if (line) await session.handle(line);
+    if (terminal) rl.prompt();
+  }
+  rl.close();
+  return ExitCode.Ok;
+}
+
+class ChatSession {
+  private memory: Memory = {};
+  /** The waiting task's state is unknown (we detached or the stream broke): look before answering it. */
+  private unsure = false;
+  private turn: AbortController | undefined;
+
+  constructor(
+    private readonly client: Client,
+    private readonly command: ChatCommand,
+    private readonly io: Io,
+    private readonly save: (memory: Memory) => void,
+  ) {}
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  detach(): void {
+    this.turn?.abort();
+  }
+
+  /** Picks up the saved conversation: a task that waited when we left may have moved on since. */
+  async start(saved: Memory): Promise<void> {
+    this.memory = { ...saved };
+    if (this.memory.pendingTaskId) await this.refresh('start');
+  }
+
+  async handle(line: string): Promise<void> {
+    try {
+      await this.dispatch(line);
+    } catch (error) {
+      const failure = toCliError(error, { gatewayUrl: this.command.gateway.url });
+      this.io.err(`error: ${failure.message}`);
+      // A rejected answer usually means the task moved on (answered elsewhere, deadline): look again.
+      if (failure.exitCode === ExitCode.Remote && this.memory.pendingTaskId)
+        await this.refresh('status').catch(() => {});
+    }
+  }
+
+  private async dispatch(line: string): Promise<void> {
+    if (line === '/new') {
+      this.remember({});
+      this.io.out('Started a new conversation.');
+    } else if (line === '/status') {
+      await this.refresh('status');
+    } else if (line.startsWith('/')) {
+      this.io.out(`Unknown command ${line}. ${COMMANDS_HELP}`);
+    } else if (!(this.unsure && this.memory.pendingTaskId && (await this.refresh('turn')))) {
+      await this.send(line);
+    }
+  }
+
+  private async send(text: string): Promise<void> {
+    // A task whose state is unsure (still working) is not answered: the line starts a new task.
+    const pending = this.unsure ? undefined : this.memory.pendingTaskId;
+    const request = sendRequest(
+      { text },
+      {
+        ...(pending && { taskId: pending }),
+        ...(this.memory.contextId && { contextId: this.memory.contextId }),
+        ...(this.command.responder && { responder: this.command.responder }),
+      },
+    );
+    const printer = new StreamPrinter(this.io.out, this.io.now);
+    this.turn = new AbortController();
+    try {
+      const result = await followStream(this.client, request, (event) => printer.handle(event), {
+        gatewayUrl: this.command.gateway.url,
+        knownTask: pending,
+        signal: this.turn.signal,
+      });
+      const { taskId, contextId, state } = printer.outcome;
+      const context = contextId ?? this.memory.contextId;
+      const settled = state !== undefined && isSettledName(state);
+      if (result === 'interrupted' || !settled) {
+        if (result === 'interrupted') this.io.err(detachedMessage(taskId));
+        else if (taskId) this.io.err(`The stream ended while task ${taskId} was still ${state ?? 'starting'}.`);
+        // Remember it: it may stop to ask something later, and /status or the next line will look.
+        this.unsure = taskId !== undefined;
+        this.remember({ ...(context && { contextId: context }), ...(taskId && { pendingTaskId: taskId }) });
+        return;
+      }
+      this.unsure = false;
+      const waiting = taskId && isInterruptedName(state) ? { pendingTaskId: taskId } : {};
+      this.remember({ ...(context && { contextId: context }), ...waiting });
+    } finally {
+      this.turn = undefined;
+    }
+  }
+
+  /**
+   * Looks at the remembered task and says where it stands. Returns true when it waits for an
+   * answer (the question was just shown). `turn`: called before sending a line.
+   */
+  private async refresh(reason: 'start' | 'status' | 'turn'): Promise<boolean> {
+    const taskId = this.memory.pendingTaskId;
+    if (!taskId) {
+      this.io.out('No task is waiting for an answer; your next line starts a new task.');
+      return false;
+    }
+    let task;
+    try {
+      task = await this.client.getTask({ tenant: '', id: taskId, historyLength: 0 });
+    } catch (error) {
+      if (!(error instanceof TaskNotFoundError)) throw toCliError(error, { gatewayUrl: this.command.gateway.url });
+      this.io.out(
+        `Task ${taskId} no longer exists (a different Temporal server?); starting afresh in this conversation.`,
+      );
+      this.remember({ ...(this.memory.contextId && { contextId: this.memory.contextId }) });
+      return false;
+    }
+    this.unsure = false;
+    const state = taskStateName(task);
+    if (isInterruptedName(state)) {
+      this.io.out(`Task ${taskId} is ${state}: ${questionText(task)}`);
+      if (reason === 'turn') this.io.out('Your line was not sent: type your answer to that question.');
+      return true;
+    }
+    const message = messageText(task.status?.message);
+    this.io.out(`Task ${taskId} is ${state}${message ? `: ${message}` : ''}${/[.!?]$/.test(message) ? '' : '.'}`);
+    if (isSettledName(state)) this.remember({ ...(this.memory.contextId && { contextId: this.memory.contextId }) });
+    else this.unsure = true;
+    return false;
+  }
+
+  private remember(memory: Memory): void {
+    this.memory = memory;
+    try {
+      this.save(memory);
+    } catch (error) {
+      // Losing the memory file must not end the conversation; the next start just begins afresh.
+      this.io.err(`warning: could not save the chat state: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

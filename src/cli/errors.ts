@@ -1,0 +1,139 @@
+/**
+ * Exit codes scripts can rely on, and the translation of whatever a command throws into one of
+ * them with a message a human can act on.
+ */
+import { A2AError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+
+export const ExitCode = {
+  Ok: 0,
+  /** Bad command line: unknown command or option, missing argument, invalid JSON. */
+  Usage: 1,
+  /** The gateway (or, for `setup`, Temporal) could not be reached, or the connection dropped. */
+  Unreachable: 2,
+  /** The gateway answered with an error: an A2A error (task not found, ...), unknown agent, bad response. */
+  Remote: 3,
+  /** send/reply: the task ended failed, rejected or canceled. */
+  TaskUnsuccessful: 4,
+  /** Ctrl+C (128 + SIGINT, the shell convention); a task being followed keeps running. */
+  Interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+    /** A2A error code (JSON-RPC numbering) when the gateway returned one. */
+    readonly code?: number,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.Usage);
+    this.name = 'UsageError';
+  }
+}
+
+/** Node's fetch (undici) and the gRPC stack report an unreachable peer with these codes. */
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EPIPE',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** Where a command was talking to, so messages can name it. */
+export interface ErrorContext {
+  gatewayUrl: string;
+  /** Set when a task is known: an interrupted wait leaves it running, and the message says how to find it. */
+  taskId?: string;
+}
+
+/** Maps any thrown value to a CliError with the right exit code. */
+export function toCliError(error: unknown, context: ErrorContext): CliError {
+  if (error instanceof CliError) return error;
+  const followUp = context.taskId
+    ? ` The task keeps running: a2a-temporal tasks show ${context.taskId} --url ${context.gatewayUrl}`
+    : '';
+  if (error instanceof A2AError) {
+    // The gateway reports a Temporal outage as an internal error with this text (src/gateway/errors.ts).
+    if (/Temporal is unreachable/i.test(error.message)) {
+      return new CliError(
+        `The gateway at ${context.gatewayUrl} cannot reach Temporal: ${error.message}.${followUp}`,
+        ExitCode.Unreachable,
+      );
+    }
+    const code = a2aErrorCode(error);
+    return new CliError(`A2A error ${code ?? error.reason}: ${error.message}`, ExitCode.Remote, code);
+  }
+  const network = networkErrorCode(error);
+  if (network === 'UND_ERR_HEADERS_TIMEOUT') {
+    return new CliError(
+      `The gateway at ${context.gatewayUrl} did not answer within Node's 5-minute limit for a blocking call; ` +
+        `use --stream for long tasks.${followUp}`,
+      ExitCode.Unreachable,
+    );
+  }
+  if (network) {
+    const lost = network === 'UND_ERR_SOCKET' || network === 'ECONNRESET' || network === 'UND_ERR_BODY_TIMEOUT';
+    return new CliError(
+      lost && context.taskId
+        ? `Lost the connection to the gateway at ${context.gatewayUrl} (${network}).${followUp}`
+        : `Cannot reach the gateway at ${context.gatewayUrl}: is it running? (npm start)`,
+      ExitCode.Unreachable,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(message, ExitCode.Remote);
+}
+
+/** The JSON-RPC numbering of an A2A error, whichever transport carried it. */
+export function a2aErrorCode(error: A2AError): number | undefined {
+  const envelope = (error as { envelopeCode?: unknown }).envelopeCode;
+  if (typeof envelope === 'number') return envelope;
+  return REASON_CODES[error.reason];
+}
+
+const REASON_CODES: Record<string, number> = {
+  TASK_NOT_FOUND: A2A_ERROR_CODE.TASK_NOT_FOUND,
+  TASK_NOT_CANCELABLE: A2A_ERROR_CODE.TASK_NOT_CANCELABLE,
+  PUSH_NOTIFICATION_NOT_SUPPORTED: A2A_ERROR_CODE.PUSH_NOTIFICATION_NOT_SUPPORTED,
+  UNSUPPORTED_OPERATION: A2A_ERROR_CODE.UNSUPPORTED_OPERATION,
+  CONTENT_TYPE_NOT_SUPPORTED: A2A_ERROR_CODE.CONTENT_TYPE_NOT_SUPPORTED,
+  INVALID_AGENT_RESPONSE: A2A_ERROR_CODE.INVALID_AGENT_RESPONSE,
+  EXTENDED_AGENT_CARD_NOT_CONFIGURED: A2A_ERROR_CODE.EXTENDED_CARD_NOT_CONFIGURED,
+  EXTENSION_SUPPORT_REQUIRED: A2A_ERROR_CODE.EXTENSION_SUPPORT_REQUIRED,
+  VERSION_NOT_SUPPORTED: A2A_ERROR_CODE.VERSION_NOT_SUPPORTED,
+  INVALID_PARAMS: A2A_ERROR_CODE.INVALID_PARAMS,
+  INTERNAL_ERROR: A2A_ERROR_CODE.INTERNAL_ERROR,
+};
+
+/** The network error code anywhere in the cause chain (fetch wraps the socket error in `cause`). */
+export function networkErrorCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      const inner = errors.map(networkErrorCode).find((found) => found !== undefined);
+      if (inner) return inner;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  if (error instanceof TypeError && /fetch failed/i.test(error.message)) return 'ECONNREFUSED';
+  return undefined;
+}

@@ -1,0 +1,162 @@
+/**
+ * Pure text helpers over SDK objects: state names, part contents, times, and the task metadata
+ * this runtime adds (timeline, pending question). The views in views.ts are built from these.
+ */
+import { taskStateToJSON, type Artifact, type Message, type Part, type Task, type TaskState } from '@a2a-js/sdk';
+import type { PendingQuestion, TimelineEntry } from '../protocol/contract.js';
+import { fromWireState, isInterrupted, isTerminal, TASK_STATES, type TaskStateName } from '../protocol/states.js';
+
+/** `input-required` for TASK_STATE_INPUT_REQUIRED (the SDK's enum is numeric). */
+export function stateName(state: TaskState | undefined): string {
+  if (state === undefined) return 'unknown';
+  const wire = taskStateToJSON(state);
+  return fromWireState(wire) ?? wire.replace(/^TASK_STATE_/, '').toLowerCase();
+}
+
+export function taskStateName(task: Task): string {
+  return stateName(task.status?.state);
+}
+
+export function isSettledName(state: string): boolean {
+  return isKnown(state) && (isTerminal(state) || isInterrupted(state));
+}
+
+export function isInterruptedName(state: string): boolean {
+  return isKnown(state) && isInterrupted(state);
+}
+
+/** The outcomes send/reply report with exit code 4. */
+export function isUnsuccessfulName(state: string): boolean {
+  return state === 'failed' || state === 'rejected' || state === 'canceled';
+}
+
+function isKnown(state: string): state is TaskStateName {
+  return (TASK_STATES as readonly string[]).includes(state);
+}
+
+/** One part as text: text as is, data as compact JSON, files by reference. */
+export function partText(part: Part, pretty = false): string {
+  const content = part.content;
+  switch (content?.$case) {
+    case 'text':
+      return content.value;
+    case 'data':
+      return JSON.stringify(content.value ?? null, null, pretty ? 2 : undefined);
+    case 'url':
+      return `<${content.value}>${part.filename ? ` (${part.filename})` : ''}`;
+    case 'raw':
+      return `[${part.mediaType || 'binary'}, ${content.value.length} bytes${part.filename ? `, ${part.filename}` : ''}]`;
+    default:
+      return '';
+  }
+}
+
+export function partsText(parts: readonly Part[] | undefined, pretty = false): string {
+  return (parts ?? [])
+    .map((part) => partText(part, pretty))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+export function messageText(message: Message | undefined): string {
+  return partsText(message?.parts);
+}
+
+export function artifactTitle(artifact: Artifact): string {
+  return artifact.name || artifact.artifactId || 'artifact';
+}
+
+function pad2(value: number): string {
+  return String(value).padStart(2, '0');
+}
+
+function toDate(at: string | Date | undefined): Date | undefined {
+  if (at === undefined || at === '') return undefined;
+  const date = at instanceof Date ? at : new Date(at);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** HH:MM:SS in local time, for live event lines. */
+export function clock(at: string | Date | undefined): string {
+  const date = toDate(at);
+  if (!date) return '--:--:--';
+  return `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
+}
+
+/** YYYY-MM-DD HH:MM:SS in local time. */
+export function dateTime(at: string | Date | undefined): string {
+  const date = toDate(at);
+  if (!date) return '';
+  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${clock(date)}`;
+}
+
+/** "in 2d 3h", "5m ago", "now": coarse on purpose, two units at most. */
+export function relative(at: string | Date | undefined, now: Date): string {
+  const date = toDate(at);
+  if (!date) return '';
+  const deltaMs = date.getTime() - now.getTime();
+  let seconds = Math.round(Math.abs(deltaMs) / 1000);
+  if (seconds < 1) return 'now';
+  const units: [string, number][] = [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ];
+  const parts: string[] = [];
+  for (const [unit, size] of units) {
+    if (seconds >= size && parts.length < 2) {
+      parts.push(`${Math.floor(seconds / size)}${unit}`);
+      seconds %= size;
+    } else if (parts.length > 0) break;
+  }
+  return deltaMs > 0 ? `in ${parts.join(' ')}` : `${parts.join(' ')} ago`;
+}
+
+/** The audit timeline from Task.metadata.timeline, skipping malformed entries. */
+export function timelineOf(task: Task): TimelineEntry[] {
+  const raw: unknown = task.metadata?.['timeline'];
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(
+    (entry): entry is TimelineEntry =>
+      typeof entry === 'object' && entry !== null && typeof entry.state === 'string' && typeof entry.at === 'string',
+  );
+}
+
+/** The open question from Task.metadata.pendingQuestion, if the task is waiting for one. */
+export function pendingQuestionOf(task: Task): PendingQuestion | undefined {
+  const raw: unknown = task.metadata?.['pendingQuestion'];
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const question = raw as Partial<PendingQuestion>;
+  if (typeof question.prompt !== 'string' || typeof question.kind !== 'string') return undefined;
+  return question as PendingQuestion;
+}
+
+/** The agent's name from Task.metadata.agent (set by this runtime, absent elsewhere). */
+export function agentOf(task: Task): string | undefined {
+  const agent: unknown = task.metadata?.['agent'];
+  return typeof agent === 'string' ? agent : undefined;
+}
+
+/** What to show as "the question": the pending prompt, else the status message. */
+export function questionText(task: Task): string {
+  return pendingQuestionOf(task)?.prompt ?? messageText(task.status?.message);
+}
+
+/** Shell-quotes a word for copy-paste hints. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Indents every line of a block. */
+export function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : prefix + line))
+    .join('\n');
+}
+
+/** "1 message", "3 messages". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,33 @@
+/**
+ * Outgoing A2A messages, built with the SDK's generated fromJSON helpers so every field the
+ * generated types require gets its proto default.
+ */
+import { randomUUID } from 'node:crypto';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import type { Content } from './args.js';
+
+export interface MessageTarget {
+  /** Answers this task (it must be waiting for input); a new task when omitted. */
+  taskId?: string;
+  /** Keeps the conversation: the gateway mints one when omitted. */
+  contextId?: string;
+  /** Claimed responder (metadata.responder), for allowed-responder checks and the audit timeline. */
+  responder?: string;
+}
+
+export function sendRequest(content: Content, target: MessageTarget = {}, messageId: string = randomUUID()) {
+  const parts: unknown[] = [];
+  if (content.text !== undefined) parts.push({ text: content.text });
+  if (content.data !== undefined) parts.push({ data: content.data, mediaType: 'application/json' });
+  return SendMessageRequest.fromJSON({
+    message: {
+      // A fresh ID per message: the gateway dedupes on messageId + content, so a retried call is applied once.
+      messageId,
+      role: 'ROLE_USER',
+      parts,
+      ...(target.taskId && { taskId: target.taskId }),
+      ...(target.contextId && { contextId: target.contextId }),
+      ...(target.responder && { metadata: { responder: target.responder } }),
+    },
+  });
+}

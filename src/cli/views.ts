@@ -1,0 +1,150 @@
+/**
+ * The human-readable views: the result of a send, one task in detail, a page of tasks.
+ * Pure: they take the clock and the terminal width, so tests pin both.
+ */
+import { Role, type Artifact, type ListTasksResponse, type Message, type Task } from '@a2a-js/sdk';
+import {
+  agentOf,
+  artifactTitle,
+  dateTime,
+  indent,
+  isInterruptedName,
+  messageText,
+  partsText,
+  pendingQuestionOf,
+  plural,
+  relative,
+  shellWord,
+  taskStateName,
+  timelineOf,
+} from './format.js';
+import { oneLine, renderTable } from './table.js';
+
+export interface ViewOptions {
+  now: Date;
+  /** Terminal width; tables fit in it. */
+  columns?: number;
+}
+
+/** Label/value lines, labels aligned. */
+function fields(rows: readonly (readonly [string, string | undefined])[]): string[] {
+  const present = rows.filter((row): row is readonly [string, string] => row[1] !== undefined && row[1] !== '');
+  const width = Math.max(...present.map(([label]) => label.length));
+  return present.map(([label, value]) => `${label.padEnd(width)}  ${indent(value, ' '.repeat(width + 2)).trimStart()}`);
+}
+
+/** What a blocking send or reply returns: a direct message, or the task it settled in. */
+export function resultView(result: Message | Task, options: ViewOptions): string {
+  if ('messageId' in result) {
+    return fields([
+      ['Message', messageText(result)],
+      ['Context', result.contextId],
+    ]).join('\n');
+  }
+  const task = result;
+  const lines = fields([
+    ['Task', task.id],
+    ['Context', task.contextId],
+    ['State', taskStateName(task)],
+    ['Message', messageText(task.status?.message)],
+  ]);
+  if (task.artifacts.length > 0) lines.push('', ...artifactsView(task.artifacts));
+  if (isInterruptedName(taskStateName(task))) lines.push('', ...pendingView(task, options));
+  return lines.join('\n');
+}
+
+/** The question a waiting task asks and how to answer it. */
+export function pendingView(task: Task, options: ViewOptions): string[] {
+  const question = pendingQuestionOf(task);
+  const lines = [question?.kind === 'auth' ? 'Waiting for authorization' : 'Waiting for input'];
+  if (question) {
+    lines.push(
+      ...fields([
+        ['Question', question.prompt],
+        ['Asked', `${dateTime(question.askedAt)} (${relative(question.askedAt, options.now)})`],
+        [
+          'Deadline',
+          question.deadline && `${dateTime(question.deadline)} (${relative(question.deadline, options.now)})`,
+        ],
+        ['Responders', question.responders?.join(', ')],
+        ['Expects', question.expects],
+      ]).map((line) => `  ${line}`),
+    );
+  }
+  if (question?.outOfBand) {
+    lines.push('  The answer arrives out of band (e.g. an OAuth callback), not as a message.');
+  } else {
+    const answer = question?.expects ? `--data '<JSON>'` : '<answer>';
+    lines.push(`  Answer:  a2a-temporal tasks reply ${shellWord(task.id)} ${answer}`);
+  }
+  return lines;
+}
+
+export function artifactsView(artifacts: readonly Artifact[]): string[] {
+  const lines = [`Artifacts (${artifacts.length})`];
+  for (const artifact of artifacts) {
+    const id = artifact.name && artifact.artifactId ? ` [${artifact.artifactId}]` : '';
+    lines.push(`  ${artifactTitle(artifact)}${id}`);
+    const content = partsText(artifact.parts, true);
+    if (content) lines.push(indent(content, '    '));
+  }
+  return lines;
+}
+
+/** `tasks show`: everything a human needs to understand where a task stands. */
+export function taskView(task: Task, options: ViewOptions): string {
+  const state = taskStateName(task);
+  const since = task.status?.timestamp;
+  const lines = fields([
+    ['Task', task.id],
+    ['Context', task.contextId],
+    ['Agent', agentOf(task)],
+    ['State', since ? `${state} since ${dateTime(since)} (${relative(since, options.now)})` : state],
+    ['Message', messageText(task.status?.message)],
+  ]);
+  if (isInterruptedName(state)) lines.push('', ...pendingView(task, options));
+  const timeline = timelineOf(task);
+  if (timeline.length > 0) {
+    const rows = timeline.map((entry) => [dateTime(entry.at), entry.state, entry.by ?? '', entry.message ?? '']);
+    lines.push('', 'Timeline', renderTable(['AT', 'STATE', 'BY', 'MESSAGE'], rows, tableOptions(options, '  ')));
+  }
+  if (task.history.length > 0) {
+    lines.push('', `History (${plural(task.history.length, 'message')})`);
+    for (const message of task.history) {
+      const role = message.role === Role.ROLE_AGENT ? 'agent' : 'user';
+      lines.push(`  ${role.padEnd(5)}  ${indent(partsText(message.parts), '         ').trimStart()}`);
+    }
+  }
+  if (task.artifacts.length > 0) lines.push('', ...artifactsView(task.artifacts));
+  return lines.join('\n');
+}
+
+/** `tasks list`: one row per task, then the paging footer. */
+export function taskListView(
+  page: ListTasksResponse,
+  options: ViewOptions & { agent: string; filters?: string },
+): string {
+  if (page.tasks.length === 0) return `No tasks found for agent ${options.agent}.`;
+  const rows = page.tasks.map((task) => [
+    task.id,
+    taskStateName(task),
+    dateTime(task.status?.timestamp),
+    oneLine(messageText(task.status?.message)),
+  ]);
+  const lines = [renderTable(['TASK ID', 'STATE', 'UPDATED', 'MESSAGE'], rows, tableOptions(options))];
+  const shown =
+    page.totalSize > page.tasks.length
+      ? `${page.tasks.length} of ${page.totalSize} tasks`
+      : plural(page.tasks.length, 'task');
+  lines.push('', `${shown} of agent ${options.agent}.`);
+  if (page.nextPageToken) {
+    // A page token only continues the query it came from, so the hint repeats the filters.
+    const filters = options.filters ? `${options.filters} ` : '';
+    lines.push(`More:  a2a-temporal tasks list ${filters}--page-token ${shellWord(page.nextPageToken)}`);
+  }
+  return lines.join('\n');
+}
+
+function tableOptions(options: ViewOptions, prefix = ''): { maxWidth?: number; indent: string } {
+  return { indent: prefix, ...(options.columns !== undefined && { maxWidth: options.columns }) };
+}

@@ -1,0 +1,101 @@
+/**
+ * The gateway's HTTP app: every agent under `/agents/<name>/` (card, v0.3 card, JSON-RPC at the
+ * agent URL itself, HTTP+JSON under `/rest`), and the default agent also at the root.
+ */
+import express, { type Request, type RequestHandler, type Response, type NextFunction } from 'express';
+import type { Client } from '@temporalio/client';
+import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
+import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
+import type { AgentDefinition } from '../workflows/agent-api.js';
+import { buildAgentCard } from './agent-card.js';
+import { jsonRpcBody, restBody } from './body-parsing.js';
+import { expressUser, requestLifetime } from './request-context.js';
+import { restConformance } from './rest-conformance.js';
+import { TemporalRequestHandler } from './request-handler.js';
+
+export const CARD_MAX_AGE_SECONDS = 300;
+
+export interface GatewayOptions {
+  client: Client;
+  agents: readonly AgentDefinition[];
+  /** Base URL clients reach this app at, e.g. http://127.0.0.1:8080 (no trailing slash). */
+  publicBaseUrl: string;
+  /** `host:port` clients reach the gRPC server at; omitted when gRPC is not served. */
+  grpcPublicAddress?: string;
+  /** Agent served at the root and over gRPC; the first agent when omitted. */
+  defaultAgent?: string;
+  taskQueue?: string;
+  /** SSE keepalive period (tests shorten it). */
+  keepaliveMs?: number;
+}
+
+export interface Gateway {
+  app: express.Express;
+  handlers: ReadonlyMap<string, TemporalRequestHandler>;
+  defaultHandler: TemporalRequestHandler;
+}
+
+export function createGatewayApp(options: GatewayOptions): Gateway {
+  const defaultName = options.defaultAgent ?? options.agents[0]?.name;
+  if (!options.agents.some((agent) => agent.name === defaultName)) {
+    throw new Error(`Default agent "${defaultName}" is not among the served agents`);
+  }
+  const base = options.publicBaseUrl.replace(/\/+$/, '');
+  const handlers = new Map<string, TemporalRequestHandler>();
+  for (const agent of options.agents) {
+    const card = buildAgentCard(agent, {
+      agentUrl: `${base}/agents/${agent.name}`,
+      ...(agent.name === defaultName && options.grpcPublicAddress && { grpcAddress: options.grpcPublicAddress }),
+    });
+    const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+    handlers.set(agent.name, new TemporalRequestHandler({ client: options.client, agent, card, taskQueue }));
+  }
+  const defaultHandler = handlers.get(defaultName!)!;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLifetime(options.keepaliveMs));
+  for (const [name, handler] of handlers) app.use(`/agents/${name}`, agentRouter(handler));
+  app.use('/', agentRouter(defaultHandler));
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such endpoint', details: [] } });
+  });
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    console.error('Unhandled gateway error', error);
+    if (!res.headersSent)
+      res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'Internal error', details: [] } });
+  });
+  return { app, handlers, defaultHandler };
+}
+
+function agentRouter(handler: TemporalRequestHandler): express.Router {
+  const router = express.Router();
+  const cache = { maxAge: CARD_MAX_AGE_SECONDS };
+  router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, cache }));
+  router.use('/v0.3/.well-known/agent-card.json', legacyAgentCardRouter({ agentCardProvider: handler, cache }));
+  router.use(
+    '/rest',
+    restConformance,
+    ...restBody(),
+    restHandler({ requestHandler: handler, userBuilder: expressUser }),
+  );
+  const jsonRpc = jsonRpcHandler({
+    requestHandler: handler,
+    userBuilder: expressUser,
+    legacyCompat: { enabled: true },
+  });
+  // JSON-RPC answers at the agent URL itself, with or without a trailing slash, and nowhere below it.
+  router.use('/', atRoot(...jsonRpcBody(), jsonRpc));
+  return router;
+}
+
+function atRoot(
+  parse: RequestHandler,
+  onParseError: express.ErrorRequestHandler,
+  jsonRpc: RequestHandler,
+): express.Router {
+  const router = express.Router();
+  router.post('/', parse, onParseError, jsonRpc);
+  return router;
+}

@@ -1,0 +1,74 @@
+/**
+ * The gRPC binding (service lf.a2a.v1.A2AService), on its own port, serving the default agent.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { grpcUser } from './request-context.js';
+
+export interface RunningGrpcServer {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Binds `host:port` (port 0 picks a free one) without TLS; put TLS in front when exposed. */
+export async function startGrpcServer(
+  handler: A2ARequestHandler,
+  host: string,
+  port: number,
+): Promise<RunningGrpcServer> {
+  const server = new grpc.Server();
+  server.addService(A2AService, withSpecStatusCodes(grpcService({ requestHandler: handler, userBuilder: grpcUser })));
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) =>
+      error ? reject(error) : resolve(actual),
+    ),
+  );
+  return {
+    port: bound,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        // Open streams (a subscription may wait for days) would hold a graceful shutdown forever.
+        const force = setTimeout(() => server.forceShutdown(), 2_000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}
+
+/**
+ * The SDK (1.3.0) sends FAILED_PRECONDITION for these A2A errors; the spec's mapping (and the
+ * conformance suite) wants UNIMPLEMENTED. The A2A reason travels in the status details.
+ */
+const UNIMPLEMENTED_REASONS = ['PUSH_NOTIFICATION_NOT_SUPPORTED', 'UNSUPPORTED_OPERATION', 'VERSION_NOT_SUPPORTED'];
+
+function specStatus<E>(error: E): E {
+  const status = error as { code?: number; metadata?: grpc.Metadata } | null;
+  if (!status || status.code !== grpc.status.FAILED_PRECONDITION) return error;
+  const details = status.metadata?.get('grpc-status-details-bin')[0];
+  const text = Buffer.isBuffer(details) ? details.toString('latin1') : '';
+  if (UNIMPLEMENTED_REASONS.some((reason) => text.includes(reason))) status.code = grpc.status.UNIMPLEMENTED;
+  return error;
+}
+
+function withSpecStatusCodes(service: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
+  const wrapped: grpc.UntypedServiceImplementation = {};
+  for (const [name, method] of Object.entries(service)) {
+    const impl = method as (
+      call: grpc.ServerWritableStream<unknown, unknown>,
+      callback?: grpc.sendUnaryData<unknown>,
+    ) => void;
+    wrapped[name] = ((call: grpc.ServerWritableStream<unknown, unknown>, callback?: grpc.sendUnaryData<unknown>) => {
+      if (!callback) {
+        const emit = call.emit.bind(call);
+        call.emit = (event: string | symbol, ...args: unknown[]) =>
+          emit(event, ...(event === 'error' ? args.map(specStatus) : args));
+        return impl(call);
+      }
+      return impl(call, (error, value) => callback(specStatus(error), value));
+    }) as grpc.UntypedHandleCall;
+  }
+  return wrapped;
+}

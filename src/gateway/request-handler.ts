@@ -1,0 +1,218 @@
+/**
+ * The A2A request handler of one agent, over Temporal. It keeps no task state: every answer comes
+ * from the task's workflow (update, query, result, history), so any gateway instance can serve
+ * any task, before and after restarts.
+ */
+import type { Client } from '@temporalio/client';
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import {
+  ExtendedAgentCardNotConfiguredError,
+  PushNotificationNotSupportedError,
+  RequestMalformedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import { cancelTaskUpdate, snapshotQuery, type TaskEvent, type TaskSnapshotView } from '../protocol/contract.js';
+import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
+import type { WireMessage, WireTask } from '../protocol/wire.js';
+import type { AgentDefinition } from '../workflows/agent-api.js';
+import { eventStream, messageStream, taskStream, toSdkMessage, toSdkTask, withHistoryLength } from './convert.js';
+import { toA2AError } from './errors.js';
+import { listTasks } from './list-tasks.js';
+import { MessageSender } from './message-sender.js';
+import { responderOf, signalOf } from './request-context.js';
+import { taskEvents } from './task-events.js';
+import { TaskReader } from './task-reader.js';
+
+export interface TemporalRequestHandlerOptions {
+  client: Client;
+  agent: AgentDefinition;
+  card: AgentCard;
+  taskQueue: string;
+}
+
+export class TemporalRequestHandler implements A2ARequestHandler {
+  private readonly client: Client;
+  private readonly card: AgentCard;
+  private readonly reader: TaskReader;
+  private readonly sender: MessageSender;
+
+  constructor(options: TemporalRequestHandlerOptions) {
+    this.client = options.client;
+    this.card = options.card;
+    this.reader = new TaskReader(options.client);
+    this.sender = new MessageSender(options.client, this.reader, options.agent.name, options.taskQueue);
+  }
+
+  async getAgentCard(): Promise<AgentCard> {
+    return this.card;
+  }
+
+  async getAuthenticatedExtendedAgentCard(_params: GetExtendedAgentCardRequest): Promise<AgentCard> {
+    throw new ExtendedAgentCardNotConfiguredError('This agent has no extended agent card');
+  }
+
+  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    const signal = signalOf(context);
+    const { taskId, accepted } = await this.deliver(params, context);
+    const historyLength = params.configuration?.historyLength;
+    const state = fromWireState(accepted.task.status.state) ?? 'submitted';
+    if (params.configuration?.returnImmediately || (accepted.duplicate && isSettled(state))) {
+      return toSdkTask(accepted.task, historyLength);
+    }
+    let direct: WireMessage | undefined;
+    for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
+      if (event.kind === 'message') direct = event.message;
+    }
+    if (direct) return toSdkMessage(direct);
+    return toSdkTask(await this.reader.read(taskId), historyLength);
+  }
+
+  /**
+   * The task snapshot, then its events until it settles. An agent may answer with a direct message
+   * instead of a task; then the stream holds only that message, so the snapshot and the bare
+   * "working" transitions before it are held back until the first event that tells which it is.
+   */
+  async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    const signal = signalOf(context);
+    const { taskId, accepted } = await this.deliver(params, context);
+    const task = accepted.task;
+    const snapshot = taskStream(withHistoryLength(task, params.configuration?.historyLength));
+    if (accepted.duplicate && isSettled(fromWireState(task.status.state) ?? 'submitted')) {
+      yield snapshot;
+      return;
+    }
+    let held: StreamResponse[] | undefined = [snapshot];
+    for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
+      if (event.kind === 'message') {
+        if (held) yield messageStream(event.message);
+        if (held) return;
+        continue;
+      }
+      if (held && isBareWorking(event)) {
+        held.push(eventStream(task, event));
+        continue;
+      }
+      if (held) yield* held;
+      held = undefined;
+      yield eventStream(task, event);
+    }
+    if (held) yield* held;
+  }
+
+  async getTask(params: GetTaskRequest): Promise<Task> {
+    if (params.historyLength !== undefined && params.historyLength < 0) {
+      throw new RequestMalformedError('historyLength must not be negative');
+    }
+    return toSdkTask(await this.reader.read(params.id), params.historyLength);
+  }
+
+  async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
+    return listTasks(this.client, this.reader, this.card.name, params);
+  }
+
+  async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const handle = this.reader.handle(params.id);
+    const by = responderOf(context, params.metadata) ?? 'a2a-client';
+    try {
+      const task = await this.client.withAbortSignal(signalOf(context), () =>
+        handle.executeUpdate(cancelTaskUpdate, { args: [{ by }] }),
+      );
+      return toSdkTask(task);
+    } catch (error) {
+      const mapped = toA2AError(error, params.id);
+      if (!(mapped instanceof TaskNotFoundError)) throw mapped;
+      // A closed workflow takes no Updates: a finished task is not cancelable, a missing one not found.
+      const task = await this.reader.read(params.id);
+      throw new TaskNotCancelableError(
+        `Task ${params.id} is ${fromWireState(task.status.state)} and can no longer be canceled`,
+      );
+    }
+  }
+
+  /**
+   * SubscribeToTask: the current snapshot, then every later event. The snapshot and the sequence
+   * number it corresponds to are read consistently, so two subscribers see identical streams.
+   */
+  async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    const signal = signalOf(context);
+    const { task, lastSeq } = await this.subscribableSnapshot(params.id);
+    yield taskStream(task);
+    for await (const event of taskEvents(this.client, this.reader, params.id, lastSeq, signal)) {
+      // A direct message answers the send that caused it; subscribers follow the task.
+      if (event.kind !== 'message') yield eventStream(task, event);
+    }
+  }
+
+  async createTaskPushNotificationConfig(_params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    throw pushNotSupported();
+  }
+  async getTaskPushNotificationConfig(
+    _params: GetTaskPushNotificationConfigRequest,
+  ): Promise<TaskPushNotificationConfig> {
+    throw pushNotSupported();
+  }
+  async listTaskPushNotificationConfigs(
+    _params: ListTaskPushNotificationConfigsRequest,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    throw pushNotSupported();
+  }
+  async deleteTaskPushNotificationConfig(_params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
+    throw pushNotSupported();
+  }
+
+  private async deliver(params: SendMessageRequest, context: ServerCallContext) {
+    if (!params.message) throw new RequestMalformedError('params.message is required');
+    if (params.message.parts.length === 0) throw new RequestMalformedError('The message has no parts');
+    if (params.configuration?.taskPushNotificationConfig) throw pushNotSupported();
+    const responder = responderOf(context, params.message.metadata);
+    return this.sender.deliver(params.message, responder, signalOf(context));
+  }
+
+  private async subscribableSnapshot(taskId: string): Promise<TaskSnapshotView> {
+    // Reading through the closed-workflow path first answers finished tasks without a worker.
+    assertSubscribable(await this.reader.read(taskId));
+    try {
+      const snapshot = await this.reader.handle(taskId).query(snapshotQuery, {});
+      assertSubscribable(snapshot.task);
+      return snapshot;
+    } catch (error) {
+      throw toA2AError(error, taskId);
+    }
+  }
+}
+
+function assertSubscribable(task: WireTask): void {
+  const state = fromWireState(task.status.state);
+  if (state && isTerminal(state)) {
+    throw new UnsupportedOperationError(`Task ${task.id} is ${state}; there is nothing left to subscribe to`);
+  }
+}
+
+/** A working transition with no message: tells nothing about whether a task or a message follows. */
+function isBareWorking(event: TaskEvent): boolean {
+  return event.kind === 'status' && event.status.state === 'TASK_STATE_WORKING' && !event.status.message;
+}
+
+function pushNotSupported(): Error {
+  return new PushNotificationNotSupportedError('Push notifications are not supported by this agent');
+}

@@ -1,0 +1,86 @@
+/**
+ * Runs the gateway: the HTTP app and the gRPC server. Ports may be 0 (tests): the agent cards name
+ * the addresses actually bound, so both listeners start before the cards are built.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
+import type { RunningGrpcServer } from './grpc-server.js';
+
+export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUrl' | 'grpcPublicAddress'> {
+  host?: string;
+  port?: number;
+  /** false: no gRPC server. */
+  grpcPort?: number | false;
+  /** Defaults to http://<host>:<bound port>. */
+  publicBaseUrl?: string;
+  /** Defaults to <host>:<bound gRPC port>. */
+  grpcPublicAddress?: string;
+}
+
+export interface RunningGateway {
+  url: string;
+  grpcAddress?: string;
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+export async function startGatewayServer(options: GatewayServerOptions): Promise<RunningGateway> {
+  const host = options.host ?? '127.0.0.1';
+  // Filled once the cards can name the bound ports; the gRPC service reaches it through this.
+  const ready: { gateway?: Gateway } = {};
+  const http = createServer();
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  let grpc: RunningGrpcServer | undefined;
+  if (options.grpcPort !== false) {
+    // Loaded only when served: the SDK's gRPC adapter needs the optional @bufbuild/protobuf peer.
+    const { startGrpcServer } = await import('./grpc-server.js');
+    grpc = await startGrpcServer(
+      deferred(() => ready.gateway?.defaultHandler),
+      host,
+      options.grpcPort ?? 0,
+    );
+  }
+  const url = options.publicBaseUrl ?? `http://${host}:${(http.address() as AddressInfo).port}`;
+  const grpcAddress = grpc ? (options.grpcPublicAddress ?? `${host}:${grpc.port}`) : undefined;
+  const gateway = createGatewayApp({
+    ...options,
+    publicBaseUrl: url,
+    ...(grpcAddress && { grpcPublicAddress: grpcAddress }),
+  });
+  ready.gateway = gateway;
+  http.on('request', gateway.app);
+  return {
+    url,
+    ...(grpcAddress && { grpcAddress }),
+    gateway,
+    async close() {
+      await grpc?.stop();
+      await closeHttp(http);
+    },
+  };
+}
+
+/** The gRPC service is registered before the handler exists; calls reach it once it does. */
+function deferred(get: () => A2ARequestHandler | undefined): A2ARequestHandler {
+  return new Proxy({} as A2ARequestHandler, {
+    get(_target, property) {
+      const handler = get();
+      if (!handler) throw new Error('The gateway is still starting');
+      const value: unknown = Reflect.get(handler, property);
+      return typeof value === 'function' ? value.bind(handler) : value;
+    },
+  });
+}
+
+function closeHttp(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Open SSE streams would keep close() waiting; their handlers stop when their sockets do.
+    server.closeAllConnections();
+  });
+}

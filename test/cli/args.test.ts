@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine, parseState, parseTransport, type Command } from '../../src/cli/args.js';
+import { ExitCode, UsageError } from '../../src/cli/errors.js';
+
+function usageError(fn: () => unknown): UsageError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(ExitCode.Usage);
+    return error as UsageError;
+  }
+  throw new Error('expected a UsageError');
+}
+
+function parse<K extends Command['kind']>(kind: K, argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const command = parseCommandLine(argv, env);
+  expect(command.kind).toBe(kind);
+  return command as Extract<Command, { kind: K }>;
+}
+
+describe('help', () => {
+  it.each([
+    [[], undefined],
+    [['--help'], undefined],
+    [['-h'], undefined],
+    [['help', 'send'], 'send'],
+    [['help', 'tasks', 'list'], 'tasks list'],
+    [['send', '--help'], 'send'],
+    [['tasks'], 'tasks'],
+    [['tasks', '--help'], 'tasks'],
+    [['tasks', 'show', 'x', '-h'], 'tasks show'],
+    [['setup', '--help'], 'setup'],
+  ])('%j asks for help on %s', (argv, topic) => {
+    expect(parseCommandLine(argv)).toEqual({ kind: 'help', ...(topic && { topic }) });
+  });
+});
+
+describe('send', () => {
+  it('uses the default gateway and JSON-RPC', () => {
+    const command = parse('send', ['send', 'echo', 'hello there']);
+    expect(command).toEqual({
+      kind: 'send',
+      gateway: { url: 'http://127.0.0.1:8080', transport: 'JSONRPC' },
+      agent: 'echo',
+      content: { text: 'hello there' },
+      stream: false,
+      noWait: false,
+      json: false,
+    });
+  });
+
+  it('takes the gateway from A2A_URL, and --url over it, without a trailing slash', () => {
+    expect(parse('send', ['send', 'echo', 'hi'], { A2A_URL: 'http://gw:9000/' }).gateway.url).toBe('http://gw:9000');
+    const command = parse('send', ['send', 'echo', 'hi', '--url', 'https://a2a.example.com/base/'], {
+      A2A_URL: 'http://gw',
+    });
+    expect(command.gateway.url).toBe('https://a2a.example.com/base');
+  });
+
+  it('parses --data, with or without text, and the flags', () => {
+    const command = parse('send', [
+      'send',
+      'long-report',
+      '--data',
+      '{"sections":3}',
+      '--stream',
+      '--json',
+      '--as',
+      'ann',
+    ]);
+    expect(command.content).toEqual({ data: { sections: 3 } });
+    expect(command).toMatchObject({ stream: true, json: true, responder: 'ann' });
+    expect(parse('send', ['send', 'a', 'text', '--data', '[1]']).content).toEqual({ text: 'text', data: [1] });
+  });
+
+  it('takes the responder from A2A_RESPONDER', () => {
+    expect(parse('send', ['send', 'a', 'x'], { A2A_RESPONDER: 'ops' }).responder).toBe('ops');
+  });
+
+  it('selects the REST transport by flag or environment', () => {
+    expect(parse('send', ['send', 'a', 'x', '--transport', 'rest']).gateway.transport).toBe('HTTP+JSON');
+    expect(parse('send', ['send', 'a', 'x'], { A2A_TRANSPORT: 'HTTP+JSON' }).gateway.transport).toBe('HTTP+JSON');
+    expect(usageError(() => parseTransport('grpc')).message).toMatch(/jsonrpc or rest/);
+  });
+
+  it.each([
+    [['send'], /Missing AGENT/],
+    [['send', 'echo'], /Nothing to send/],
+    [['send', 'echo', 'a', 'b'], /Unexpected argument\(s\): b/],
+    [['send', 'echo', 'x', '--data', '{nope'], /--data is not valid JSON/],
+    [['send', 'echo', 'x', '--bogus'], /Unknown option '--bogus'.*send --help/],
+    [['send', 'echo', 'x', '--stream', '--no-wait'], /exclude each other/],
+    [['send', 'echo', 'x', '--url', 'not a url'], /Invalid gateway URL/],
+    [['send', 'echo', 'x', '--url', 'ftp://host'], /only http and https/],
+    [['send', ' ', 'x'], /AGENT must not be empty/],
+  ])('rejects %j', (argv, message) => {
+    expect(usageError(() => parseCommandLine(argv)).message).toMatch(message);
+  });
+});
+
+describe('tasks', () => {
+  it('lists with filters; the agent defaults to A2A_AGENT, then expense-approval', () => {
+    const argv = [
+      'tasks',
+      'list',
+      '--state',
+      'input-required',
+      '--context',
+      'c1',
+      '--page-size',
+      '10',
+      '--page-token',
+      't',
+    ];
+    expect(parse('tasks list', argv)).toMatchObject({
+      agent: 'expense-approval',
+      state: 'input-required',
+      contextId: 'c1',
+      pageSize: 10,
+      pageToken: 't',
+    });
+    expect(parse('tasks list', ['tasks', 'list'], { A2A_AGENT: 'echo' }).agent).toBe('echo');
+    expect(parse('tasks list', ['tasks', 'list', '--agent', 'x'], { A2A_AGENT: 'echo' }).agent).toBe('x');
+  });
+
+  it.each(['0', '101', '1.5', 'ten'])('rejects --page-size %s', (size) => {
+    expect(usageError(() => parseCommandLine(['tasks', 'list', '--page-size', size])).message).toMatch(/1-100/);
+  });
+
+  it('shows, replies and cancels by ID', () => {
+    expect(parse('tasks show', ['tasks', 'show', 't1', '--history-length', '0'])).toMatchObject({
+      id: 't1',
+      historyLength: 0,
+    });
+    expect(parse('tasks reply', ['tasks', 'reply', 't1', 'approve', '--as', 'bob'])).toMatchObject({
+      id: 't1',
+      content: { text: 'approve' },
+      responder: 'bob',
+      stream: false,
+    });
+    expect(parse('tasks reply', ['tasks', 'reply', 't1', '--data', '{"ok":true}']).content).toEqual({
+      data: { ok: true },
+    });
+    expect(parse('tasks cancel', ['tasks', 'cancel', 't1', '--json'])).toMatchObject({ id: 't1', json: true });
+  });
+
+  it.each([
+    [['tasks', 'show'], /Missing ID/],
+    [['tasks', 'reply', 't1'], /Nothing to send/],
+    [['tasks', 'frobnicate'], /Unknown command "tasks frobnicate"/],
+  ])('rejects %j', (argv, message) => {
+    expect(usageError(() => parseCommandLine(argv)).message).toMatch(message);
+  });
+});
+
+describe('parseState', () => {
+  it.each([
+    ['input-required', 'input-required'],
+    ['INPUT_REQUIRED', 'input-required'],
+    ['TASK_STATE_AUTH_REQUIRED', 'auth-required'],
+    ['cancelled', 'canceled'],
+    [' completed ', 'completed'],
+  ])('%s is %s', (raw, state) => {
+    expect(parseState(raw)).toBe(state);
+  });
+
+  it('lists the states when it does not know one', () => {
+    expect(usageError(() => parseState('done')).message).toMatch(/submitted, working, input-required/);
+  });
+});
+
+describe('setup and unknown commands', () => {
+  it('parses setup', () => {
+    expect(parseCommandLine(['setup', '--namespace', 'prod', '--address', 'h:7233', '--json'])).toEqual({
+      kind: 'setup',
+      json: true,
+      namespace: 'prod',
+      address: 'h:7233',
+    });
+  });
+
+  it('rejects unknown commands', () => {
+    expect(usageError(() => parseCommandLine(['deploy'])).message).toMatch(/Unknown command "deploy"/);
+  });
+});

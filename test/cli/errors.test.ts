@@ -1,0 +1,66 @@
+import { JsonRpcTaskNotFoundError, RestTaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { describe, expect, it } from 'vitest';
+import { ExitCode, networkErrorCode, toCliError, UsageError } from '../../src/cli/errors.js';
+
+const context = { gatewayUrl: 'http://127.0.0.1:8080' };
+
+function fetchFailure(code: string): Error {
+  return new TypeError('fetch failed', { cause: Object.assign(new Error('socket'), { code }) });
+}
+
+describe('toCliError', () => {
+  it('reports A2A errors with their JSON-RPC code, whatever the transport (exit 3)', () => {
+    const rpc = toCliError(
+      new JsonRpcTaskNotFoundError({ message: 'Task x not found', envelopeCode: -32001 }),
+      context,
+    );
+    expect(rpc).toMatchObject({
+      exitCode: ExitCode.Remote,
+      code: -32001,
+      message: 'A2A error -32001: Task x not found',
+    });
+    const rest = toCliError(
+      new RestTaskNotCancelableError({ message: 'Task x is completed', statusCode: 409 }),
+      context,
+    );
+    expect(rest).toMatchObject({ exitCode: ExitCode.Remote, code: -32002 });
+    expect(toCliError(new TaskNotFoundError('gone'), context).code).toBe(-32001);
+  });
+
+  it('says the gateway is unreachable, and how to start it (exit 2)', () => {
+    const failure = toCliError(fetchFailure('ECONNREFUSED'), context);
+    expect(failure.exitCode).toBe(ExitCode.Unreachable);
+    expect(failure.message).toBe('Cannot reach the gateway at http://127.0.0.1:8080: is it running? (npm start)');
+  });
+
+  it('names the task that keeps running when a stream drops', () => {
+    const failure = toCliError(fetchFailure('UND_ERR_SOCKET'), { ...context, taskId: 't1' });
+    expect(failure.exitCode).toBe(ExitCode.Unreachable);
+    expect(failure.message).toMatch(/Lost the connection .* a2a-temporal tasks show t1/);
+  });
+
+  it('treats the gateway losing Temporal as unreachable too', () => {
+    const error = new JsonRpcTaskNotFoundError({
+      message: 'Temporal is unreachable, retry later',
+      envelopeCode: -32603,
+    });
+    expect(toCliError(error, context)).toMatchObject({ exitCode: ExitCode.Unreachable });
+  });
+
+  it('passes CLI errors through and reports anything else as a remote failure', () => {
+    const usage = new UsageError('bad');
+    expect(toCliError(usage, context)).toBe(usage);
+    expect(toCliError(new Error('HTTP error 500'), context)).toMatchObject({
+      exitCode: ExitCode.Remote,
+      message: 'HTTP error 500',
+    });
+  });
+
+  it('finds network codes anywhere in the cause chain', () => {
+    const nested = new Error('outer', {
+      cause: new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]),
+    });
+    expect(networkErrorCode(nested)).toBe('ECONNREFUSED');
+    expect(networkErrorCode(new Error('plain'))).toBeUndefined();
+  });
+});

@@ -1,0 +1,80 @@
+import { Message } from '@a2a-js/sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resultView, taskListView, taskView } from '../../src/cli/views.js';
+import { completedTask, NOW, page, waitingTask } from './fixtures.js';
+
+beforeAll(() => {
+  process.env.TZ = 'UTC';
+});
+
+describe('resultView', () => {
+  it('shows a waiting task with its question and how to answer', () => {
+    const text = resultView(waitingTask(), { now: NOW });
+    expect(text).toContain('State    input-required');
+    expect(text).toContain('Question    Approve 120 USD for lunch?');
+    expect(text).toContain('Deadline    2030-01-05 09:55:00 (in 2d 23h)');
+    expect(text).toContain('Responders  alice, bob');
+    expect(text).toContain('Answer:  a2a-temporal tasks reply task-1 <answer>');
+  });
+
+  it('shows artifacts: data pretty-printed, text line by line', () => {
+    const text = resultView(completedTask(), { now: NOW });
+    expect(text).toContain('Message  Approved.');
+    expect(text).toContain('Artifacts (2)\n  approval-record [a1]\n    {\n      "amount": 120,');
+    expect(text).toContain('  a2\n    line one\n    line two');
+    expect(text).not.toContain('Answer:');
+  });
+
+  it('shows a direct message', () => {
+    const message = Message.fromJSON({
+      messageId: 'm',
+      contextId: 'c',
+      role: 'ROLE_AGENT',
+      parts: [{ text: 'hello' }],
+    });
+    expect(resultView(message, { now: NOW })).toBe('Message  hello\nContext  c');
+  });
+});
+
+describe('taskView', () => {
+  it('shows state, question, timeline and history', () => {
+    const text = taskView(waitingTask(), { now: NOW });
+    expect(text).toContain('Agent    expense-approval');
+    expect(text).toContain('State    input-required since 2030-01-02 09:55:00 (5m ago)');
+    expect(text).toMatch(/Timeline\n {2}AT {19}STATE {11}BY {5}MESSAGE\n {2}2030-01-02 09:54:59 {2}submitted/);
+    expect(text).toContain('working         agent  Assessing the expense');
+    expect(text).toContain('History (2 messages)\n  user   Please approve 120 USD for lunch\n  agent  Approve');
+  });
+
+  it('says when an auth wait is answered out of band', () => {
+    const task = waitingTask({
+      metadata: { pendingQuestion: { kind: 'auth', prompt: 'Sign in', askedAt: NOW.toISOString(), outOfBand: true } },
+    });
+    const text = taskView(task, { now: NOW });
+    expect(text).toContain('Waiting for authorization');
+    expect(text).toContain('out of band');
+    expect(text).not.toContain('tasks reply');
+  });
+});
+
+describe('taskListView', () => {
+  it('lists tasks and repeats the filters in the next-page hint', () => {
+    const text = taskListView(page('tok'), { now: NOW, agent: 'expense-approval', filters: '--state working' });
+    const [header, first, second] = text.split('\n');
+    expect(header).toMatch(/^TASK ID\s+STATE\s+UPDATED\s+MESSAGE$/);
+    expect(first).toMatch(/^task-1\s+input-required\s+2030-01-02 09:55:00\s+Approve 120 USD for lunch\?$/);
+    expect(second).toMatch(/^task-2\s+completed/);
+    expect(text).toContain('2 of 7 tasks of agent expense-approval.');
+    expect(text).toContain('More:  a2a-temporal tasks list --state working --page-token tok');
+  });
+
+  it('fits the terminal', () => {
+    const text = taskListView(page(), { now: NOW, agent: 'a', columns: 60 });
+    for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it('says when there is nothing', () => {
+    const empty = { tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 };
+    expect(taskListView(empty, { now: NOW, agent: 'echo' })).toBe('No tasks found for agent echo.');
+  });
+});

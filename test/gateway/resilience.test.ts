@@ -1,0 +1,96 @@
+/** Disconnects, keepalives, and a Temporal that cannot be reached. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { agents } from '../../src/agents/index.js';
+import { startGatewayServer } from '../../src/gateway/server.js';
+import { createTemporalClient } from '../../src/gateway/temporal-client.js';
+import { TaskReader } from '../../src/gateway/task-reader.js';
+import { taskEvents } from '../../src/gateway/task-events.js';
+import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+const V1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+
+async function waitingTaskId(url: string): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: V1,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: EXPENSE_REQUEST }] } },
+    }),
+  });
+  return ((await response.json()) as any).result.task.id;
+}
+
+describe('open streams', () => {
+  it('stop waiting on Temporal the moment their signal aborts', async () => {
+    const taskId = await waitingTaskId(`${harness.gateway.url}/agents/expense-approval`);
+    const controller = new AbortController();
+    const events = taskEvents(
+      harness.temporal,
+      new TaskReader(harness.temporal),
+      taskId,
+      Number.MAX_SAFE_INTEGER,
+      controller.signal,
+    );
+    const next = events.next();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    expect(await next).toEqual({ done: true, value: undefined });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('carry keepalive comments while the task waits', async () => {
+    const url = `${harness.gateway.url}/agents/expense-approval`;
+    const taskId = await waitingTaskId(url);
+    const controller = new AbortController();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: V1,
+      signal: controller.signal,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SubscribeToTask', params: { id: taskId } }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = response.body!.getReader();
+    let text = '';
+    const deadline = Date.now() + 3_000;
+    while (!text.includes(': keepalive') && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    expect(text).toContain('"task"');
+    expect(text).toContain(': keepalive');
+  });
+});
+
+describe('without Temporal', () => {
+  it('answers a clear retriable error instead of crashing', async () => {
+    const { client } = createTemporalClient({ address: '127.0.0.1:1', connectTimeout: '1s' }, 'default');
+    const gateway = await startGatewayServer({ client, agents, grpcPort: false });
+    const started = Date.now();
+    try {
+      const response = await fetch(`${gateway.url}/`, {
+        method: 'POST',
+        headers: V1,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
+      });
+      const body = (await response.json()) as any;
+      expect(body.error).toMatchObject({ code: -32603, message: 'Temporal is unreachable, retry later' });
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      await gateway.close();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,157 @@
+/** Raw HTTP: error codes, body handling, agent cards and ListTasks, as a strict client sees them. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
+
+let harness: Harness;
+let agentUrl: string;
+beforeAll(async () => {
+  harness = await startHarness();
+  agentUrl = `${harness.gateway.url}/agents/expense-approval`;
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+const V1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+
+async function rpc(method: string, params: unknown, headers: Record<string, string> = V1, url = agentUrl) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await response.json()) as { result?: any; error?: { code: number; message: string; data?: unknown } };
+}
+
+function send(text: string, extra: Record<string, unknown> = {}) {
+  return rpc('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
+}
+
+describe('JSON-RPC errors', () => {
+  it('answers at the agent URL with and without a trailing slash', async () => {
+    expect((await rpc('GetTask', { id: 'x' }, V1, `${agentUrl}/`)).error?.code).toBe(-32001);
+    expect((await rpc('GetTask', { id: 'x' })).error?.code).toBe(-32001);
+  });
+
+  it('maps task errors to A2A codes', async () => {
+    const waiting = (await send(EXPENSE_REQUEST)).result.task;
+    expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const mismatch = await send('approve', { taskId: waiting.id, contextId: 'another-context' });
+    expect(mismatch.error?.code).toBe(-32602);
+    const done = await send('deny', { taskId: waiting.id });
+    expect(done.result.task.status.state).toBe('TASK_STATE_REJECTED');
+    expect((await send('approve', { taskId: waiting.id })).error?.code).toBe(-32004);
+    expect((await rpc('CancelTask', { id: waiting.id })).error?.code).toBe(-32002);
+    expect((await send('hello', { taskId: 'unknown-task' })).error?.code).toBe(-32001);
+    const notFound = await rpc('GetTask', { id: 'unknown-task' });
+    expect(notFound.error?.data).toEqual([expect.objectContaining({ reason: 'TASK_NOT_FOUND' })]);
+    expect((await rpc('CreateTaskPushNotificationConfig', { taskId: waiting.id, url: 'http://x' })).error?.code).toBe(
+      -32003,
+    );
+  });
+
+  it('rejects bad requests before touching Temporal', async () => {
+    expect((await rpc('NonExistentMethod', {})).error?.code).toBe(-32601);
+    expect((await rpc('SendMessage', {})).error).toBeDefined();
+    expect((await rpc('GetTask', { id: 'x' }, { ...V1, 'a2a-version': '99.0' })).error?.code).toBe(-32009);
+    const wrongType = await fetch(agentUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: "{'a': 1}",
+    });
+    expect(((await wrongType.json()) as any).error.code).toBe(-32005);
+    const broken = await fetch(agentUrl, { method: 'POST', headers: V1, body: '{"jsonrpc": "2.0", "id": 1,' });
+    expect(((await broken.json()) as any).error.code).toBe(-32700);
+    const large = await fetch(agentUrl, {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify({ pad: 'x'.repeat(11_000_000) }),
+    });
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as any).error.code).toBe(-32600);
+  });
+
+  it('applies a resent message once', async () => {
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: EXPENSE_REQUEST }] };
+    const task = (await rpc('SendMessage', { message })).result.task;
+    const reply = { messageId: 'same-id', role: 'ROLE_USER', parts: [{ text: 'maybe' }], taskId: task.id };
+    await rpc('SendMessage', { message: reply });
+    const again = await rpc('SendMessage', { message: reply, configuration: { returnImmediately: true } });
+    expect(again.result.task.history.filter((m: any) => m.messageId === 'same-id')).toHaveLength(1);
+  });
+});
+
+describe('REST errors', () => {
+  it('uses HTTP statuses and AIP-193 bodies', async () => {
+    const missing = await fetch(`${agentUrl}/rest/tasks/unknown-task`, { headers: V1 });
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as any).error.details[0].reason).toBe('TASK_NOT_FOUND');
+    expect(missing.headers.get('content-type')).toMatch(/^application\/json/);
+    const empty = await fetch(`${agentUrl}/rest/message:send`, { method: 'POST', headers: V1, body: '{}' });
+    expect(empty.status).toBeGreaterThanOrEqual(400);
+    const wrongType = await fetch(`${agentUrl}/rest/message:send`, {
+      method: 'POST',
+      headers: { ...V1, 'content-type': 'text/plain' },
+      body: 'hello',
+    });
+    expect(wrongType.status).toBe(415);
+  });
+});
+
+describe('agent cards', () => {
+  it('serves the v1.0 card with cache headers and every interface', async () => {
+    const response = await fetch(`${agentUrl}/.well-known/agent-card.json`);
+    expect(response.headers.get('cache-control')).toMatch(/max-age/);
+    expect(response.headers.get('etag')).toBeTruthy();
+    const card = (await response.json()) as any;
+    // The 1.0 schema forbids unknown card fields.
+    const required = ['name', 'description', 'version', 'capabilities', 'skills', 'supportedInterfaces'];
+    const allowed = [
+      ...required,
+      'defaultInputModes',
+      'defaultOutputModes',
+      'securitySchemes',
+      'securityRequirements',
+      'signatures',
+    ];
+    expect(Object.keys(card).filter((key) => !allowed.includes(key))).toEqual([]);
+    expect(required.filter((key) => !(key in card))).toEqual([]);
+    expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false, extendedAgentCard: false });
+    expect(card.supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
+      'JSONRPC 1.0',
+      'HTTP+JSON 1.0',
+      'GRPC 1.0',
+      'JSONRPC 0.3',
+    ]);
+    expect(card.supportedInterfaces[2].url).toBe(harness.gateway.grpcAddress);
+  });
+
+  it('serves the v0.3 card and the default agent at the root', async () => {
+    const legacy = (await (await fetch(`${agentUrl}/v0.3/.well-known/agent-card.json`)).json()) as any;
+    expect(legacy.protocolVersion).toBe('0.3');
+    const root = (await (await fetch(`${harness.gateway.url}/.well-known/agent-card.json`)).json()) as any;
+    expect(root.name).toBe('expense-approval');
+    expect((await rpc('GetTask', { id: 'x' }, V1, `${harness.gateway.url}/`)).error?.code).toBe(-32001);
+  });
+});
+
+describe('ListTasks', () => {
+  it('lists a context’s tasks by state, with paging', async () => {
+    const contextId = randomUUID();
+    for (let i = 0; i < 3; i++) await send(EXPENSE_REQUEST, { contextId });
+    let listed: any;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      // Visibility is eventually consistent.
+      listed = (await rpc('ListTasks', { contextId, status: 'TASK_STATE_INPUT_REQUIRED', pageSize: 2 })).result;
+      if (listed?.totalSize === 3) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(listed.tasks).toHaveLength(2);
+    expect(listed.tasks[0].artifacts).toBeUndefined();
+    const next = (await rpc('ListTasks', { contextId, pageSize: 2, pageToken: listed.nextPageToken })).result;
+    expect(next.tasks).toHaveLength(1);
+    const empty = (await rpc('ListTasks', { contextId: randomUUID() })).result;
+    expect(empty.tasks ?? []).toEqual([]);
+  });
+});
