@@ -1,0 +1,125 @@
+/**
+ * The a2a-temporal CLI end to end, as a user runs it (a child process), against a real gateway,
+ * worker and Temporal: send, stream, list, show, reply, cancel, and chat resuming a pending task
+ * after the CLI restarts.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPENSE_REQUEST, startHarness, type Harness } from '../gateway/harness.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+let harness: Harness;
+let stateFile: string;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  stateFile = join(mkdtempSync(join(tmpdir(), 'a2a-cli-')), 'chat.json');
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI; `input` lines are written one by one, each once stdout shows `waitFor` (if given). */
+function cli(args: string[], options: { url?: string; input?: { waitFor?: string; line: string }[] } = {}) {
+  const child = spawn(process.execPath, ['bin/a2a-temporal.js', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, A2A_URL: options.url ?? harness.gateway.url, A2A_CLI_STATE: stateFile, NO_COLOR: '1' },
+  });
+  let stdout = '';
+  let stderr = '';
+  const pending = [...(options.input ?? [])];
+  const feed = () => {
+    while (pending.length > 0 && (!pending[0]!.waitFor || stdout.includes(pending[0]!.waitFor))) {
+      const next = pending.shift()!;
+      stdout = stdout.replace(next.waitFor ?? '', '');
+      child.stdin.write(`${next.line}\n`);
+    }
+    if (pending.length === 0) child.stdin.end();
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    feed();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  feed();
+  return new Promise<Run>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+async function sendJson(text: string): Promise<any> {
+  const run = await cli(['send', 'expense-approval', text, '--json']);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout).task;
+}
+
+describe('a2a-temporal CLI', () => {
+  it('send, list, show and reply drive an approval to completion', async () => {
+    const task = await sendJson(EXPENSE_REQUEST);
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+
+    // ListTasks reads Temporal visibility, which is eventually consistent.
+    let listed = '';
+    for (let attempt = 0; attempt < 20 && !listed.includes(task.id); attempt++) {
+      listed = (await cli(['tasks', 'list', '--agent', 'expense-approval', '--state', 'input-required', '--json']))
+        .stdout;
+      if (!listed.includes(task.id)) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(listed).toContain(task.id);
+
+    const shown = await cli(['tasks', 'show', task.id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('120 USD');
+    expect(shown.stdout).toContain('input-required');
+
+    const replied = await cli(['tasks', 'reply', task.id, 'approve', '--as', 'alice']);
+    expect(replied.code, replied.stderr).toBe(0);
+    expect(replied.stdout).toContain('completed');
+    expect(replied.stdout).toContain('approval-record');
+  });
+
+  it('send --stream shows live states, and cancel ends the task canceled', async () => {
+    const streamed = await cli([
+      'send',
+      'expense-approval',
+      'Please approve an expense of 5 USD for stamps',
+      '--stream',
+    ]);
+    expect(streamed.code, streamed.stderr).toBe(0);
+    expect(streamed.stdout).toMatch(/working[\s\S]*Assessing the expense[\s\S]*input-required/);
+    const taskId = /tasks reply (\S+)/.exec(streamed.stdout)?.[1];
+    expect(taskId).toBeDefined();
+
+    const canceled = await cli(['tasks', 'cancel', taskId!, '--json']);
+    expect(canceled.code, canceled.stderr).toBe(0);
+    expect(JSON.parse(canceled.stdout).status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('exit codes: denied task 4, unknown task 3, unreachable gateway 2', async () => {
+    const task = await sendJson('Please approve an expense of 7 USD for pens');
+    expect((await cli(['tasks', 'reply', task.id, 'deny'])).code).toBe(4);
+    expect((await cli(['tasks', 'show', 'no-such-task'])).code).toBe(3);
+    expect((await cli(['tasks', 'show', 'x'], { url: 'http://127.0.0.1:9' })).code).toBe(2);
+  });
+
+  it('chat resumes a pending question after the CLI restarts', async () => {
+    const first = await cli(['chat', 'expense-approval'], {
+      input: [{ line: 'Please approve an expense of 42 USD for books' }],
+    });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('42 USD');
+
+    const second = await cli(['chat', 'expense-approval'], { input: [{ waitFor: '42 USD', line: 'approve' }] });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/completed/);
+    expect(second.stdout).toContain('Approved: 42 USD');
+  });
+});
