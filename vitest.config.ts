@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     fileParallelism: true,
     maxWorkers: 2,
+    // Logs of the code under test stay quiet unless something is wrong.
+    env: { LOG_LEVEL: 'warn' },
   },
 });

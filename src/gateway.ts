@@ -6,30 +6,29 @@
  * gateway starts (and answers "Temporal is unreachable, retry later") while Temporal is down.
  */
 import { agents } from './agents/index.js';
+import { gatewaySettings } from './gateway/config.js';
 import { startGatewayServer } from './gateway/server.js';
 import { createTemporalClient } from './gateway/temporal-client.js';
+import { logger } from './logging.js';
 import { temporalSettings } from './temporal/connection.js';
 
 async function main(): Promise<void> {
-  const env = process.env;
-  const port = Number(env.PORT ?? 8080);
-  const grpcPort = env.GRPC_PORT === 'off' ? false : Number(env.GRPC_PORT ?? 8081);
-  const settings = temporalSettings(env);
+  const settings = temporalSettings(process.env);
   const { client, connection } = createTemporalClient(settings.connection, settings.namespace);
   const running = await startGatewayServer({
     client,
     agents,
-    host: env.HOST ?? '0.0.0.0',
-    port,
-    grpcPort,
-    publicBaseUrl: env.A2A_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
-    ...(grpcPort !== false && { grpcPublicAddress: env.A2A_GRPC_PUBLIC_ADDRESS ?? `127.0.0.1:${grpcPort}` }),
-    ...(env.A2A_DEFAULT_AGENT && { defaultAgent: env.A2A_DEFAULT_AGENT }),
     taskQueue: settings.taskQueue,
+    ...gatewaySettings(process.env, '0.0.0.0'),
   });
-  console.log(
-    `A2A gateway on ${running.url} (agents: ${agents.map((a) => `/agents/${a.name}`).join(', ')})` +
-      `${running.grpcAddress ? `, gRPC on ${running.grpcAddress}` : ''}; Temporal at ${settings.address}/${settings.namespace}`,
+  logger.info(
+    {
+      url: running.url,
+      grpcAddress: running.grpcAddress,
+      agents: agents.map((agent) => agent.name),
+      temporal: `${settings.address}/${settings.namespace}`,
+    },
+    'A2A gateway started',
   );
   const stop = async () => {
     await running.close();
@@ -41,6 +40,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('The gateway failed to start:', error);
+  logger.error({ err: error }, 'The gateway failed to start');
   process.exit(1);
 });

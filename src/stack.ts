@@ -8,6 +8,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { agents } from './agents/index.js';
+import { gatewaySettings } from './gateway/config.js';
 import { startGatewayServer } from './gateway/server.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { temporalSettings } from './temporal/connection.js';
@@ -54,17 +55,10 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
 
   const connection = await Connection.connect(settings.connection);
   const client = new Client({ connection, namespace: settings.namespace });
-  const port = Number(env.PORT ?? 8080);
-  const grpcPort = env.GRPC_PORT === 'off' ? false : Number(env.GRPC_PORT ?? 8081);
   const gateway = await startGatewayServer({
     client,
     agents,
-    host: env.HOST ?? '127.0.0.1',
-    port,
-    grpcPort,
-    ...(env.A2A_PUBLIC_URL && { publicBaseUrl: env.A2A_PUBLIC_URL }),
-    ...(env.A2A_GRPC_PUBLIC_ADDRESS && { grpcPublicAddress: env.A2A_GRPC_PUBLIC_ADDRESS }),
-    ...(env.A2A_DEFAULT_AGENT && { defaultAgent: env.A2A_DEFAULT_AGENT }),
+    ...gatewaySettings(env, '127.0.0.1'),
     taskQueue: settings.taskQueue,
   });
 

@@ -3,7 +3,8 @@
  * With TEMPORAL_ADDRESS set it uses that Temporal server instead of starting one.
  */
 import { agents } from './agents/index.js';
-import { logger, routeTemporalLogs } from './logging.js';
+import { logger } from './logging.js';
+import { routeTemporalLogs } from './temporal/worker-logs.js';
 import { startStack } from './stack.js';
 
 // This process orders shutdown itself: gateway first, then the worker, then Temporal.

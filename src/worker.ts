@@ -5,7 +5,8 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import * as activities from './activities/index.js';
-import { logger, routeTemporalLogs } from './logging.js';
+import { logger } from './logging.js';
+import { routeTemporalLogs } from './temporal/worker-logs.js';
 import { temporalSettings } from './temporal/connection.js';
 
 /** The workflow bundle's entry: one dynamic workflow that runs any registered agent (.ts under tsx, .js when built). */

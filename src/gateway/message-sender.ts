@@ -18,8 +18,11 @@ import { AGENT_ATTRIBUTE, CONTEXT_ID_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../
 import { fromWireState } from '../protocol/states.js';
 import { textOf } from '../protocol/wire.js';
 import { toIncoming, updateIdFor } from './convert.js';
+import { logger } from '../logging.js';
 import { toA2AError } from './errors.js';
 import type { TaskReader } from './task-reader.js';
+
+const log = logger.child({ component: 'gateway' });
 
 export interface Delivery {
   taskId: string;
@@ -66,6 +69,7 @@ export class MessageSender {
           startWorkflowOperation,
         }),
       );
+      log.info({ taskId, contextId, workflowId: workflowIdForTask(taskId), agent: this.agentName }, 'task started');
       return { taskId, accepted };
     } catch (error) {
       throw toA2AError(error, taskId);
@@ -77,6 +81,11 @@ export class MessageSender {
     try {
       const accepted = await this.client.withAbortSignal(signal, () =>
         handle.executeUpdate(sendMessageUpdate, { args: [incoming], updateId: updateIdFor(incoming) }),
+      );
+      const { contextId } = accepted.task;
+      log.info(
+        { taskId, contextId, workflowId: handle.workflowId, duplicate: accepted.duplicate },
+        'message delivered',
       );
       return { taskId, accepted };
     } catch (error) {

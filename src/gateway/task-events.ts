@@ -4,7 +4,7 @@
  * event that settles the task (terminal, input-required or auth-required), when the workflow
  * closes, or at once when `signal` aborts (the client went away).
  */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { eventsQuery, workflowIdForTask, type EventsSince, type TaskEvent } from '../protocol/contract.js';
 import { fromWireState, isSettled } from '../protocol/states.js';
 import { toA2AError } from './errors.js';
@@ -39,7 +39,31 @@ export async function* taskEvents(
   }
 
   function query(after: number): Promise<EventsSince> {
-    return client.withAbortSignal(signal, () => handle.query(eventsQuery, after));
+    return queryEvents(client, handle, after, signal);
+  }
+}
+
+const QUERY_ATTEMPTS = 3;
+const QUERY_DEADLINE_MS = 5_000;
+
+/**
+ * A query that races the workflow's completion can be dropped with the evicted run and only time
+ * out (seen under load): give each attempt a short deadline and ask again.
+ */
+async function queryEvents(
+  client: Client,
+  handle: WorkflowHandle,
+  afterSeq: number,
+  signal: AbortSignal,
+): Promise<EventsSince> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.withAbortSignal(signal, () =>
+        client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(eventsQuery, afterSeq)),
+      );
+    } catch (error) {
+      if (signal.aborted || attempt >= QUERY_ATTEMPTS) throw error;
+    }
   }
 }
 
@@ -61,7 +85,7 @@ async function finalEvents(
   signal: AbortSignal,
 ): Promise<EventsSince> {
   try {
-    return await client.withAbortSignal(signal, () => reader.handle(taskId).query(eventsQuery, afterSeq));
+    return await queryEvents(client, reader.handle(taskId), afterSeq, signal);
   } catch (error) {
     if (signal.aborted) throw error;
     const task = await reader.read(taskId);

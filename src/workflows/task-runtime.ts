@@ -8,6 +8,7 @@ import {
   type CancellationScope,
   condition,
   currentUpdateInfo,
+  log,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -58,8 +59,17 @@ export class TaskRuntime {
   }
 
   changeState(to: TaskStateName, options: TransitionOptions = {}): void {
+    const from = this.record.state;
     this.record.transition(to, options);
     this.publish();
+    // The workflow logger adds workflowId and runId.
+    log.info('task state changed', {
+      taskId: this.record.id,
+      contextId: this.record.contextId,
+      from,
+      to,
+      by: options.by,
+    });
   }
 
   /** Search attributes and current details follow every transition. */
