@@ -29,8 +29,8 @@ export default tseslint.config(
   },
   { files: ['bin/**/*.js', 'eslint.config.js'], languageOptions: { globals: globals.node } },
   {
-    // Tests assert on raw wire JSON, where `any` reads better than casts at every step.
-    files: ['test/**/*.ts'],
+    // Tests and benchmarks read raw wire JSON, where `any` reads better than casts at every step.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
