@@ -6,10 +6,12 @@ import express, { type Request, type RequestHandler, type Response, type NextFun
 import type { Client } from '@temporalio/client';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
+import { logger } from '../logging.js';
 import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
 import { buildAgentCard } from './agent-card.js';
 import { jsonRpcBody, restBody } from './body-parsing.js';
+import { validateJsonRpc } from './jsonrpc-validation.js';
 import { expressUser, requestLifetime } from './request-context.js';
 import { restConformance } from './rest-conformance.js';
 import { TemporalRequestHandler } from './request-handler.js';
@@ -62,16 +64,23 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
     res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such endpoint', details: [] } });
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    console.error('Unhandled gateway error', error);
+    logger.error({ err: error, component: 'gateway' }, 'Unhandled gateway error');
     if (!res.headersSent)
       res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'Internal error', details: [] } });
   });
   return { app, handlers, defaultHandler };
 }
 
+/** Cards are built once at start: they last changed when this process started. */
+const CARDS_BUILT_AT = new Date().toUTCString();
+
 function agentRouter(handler: TemporalRequestHandler): express.Router {
   const router = express.Router();
   const cache = { maxAge: CARD_MAX_AGE_SECONDS };
+  router.use(['/.well-known/agent-card.json', '/v0.3/.well-known/agent-card.json'], (_req, res, next) => {
+    res.setHeader('Last-Modified', CARDS_BUILT_AT);
+    next();
+  });
   router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, cache }));
   router.use('/v0.3/.well-known/agent-card.json', legacyAgentCardRouter({ agentCardProvider: handler, cache }));
   router.use(
@@ -96,6 +105,6 @@ function atRoot(
   jsonRpc: RequestHandler,
 ): express.Router {
   const router = express.Router();
-  router.post('/', parse, onParseError, jsonRpc);
+  router.post('/', parse, onParseError, validateJsonRpc, jsonRpc);
   return router;
 }

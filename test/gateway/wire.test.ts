@@ -53,7 +53,20 @@ describe('JSON-RPC errors', () => {
 
   it('rejects bad requests before touching Temporal', async () => {
     expect((await rpc('NonExistentMethod', {})).error?.code).toBe(-32601);
-    expect((await rpc('SendMessage', {})).error).toBeDefined();
+    const noMessage = await rpc('SendMessage', {});
+    expect(noMessage.error).toMatchObject({ code: -32602, message: expect.stringContaining('params.message') });
+    const badLength = await rpc('GetTask', { id: 'x', history_length: 'ten' });
+    expect(badLength.error).toMatchObject({ code: -32602, message: expect.stringContaining('params.historyLength') });
+    const noParts = await send('', { parts: [] });
+    expect(noParts.error).toMatchObject({ code: -32602, message: expect.stringContaining('params.message.parts') });
+    const envelope = await fetch(agentUrl, {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify({ id: 7, method: 'GetTask' }),
+    });
+    expect(((await envelope.json()) as any).error).toMatchObject({ code: -32600 });
+    const batch = await fetch(agentUrl, { method: 'POST', headers: V1, body: '[1, 2]' });
+    expect(((await batch.json()) as any).error).toMatchObject({ code: -32600 });
     expect((await rpc('GetTask', { id: 'x' }, { ...V1, 'a2a-version': '99.0' })).error?.code).toBe(-32009);
     const wrongType = await fetch(agentUrl, {
       method: 'POST',
