@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// The `a2a-temporal` command: the built CLI when `npm run build` has run, else the TypeScript
-// source through tsx, so `npx a2a-temporal` works in a fresh checkout too.
+// The `a2a-temporal` command. In a checkout it runs the TypeScript source through tsx, so edits
+// take effect at once; where only the build is shipped (the Docker image, a package) it runs that.
 import { existsSync } from 'node:fs';
 
-const built = new URL('../dist/cli/main.js', import.meta.url);
-if (existsSync(built)) {
-  await import(built.href);
-} else {
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(new URL('../src/cli/main.ts', import.meta.url).href);
+  await import(source.href);
+} else {
+  await import(new URL('../dist/cli/main.js', import.meta.url).href);
 }
