@@ -6,6 +6,7 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  CancelledFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -65,9 +66,12 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
       settle(run);
       await condition(allHandlersFinished);
     });
-    if (canceledByTemporal && run.kind === 'threw' && isCancellation(run.error)) {
+    if (canceledByTemporal) {
+      // Temporal shows CANCELED only if the workflow ends with the cancellation, even one the agent swallowed.
       upsertMemo({ [FINAL_TASK_MEMO]: record.view() });
-      throw run.error;
+      throw run.kind === 'threw' && isCancellation(run.error)
+        ? run.error
+        : new CancelledFailure('Canceled from Temporal');
     }
     return record.view();
 
@@ -106,17 +110,22 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     }
 
     function settle(outcome: AgentRun): void {
-      if (outcome.kind === 'returned') return complete(outcome.result);
       if (outcome.kind === 'continue') return;
-      const { error } = outcome;
-      if (error instanceof TaskRejection) {
-        return runtime.changeState('rejected', { message: agentMessage(runtime, error.reason), by: 'agent' });
-      }
-      if (isCancellation(error) || error instanceof CanceledBeforeStart) {
+      // A cancel wins even when agent code caught the cancellation and returned: the client asked to stop.
+      const canceled =
+        runtime.cancelRequest !== undefined ||
+        canceledByTemporal ||
+        (outcome.kind === 'threw' && (isCancellation(outcome.error) || outcome.error instanceof CanceledBeforeStart));
+      if (canceled) {
         const request = runtime.cancelRequest;
         const by = request?.by ?? (canceledByTemporal ? 'temporal' : 'agent');
         const reason = request?.reason ?? (canceledByTemporal ? 'Canceled from Temporal' : 'Canceled');
         return runtime.changeState('canceled', { message: agentMessage(runtime, reason), by });
+      }
+      if (outcome.kind === 'returned') return complete(outcome.result);
+      const { error } = outcome;
+      if (error instanceof TaskRejection) {
+        return runtime.changeState('rejected', { message: agentMessage(runtime, error.reason), by: 'agent' });
       }
       const safeMessage =
         error instanceof AgentFailure

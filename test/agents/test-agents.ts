@@ -110,6 +110,21 @@ export const blockingAgent = defineAgent({
   },
 });
 
+/** Catches the cancellation of its question and returns as if nothing happened. */
+export const stubbornAgent = defineAgent({
+  name: 'test-stubborn',
+  description: 'Swallows cancellation',
+  skills,
+  async run(ctx) {
+    try {
+      await ctx.ask('Cancel me if you can');
+    } catch {
+      return 'ignored the cancel';
+    }
+    return 'answered';
+  },
+});
+
 export const shortExpenseApproval = expenseApprovalAgent({
   name: 'expense-approval-short',
   deadline: '2 seconds',
@@ -124,5 +139,6 @@ export const testAgents = [
   authAgent,
   chatAgent,
   blockingAgent,
+  stubbornAgent,
   shortExpenseApproval,
 ];

@@ -58,4 +58,16 @@ describe('cancellation', () => {
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     expect(stateOf((await handle.describe()).memo?.[FINAL_TASK_MEMO] as WireTask)).toBe('canceled');
   });
+
+  it('a cancel wins even when agent code swallows the cancellation', async () => {
+    const viaUpdate = await startTask(temporal.client, temporal.worker.taskQueue, 'test-stubborn', { text: 'x' });
+    await waitForState(viaUpdate.handle, 'input-required');
+    expect(stateOf(await viaUpdate.handle.executeUpdate(cancelTaskUpdate, { args: [{}] }))).toBe('canceled');
+
+    const viaTemporal = await startTask(temporal.client, temporal.worker.taskQueue, 'test-stubborn', { text: 'x' });
+    await waitForState(viaTemporal.handle, 'input-required');
+    await viaTemporal.handle.cancel();
+    await expect(viaTemporal.handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+    expect((await viaTemporal.handle.describe()).status.name).toBe('CANCELLED');
+  });
 });

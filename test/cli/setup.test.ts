@@ -1,0 +1,40 @@
+/** `a2a-temporal setup` against a real namespace: adds what is missing, and is safe to run again. */
+import { Connection } from '@temporalio/client';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../src/protocol/search-attributes.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+async function setup(namespace: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['bin/a2a-temporal.js', 'setup', '--namespace', namespace, '--address', inject('temporalAddress')],
+    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
+  );
+  return stdout;
+}
+
+describe('a2a-temporal setup', () => {
+  it('registers the search attributes on a new namespace, idempotently', { timeout: 60_000 }, async () => {
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    const namespace = `setup-${randomUUID().slice(0, 8)}`;
+    try {
+      await connection.workflowService.registerNamespace({
+        namespace,
+        workflowExecutionRetentionPeriod: { seconds: 86_400 },
+      });
+      const first = await setup(namespace);
+      expect(first.match(/added/g)).toHaveLength(SEARCH_ATTRIBUTE_DEFINITIONS.length);
+      const second = await setup(namespace);
+      expect(second).not.toMatch(/added/);
+      const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+      for (const { name } of SEARCH_ATTRIBUTE_DEFINITIONS) expect(customAttributes).toHaveProperty(name);
+    } finally {
+      await connection.close();
+    }
+  });
+});

