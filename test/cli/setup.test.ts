@@ -1,5 +1,6 @@
 /** `a2a-temporal setup` against a real namespace: adds what is missing, and is safe to run again. */
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +26,7 @@ describe('a2a-temporal setup', () => {
     try {
       await connection.workflowService.registerNamespace({
         namespace,
-        workflowExecutionRetentionPeriod: { seconds: 86_400 },
+        workflowExecutionRetentionPeriod: msToTs('1 day'),
       });
       const first = await setup(namespace);
       expect(first.match(/added/g)).toHaveLength(SEARCH_ATTRIBUTE_DEFINITIONS.length);
