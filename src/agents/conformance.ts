@@ -62,6 +62,7 @@ export function behaviourFor(messageId: string): Behaviour | undefined {
 export const conformance = defineAgent({
   name: 'conformance',
   description: 'Behaves as the A2A conformance suite (a2a-tck) expects, chosen by messageId prefix.',
+  mayAnswerWithMessage: true,
   skills: [
     {
       id: 'tck',

@@ -55,12 +55,14 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   private readonly card: AgentCard;
   private readonly reader: TaskReader;
   private readonly sender: MessageSender;
+  private readonly mayAnswerWithMessage: boolean;
 
   constructor(options: TemporalRequestHandlerOptions) {
     this.client = options.client;
     this.card = options.card;
     this.reader = new TaskReader(options.client);
     this.sender = new MessageSender(options.client, this.reader, options.agent.name, options.taskQueue);
+    this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;
   }
 
   async getAgentCard(): Promise<AgentCard> {
@@ -88,9 +90,9 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   }
 
   /**
-   * The task snapshot, then its events until it settles. An agent may answer with a direct message
-   * instead of a task; then the stream holds only that message, so the snapshot and the bare
-   * "working" transitions before it are held back until the first event that tells which it is.
+   * The task snapshot, then its events until it settles. An agent that may answer with a direct
+   * message instead of a task gets a stream of only that message, so for such agents the snapshot
+   * and the bare "working" transitions before it are held back until an event tells which it is.
    */
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const signal = signalOf(context);
@@ -101,12 +103,14 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       yield snapshot;
       return;
     }
-    let held: StreamResponse[] | undefined = [snapshot];
+    if (!this.mayAnswerWithMessage) yield snapshot;
+    let held: StreamResponse[] | undefined = this.mayAnswerWithMessage ? [snapshot] : undefined;
     for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
       if (event.kind === 'message') {
-        if (held) yield messageStream(event.message);
-        if (held) return;
-        continue;
+        // Once the task has started streaming, the answer is the task, not a separate message.
+        if (!held) continue;
+        yield messageStream(event.message);
+        return;
       }
       if (held && isBareWorking(event)) {
         held.push(eventStream(task, event));

@@ -26,6 +26,11 @@ export interface AgentDefinition {
   skills: AgentSkill[];
   defaultInputModes?: string[];
   defaultOutputModes?: string[];
+  /**
+   * The agent may answer some messages with a Message instead of a Task (`asMessage`). Streams
+   * then hold the task snapshot back until the agent shows which it does; leave it off otherwise.
+   */
+  mayAnswerWithMessage?: boolean;
   run(ctx: AgentContext): Promise<AgentResult>;
 }
 
