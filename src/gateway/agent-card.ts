@@ -5,7 +5,7 @@
  */
 import { AgentCard } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
-import type { AgentDefinition } from '../workflows/agent-api.js';
+import type { AgentDefinition, AgentSkill } from '../workflows/agent-api.js';
 
 export const DEFAULT_MODES = ['text/plain', 'application/json'];
 
@@ -16,7 +16,24 @@ export interface CardEndpoints {
   grpcAddress?: string;
 }
 
-export function buildAgentCard(agent: AgentDefinition, endpoints: CardEndpoints): AgentCard {
+/** The public card, and the extended one when the agent has extended skills. */
+export function buildAgentCards(
+  agent: AgentDefinition,
+  endpoints: CardEndpoints,
+): { card: AgentCard; extendedCard?: AgentCard } {
+  const extended = agent.extendedSkills?.length ? agent.extendedSkills : undefined;
+  const card = buildAgentCard(agent, endpoints, agent.skills, extended !== undefined);
+  return extended
+    ? { card, extendedCard: buildAgentCard(agent, endpoints, [...agent.skills, ...extended], true) }
+    : { card };
+}
+
+function buildAgentCard(
+  agent: AgentDefinition,
+  endpoints: CardEndpoints,
+  skills: readonly AgentSkill[],
+  extendedAgentCard: boolean,
+): AgentCard {
   const v1 = [
     { url: endpoints.agentUrl, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
     { url: `${endpoints.agentUrl}/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
@@ -29,10 +46,10 @@ export function buildAgentCard(agent: AgentDefinition, endpoints: CardEndpoints)
     description: agent.description,
     version: agent.version ?? '1.0.0',
     supportedInterfaces: duplicateInterfacesForLegacy(v1, ['JSONRPC']),
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard },
     defaultInputModes: agent.defaultInputModes ?? DEFAULT_MODES,
     defaultOutputModes: agent.defaultOutputModes ?? DEFAULT_MODES,
-    skills: agent.skills.map((skill) => ({
+    skills: skills.map((skill) => ({
       id: skill.id,
       name: skill.name,
       description: skill.description,

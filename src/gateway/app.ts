@@ -9,7 +9,7 @@ import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import { logger } from '../logging.js';
 import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
-import { buildAgentCard } from './agent-card.js';
+import { buildAgentCards } from './agent-card.js';
 import { jsonRpcBody, restBody } from './body-parsing.js';
 import { validateJsonRpc } from './jsonrpc-validation.js';
 import { expressUser, requestLifetime } from './request-context.js';
@@ -46,12 +46,12 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const handlers = new Map<string, TemporalRequestHandler>();
   for (const agent of options.agents) {
-    const card = buildAgentCard(agent, {
+    const cards = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
       ...(agent.name === defaultName && options.grpcPublicAddress && { grpcAddress: options.grpcPublicAddress }),
     });
     const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
-    handlers.set(agent.name, new TemporalRequestHandler({ client: options.client, agent, card, taskQueue }));
+    handlers.set(agent.name, new TemporalRequestHandler({ client: options.client, agent, ...cards, taskQueue }));
   }
   const defaultHandler = handlers.get(defaultName!)!;
 

@@ -47,12 +47,15 @@ export interface TemporalRequestHandlerOptions {
   client: Client;
   agent: AgentDefinition;
   card: AgentCard;
+  /** Served by GetExtendedAgentCard; absent: ExtendedAgentCardNotConfigured. */
+  extendedCard?: AgentCard;
   taskQueue: string;
 }
 
 export class TemporalRequestHandler implements A2ARequestHandler {
   private readonly client: Client;
   private readonly card: AgentCard;
+  private readonly extendedCard: AgentCard | undefined;
   private readonly reader: TaskReader;
   private readonly sender: MessageSender;
   private readonly mayAnswerWithMessage: boolean;
@@ -60,6 +63,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   constructor(options: TemporalRequestHandlerOptions) {
     this.client = options.client;
     this.card = options.card;
+    this.extendedCard = options.extendedCard;
     this.reader = new TaskReader(options.client);
     this.sender = new MessageSender(options.client, this.reader, options.agent.name, options.taskQueue);
     this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;
@@ -70,7 +74,8 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   }
 
   async getAuthenticatedExtendedAgentCard(_params: GetExtendedAgentCardRequest): Promise<AgentCard> {
-    throw new ExtendedAgentCardNotConfiguredError('This agent has no extended agent card');
+    if (!this.extendedCard) throw new ExtendedAgentCardNotConfiguredError('This agent has no extended agent card');
+    return this.extendedCard;
   }
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {

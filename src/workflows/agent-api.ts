@@ -24,6 +24,8 @@ export interface AgentDefinition {
   description: string;
   version?: string;
   skills: AgentSkill[];
+  /** More skills, listed only in the extended agent card (GetExtendedAgentCard). */
+  extendedSkills?: AgentSkill[];
   defaultInputModes?: string[];
   defaultOutputModes?: string[];
   /**

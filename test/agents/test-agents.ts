@@ -125,6 +125,17 @@ export const stubbornAgent = defineAgent({
   },
 });
 
+/** Has an extended agent card: one more skill than its public card shows. */
+export const extendedCardAgent = defineAgent({
+  name: 'test-extended',
+  description: 'Has an extended card',
+  skills,
+  extendedSkills: [{ id: 'audit', name: 'Audit', description: 'For trusted clients', tags: ['test'] }],
+  async run(ctx) {
+    return ctx.message.text;
+  },
+});
+
 export const shortExpenseApproval = expenseApprovalAgent({
   name: 'expense-approval-short',
   deadline: '2 seconds',
@@ -140,5 +151,6 @@ export const testAgents = [
   chatAgent,
   blockingAgent,
   stubbornAgent,
+  extendedCardAgent,
   shortExpenseApproval,
 ];

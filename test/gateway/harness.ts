@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { agents } from '../../src/agents/index.js';
 import { startGatewayServer, type RunningGateway } from '../../src/gateway/server.js';
-import { blockingAgent } from '../agents/test-agents.js';
+import { blockingAgent, extendedCardAgent } from '../agents/test-agents.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
 
 export type Transport = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
@@ -30,7 +30,7 @@ export async function startHarness(): Promise<Harness> {
   const temporal = new TemporalClient({ connection, namespace: 'default' });
   const gateway = await startGatewayServer({
     client: temporal,
-    agents: [...agents, blockingAgent],
+    agents: [...agents, blockingAgent, extendedCardAgent],
     taskQueue: worker.taskQueue,
     keepaliveMs: 200,
   });

@@ -140,6 +140,16 @@ describe('agent cards', () => {
     expect(card.supportedInterfaces[2].url).toBe(harness.gateway.grpcAddress);
   });
 
+  it('answers GetExtendedAgentCard whether or not the agent has one', async () => {
+    expect((await rpc('GetExtendedAgentCard', {})).error?.code).toBe(-32007);
+    const extendedUrl = `${harness.gateway.url}/agents/test-extended`;
+    const publicCard = (await (await fetch(`${extendedUrl}/.well-known/agent-card.json`)).json()) as any;
+    expect(publicCard.capabilities.extendedAgentCard).toBe(true);
+    expect(publicCard.skills.map((s: any) => s.id)).toEqual(['test']);
+    const extended = await rpc('GetExtendedAgentCard', {}, V1, extendedUrl);
+    expect(extended.result.skills.map((s: any) => s.id)).toEqual(['test', 'audit']);
+  });
+
   it('serves the v0.3 card and the default agent at the root', async () => {
     const legacy = (await (await fetch(`${agentUrl}/v0.3/.well-known/agent-card.json`)).json()) as any;
     expect(legacy.protocolVersion).toBe('0.3');
