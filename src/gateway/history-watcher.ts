@@ -5,6 +5,7 @@
  * log (read by query) says what changed.
  */
 import type { Client } from '@temporalio/client';
+import { abortable } from './abortable.js';
 
 export interface HistoryChange {
   /** The workflow has closed for good (not continued as new): no more changes will come. */
@@ -27,7 +28,7 @@ export class HistoryWatcher {
    */
   async next(): Promise<HistoryChange> {
     for (;;) {
-      const response = await this.client.withAbortSignal(this.signal, () =>
+      const response = await abortable(this.client, this.signal, () =>
         this.client.workflowService.getWorkflowExecutionHistory({
           namespace: this.client.options.namespace,
           execution: { workflowId: this.workflowId, ...(this.runId && { runId: this.runId }) },

@@ -21,6 +21,7 @@ import { toIncoming, updateIdFor } from './convert.js';
 import { logger } from '../logging.js';
 import { toA2AError } from './errors.js';
 import type { TaskReader } from './task-reader.js';
+import { abortable } from './abortable.js';
 
 const log = logger.child({ component: 'gateway' });
 
@@ -62,7 +63,7 @@ export class MessageSender {
       ],
     });
     try {
-      const accepted = await this.client.withAbortSignal(signal, () =>
+      const accepted = await abortable(this.client, signal, () =>
         this.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
           args,
           updateId: updateIdFor(args[0]),
@@ -79,7 +80,7 @@ export class MessageSender {
   private async followUp(taskId: string, incoming: IncomingMessage, signal: AbortSignal): Promise<Delivery> {
     const handle = this.reader.handle(taskId);
     try {
-      const accepted = await this.client.withAbortSignal(signal, () =>
+      const accepted = await abortable(this.client, signal, () =>
         handle.executeUpdate(sendMessageUpdate, { args: [incoming], updateId: updateIdFor(incoming) }),
       );
       const { contextId } = accepted.task;

@@ -42,6 +42,7 @@ import { MessageSender } from './message-sender.js';
 import { responderOf, signalOf } from './request-context.js';
 import { taskEvents } from './task-events.js';
 import { TaskReader } from './task-reader.js';
+import { abortable } from './abortable.js';
 
 export interface TemporalRequestHandlerOptions {
   client: Client;
@@ -143,7 +144,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     const handle = this.reader.handle(params.id);
     const by = responderOf(context, params.metadata) ?? 'a2a-client';
     try {
-      const task = await this.client.withAbortSignal(signalOf(context), () =>
+      const task = await abortable(this.client, signalOf(context), () =>
         handle.executeUpdate(cancelTaskUpdate, { args: [{ by }] }),
       );
       return toSdkTask(task);

@@ -10,6 +10,7 @@ import { fromWireState, isSettled } from '../protocol/states.js';
 import { toA2AError } from './errors.js';
 import { HistoryWatcher } from './history-watcher.js';
 import type { TaskReader } from './task-reader.js';
+import { abortable } from './abortable.js';
 
 export async function* taskEvents(
   client: Client,
@@ -58,7 +59,7 @@ async function queryEvents(
 ): Promise<EventsSince> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await client.withAbortSignal(signal, () =>
+      return await abortable(client, signal, () =>
         client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(eventsQuery, afterSeq)),
       );
     } catch (error) {
