@@ -14,7 +14,12 @@ import {
   type MessageAccepted,
   type TaskWorkflowInput,
 } from '../protocol/contract.js';
-import { AGENT_ATTRIBUTE, CONTEXT_ID_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
+import {
+  AGENT_ATTRIBUTE,
+  CONTEXT_ID_ATTRIBUTE,
+  OWNER_ATTRIBUTE,
+  TASK_STATE_ATTRIBUTE,
+} from '../protocol/search-attributes.js';
 import { fromWireState } from '../protocol/states.js';
 import { textOf } from '../protocol/wire.js';
 import { toIncoming, updateIdFor } from './convert.js';
@@ -60,6 +65,8 @@ export class MessageSender {
         { key: CONTEXT_ID_ATTRIBUTE, value: contextId },
         { key: AGENT_ATTRIBUTE, value: this.agentName },
         { key: TASK_STATE_ATTRIBUTE, value: 'submitted' },
+        // Who asked: an account ID, never an e-mail address (search attributes are not encrypted).
+        ...(incoming.responder ? [{ key: OWNER_ATTRIBUTE, value: incoming.responder }] : []),
       ],
     });
     try {
