@@ -64,11 +64,12 @@ export function toIncoming(message: Message, responder: string | undefined): Inc
 }
 
 /**
- * Update ID of a message: its messageId plus a digest of its content. The same message resent is
- * applied once; a different message that reuses a messageId (real clients do) is a new update.
+ * Update ID of a message: its messageId plus a digest of its parts. The same message resent is
+ * applied once, even if the retry adds a contextId or tracing metadata; a different message that
+ * reuses a messageId (real clients do) is a new update.
  */
 export function updateIdFor(incoming: IncomingMessage): string {
-  const content = JSON.stringify([incoming.parts, incoming.contextId ?? null, incoming.metadata ?? null]);
+  const content = JSON.stringify(incoming.parts ?? []);
   const digest = createHash('sha256').update(content).digest('hex').slice(0, 32);
   return `${incoming.messageId ?? 'message'}:${digest}`;
 }

@@ -44,6 +44,8 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
       return new UnsupportedOperationError(message);
     case TaskErrorType.TaskNotCancelable:
       return new TaskNotCancelableError(message);
+    case TaskErrorType.WrongAgent:
+      return new TaskNotFoundError(message);
     case TaskErrorType.ContextMismatch:
     case TaskErrorType.InvalidReply:
     case TaskErrorType.ResponderNotAllowed:

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { Message } from '@a2a-js/sdk';
-import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   sendMessageUpdate,
   workflowIdForTask,
@@ -20,6 +20,7 @@ import {
   OWNER_ATTRIBUTE,
   TASK_STATE_ATTRIBUTE,
 } from '../protocol/search-attributes.js';
+import { messageProblem } from '../protocol/message-checks.js';
 import { fromWireState } from '../protocol/states.js';
 import { textOf } from '../protocol/wire.js';
 import { toIncoming, updateIdFor } from './convert.js';
@@ -44,7 +45,10 @@ export class MessageSender {
   ) {}
 
   async deliver(message: Message, responder: string | undefined, signal: AbortSignal): Promise<Delivery> {
-    const incoming = toIncoming(message, responder);
+    const incoming: IncomingMessage = { ...toIncoming(message, responder), agent: this.agentName };
+    // Checked here too: a first message the workflow refused would leave a task that never starts.
+    const problem = messageProblem(incoming);
+    if (problem) throw new RequestMalformedError(problem);
     if (message.taskId) return this.followUp(message.taskId, incoming, signal);
     return this.start(incoming, signal);
   }

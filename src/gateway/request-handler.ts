@@ -65,7 +65,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     this.client = options.client;
     this.card = options.card;
     this.extendedCard = options.extendedCard;
-    this.reader = new TaskReader(options.client);
+    this.reader = new TaskReader(options.client, options.agent.name);
     this.sender = new MessageSender(options.client, this.reader, options.agent.name, options.taskQueue);
     this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;
   }
@@ -85,7 +85,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     const historyLength = params.configuration?.historyLength;
     const state = fromWireState(accepted.task.status.state) ?? 'submitted';
     if (params.configuration?.returnImmediately || (accepted.duplicate && isSettled(state))) {
-      return toSdkTask(accepted.task, historyLength);
+      return toSdkTask(await this.reader.read(taskId), historyLength);
     }
     let direct: WireMessage | undefined;
     for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
@@ -103,14 +103,25 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const signal = signalOf(context);
     const { taskId, accepted } = await this.deliver(params, context);
-    const task = accepted.task;
-    const snapshot = taskStream(withHistoryLength(task, params.configuration?.historyLength));
-    if (accepted.duplicate && isSettled(fromWireState(task.status.state) ?? 'submitted')) {
-      yield snapshot;
+    const historyLength = params.configuration?.historyLength;
+    if (!this.mayAnswerWithMessage) {
+      // A new task is whole in the accepted header; an existing one is read whole, with the event
+      // it stands at (its artifacts are not in the header). The stream goes on from that event.
+      const { task, lastSeq } = params.message?.taskId
+        ? await this.snapshot(taskId, historyLength)
+        : { task: withHistoryLength(accepted.task, historyLength), lastSeq: accepted.lastSeq };
+      yield taskStream(task);
+      // Already terminal or waiting again (fast agents settle within the update's workflow task).
+      if (isSettled(fromWireState(task.status.state) ?? 'submitted')) return;
+      for await (const event of taskEvents(this.client, this.reader, taskId, lastSeq, signal)) {
+        if (event.kind !== 'message') yield eventStream(task, event);
+      }
       return;
     }
-    if (!this.mayAnswerWithMessage) yield snapshot;
-    let held: StreamResponse[] | undefined = this.mayAnswerWithMessage ? [snapshot] : undefined;
+    // Held back until the agent shows whether it answers with a task or a message. The events
+    // after the message was accepted tell; the accepted task header stands for the snapshot.
+    const task = accepted.task;
+    let held: StreamResponse[] | undefined = [taskStream(withHistoryLength(task, historyLength))];
     for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
       if (event.kind === 'message') {
         // Once the task has started streaming, the answer is the task, not a separate message.
@@ -144,10 +155,9 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     const handle = this.reader.handle(params.id);
     const by = responderOf(context, params.metadata) ?? 'a2a-client';
     try {
-      const task = await abortable(this.client, signalOf(context), () =>
-        handle.executeUpdate(cancelTaskUpdate, { args: [{ by }] }),
+      await abortable(this.client, signalOf(context), () =>
+        handle.executeUpdate(cancelTaskUpdate, { args: [{ by, agent: this.card.name }] }),
       );
-      return toSdkTask(task);
     } catch (error) {
       const mapped = toA2AError(error, params.id);
       if (!(mapped instanceof TaskNotFoundError)) throw mapped;
@@ -157,6 +167,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
         `Task ${params.id} is ${fromWireState(task.status.state)} and can no longer be canceled`,
       );
     }
+    return toSdkTask(await this.reader.read(params.id));
   }
 
   /**
@@ -201,10 +212,17 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   private async subscribableSnapshot(taskId: string): Promise<TaskSnapshotView> {
     // Reading through the closed-workflow path first answers finished tasks without a worker.
     assertSubscribable(await this.reader.read(taskId));
+    const snapshot = await this.snapshot(taskId);
+    assertSubscribable(snapshot.task);
+    return snapshot;
+  }
+
+  /** The task and the sequence number of its last event, read at one instant. */
+  private async snapshot(taskId: string, historyLength?: number): Promise<TaskSnapshotView> {
     try {
-      const snapshot = await this.reader.handle(taskId).query(snapshotQuery, {});
-      assertSubscribable(snapshot.task);
-      return snapshot;
+      return await this.reader
+        .handle(taskId)
+        .query(snapshotQuery, { ...(historyLength !== undefined && { historyLength }) });
     } catch (error) {
       throw toA2AError(error, taskId);
     }

@@ -25,8 +25,8 @@ export async function* taskEvents(
   let closed = false;
   try {
     for (;;) {
-      const since = closed ? await finalEvents(client, reader, taskId, seq, signal) : await query(seq);
-      for (const event of since.events) {
+      const events = closed ? await finalEvents(client, reader, taskId, seq, signal) : await whileRunning(seq);
+      for (const event of events) {
         seq = event.seq;
         yield event;
         if (settles(event)) return;
@@ -39,8 +39,19 @@ export async function* taskEvents(
     throw toA2AError(error, taskId);
   }
 
-  function query(after: number): Promise<EventsSince> {
-    return queryEvents(client, handle, after, signal);
+  /**
+   * Events of the running workflow. With no worker up (a deploy, an outage) queries time out:
+   * the task still stands, so wait for its next change rather than fail the stream.
+   */
+  async function whileRunning(after: number): Promise<TaskEvent[]> {
+    try {
+      return (await queryEvents(client, handle, after, signal)).events;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const { status } = await abortable(client, signal, () => handle.describe());
+      if (status.name === 'RUNNING') return [];
+      throw error;
+    }
   }
 }
 
@@ -75,8 +86,9 @@ export function settles(event: TaskEvent): boolean {
 }
 
 /**
- * The last events of a closed workflow. Queries on closed workflows need a worker to replay them;
- * without one, the final task (readable with no worker) stands in as one final status event.
+ * The last events of a closed workflow, ending with a settling status. Queries on closed workflows
+ * need a worker to replay them; without one, and when the workflow died without settling the task
+ * (terminated, timed out), the final task, readable with no worker, gives the closing status.
  */
 async function finalEvents(
   client: Client,
@@ -84,17 +96,15 @@ async function finalEvents(
   taskId: string,
   afterSeq: number,
   signal: AbortSignal,
-): Promise<EventsSince> {
+): Promise<TaskEvent[]> {
+  let events: TaskEvent[] = [];
   try {
-    return await queryEvents(client, reader.handle(taskId), afterSeq, signal);
+    events = (await queryEvents(client, reader.handle(taskId), afterSeq, signal)).events;
   } catch (error) {
     if (signal.aborted) throw error;
-    const task = await reader.read(taskId);
-    const state = fromWireState(task.status.state) ?? 'failed';
-    return {
-      events: [{ seq: afterSeq + 1, kind: 'status', status: task.status, final: true }],
-      lastSeq: afterSeq + 1,
-      state,
-    };
   }
+  if (events.some(settles)) return events;
+  const task = await reader.read(taskId);
+  const seq = events.at(-1)?.seq ?? afterSeq;
+  return [...events, { seq: seq + 1, kind: 'status', status: task.status, final: true }];
 }

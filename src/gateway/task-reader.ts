@@ -9,7 +9,11 @@ import type { WireTask } from '../protocol/wire.js';
 import { taskNotFound, temporalCall } from './errors.js';
 
 export class TaskReader {
-  constructor(private readonly client: Client) {}
+  /** `agent`: tasks of other agents are not found through this one's endpoint. */
+  constructor(
+    private readonly client: Client,
+    private readonly agent: string,
+  ) {}
 
   handle(taskId: string): WorkflowHandle {
     return this.client.workflow.getHandle(workflowIdForTask(taskId));
@@ -20,6 +24,7 @@ export class TaskReader {
     return temporalCall(taskId, async () => {
       const handle = this.handle(taskId);
       const description = await handle.describe();
+      if (description.type !== this.agent) throw taskNotFound(taskId);
       switch (description.status.name) {
         case 'RUNNING':
         case 'CONTINUED_AS_NEW':

@@ -30,10 +30,12 @@ export interface IncomingMessage {
   responder?: string;
   metadata?: JsonObject;
   referenceTaskIds?: string[];
+  /** The agent whose endpoint the message came through; refused if the task is another agent's. */
+  agent?: string;
 }
 
 export interface MessageAccepted {
-  /** The task right after the message was applied (full history). */
+  /** The task right after the message was applied, with only the latest message and no artifacts. */
   task: WireTask;
   /** Sequence number of the last event before this message's effects; stream from here. */
   lastSeq: number;
@@ -44,6 +46,8 @@ export interface MessageAccepted {
 export interface CancelRequest {
   reason?: string;
   by?: string;
+  /** As in IncomingMessage. */
+  agent?: string;
 }
 
 /** Completes an out-of-band auth-required wait (e.g. an OAuth callback). */
@@ -106,6 +110,8 @@ export interface TaskSnapshot {
   pending?: PendingQuestion;
   /** Set when the agent answered with a direct message instead of a task. */
   directMessage?: boolean;
+  /** Who sent the first message (the agent sees it again after continue-as-new). */
+  firstResponder?: string;
 }
 
 /** One recorded effect of agent code (see agent-journal.ts). */

@@ -13,6 +13,8 @@ export const TaskErrorType = {
   ContextMismatch: 'ContextMismatch',
   /** The reply does not match what the pending question asked for (schema, empty message). */
   InvalidReply: 'InvalidReply',
+  /** The task was addressed through another agent's endpoint (answered as TaskNotFound). */
+  WrongAgent: 'WrongAgent',
   /** The sender is not among the question's allowed responders. */
   ResponderNotAllowed: 'ResponderNotAllowed',
 } as const;

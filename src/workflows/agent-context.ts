@@ -14,6 +14,7 @@ import {
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { PendingQuestion } from '../protocol/contract.js';
+import { MAX_ARTIFACT_BYTES, sizeProblem } from '../protocol/message-checks.js';
 import type { WireMessage, WirePart } from '../protocol/wire.js';
 import {
   AgentFailure,
@@ -123,6 +124,8 @@ export function createAgentContext(runtime: TaskRuntime, journal: AgentJournal, 
           ...(input.text !== undefined ? [{ text: input.text }] : []),
           ...(input.data !== undefined ? [{ data: input.data }] : []),
         ];
+        const tooLarge = sizeProblem(parts, MAX_ARTIFACT_BYTES, `Artifact ${input.name ?? artifactId}`);
+        if (tooLarge) throw new AgentFailure(tooLarge);
         const artifact = {
           artifactId,
           parts,

@@ -7,6 +7,16 @@ import type { EventsSince, PendingQuestion, TaskEvent, TaskSnapshot, TimelineEnt
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
 
+/** Under Temporal's 2 MB payload limit, with room for the rest of the payload. */
+export const MAX_RESULT_BYTES = 1_500_000;
+/** Events a new run keeps: subscribers further behind than this get a fresh snapshot instead. */
+export const CARRIED_EVENTS = 200;
+const TIMELINE_NOTE_CHARS = 200;
+
+function byteLength(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value)).length;
+}
+
 export class IllegalTransitionError extends Error {
   constructor(
     readonly from: TaskStateName,
@@ -90,7 +100,7 @@ export class TaskRecord {
     if (to !== 'input-required' && to !== 'auth-required') delete this.data.pending;
     const entry: TimelineEntry = { state: to, at };
     const note = options.message ? textOf(options.message.parts) : undefined;
-    if (note) entry.message = note;
+    if (note) entry.message = note.length > TIMELINE_NOTE_CHARS ? `${note.slice(0, TIMELINE_NOTE_CHARS - 1)}…` : note;
     if (options.by) entry.by = options.by;
     this.data.timeline.push(entry);
     this.push({ kind: 'status', status, final: isTerminal(to) });
@@ -149,8 +159,42 @@ export class TaskRecord {
     return task;
   }
 
-  snapshot(): TaskSnapshot {
-    return clone(this.data);
+  /**
+   * The task with only its latest message and no artifacts: small enough for every update result
+   * (a full copy in each would grow history quadratically), and complete for a task just created.
+   */
+  header(): WireTask {
+    const { artifacts: _artifacts, ...header } = this.view(1);
+    return header;
+  }
+
+  /**
+   * The task as a workflow result or memo, which Temporal caps at 2 MB: the oldest history goes
+   * first, then the artifacts (flagged in metadata), when the whole task would not fit.
+   */
+  boundedView(maxBytes = MAX_RESULT_BYTES): WireTask {
+    const task = this.view();
+    while (task.history?.length && byteLength(task) > maxBytes) task.history.shift();
+    if (byteLength(task) > maxBytes) {
+      delete task.artifacts;
+      task.metadata = { ...task.metadata, artifactsOmitted: true };
+    }
+    return task;
+  }
+
+  recordFirstResponder(responder: string | undefined): void {
+    if (responder) this.data.firstResponder = responder;
+  }
+
+  get firstResponder(): string | undefined {
+    return this.data.firstResponder;
+  }
+
+  /** Everything, for continue-as-new; only the latest events, which late subscribers may still need. */
+  snapshot(keepEvents = CARRIED_EVENTS): TaskSnapshot {
+    const copy = clone(this.data);
+    copy.events = copy.events.slice(-keepEvents);
+    return copy;
   }
 
   private push(event: DistributiveOmit<TaskEvent, 'seq'>): void {

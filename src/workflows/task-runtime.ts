@@ -5,7 +5,7 @@
  */
 import {
   ApplicationFailure,
-  type CancellationScope,
+  CancellationScope,
   condition,
   currentUpdateInfo,
   log,
@@ -34,8 +34,9 @@ import {
   TASK_STATE_ATTRIBUTE,
 } from '../protocol/search-attributes.js';
 import type { TaskStateName } from '../protocol/states.js';
-import { dataOf, textOf, type WireMessage, type WirePart } from '../protocol/wire.js';
+import { dataOf, textOf, type WireMessage } from '../protocol/wire.js';
 import type { Reply, UserMessage } from './agent-api.js';
+import { MAX_MESSAGE_BYTES, messageProblem, partsOf, sizeProblem } from '../protocol/message-checks.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 
 /** The pending question's side of a reply: what it accepts, and the reply once it came. */
@@ -55,7 +56,7 @@ export class TaskRuntime {
 
   constructor(readonly record: TaskRecord) {
     const first = record.history.find((message) => message.role === 'ROLE_USER');
-    if (first) this.firstMessage = toUserMessage(first);
+    if (first) this.firstMessage = toUserMessage(first, record.firstResponder);
   }
 
   changeState(to: TaskStateName, options: TransitionOptions = {}): void {
@@ -81,6 +82,14 @@ export class TaskRuntime {
       { key: AGENT_ATTRIBUTE, value: this.record.agent },
       { key: INPUT_DEADLINE_ATTRIBUTE, value: deadline ? new Date(deadline) : null },
     ]);
+    this.publishDetails();
+  }
+
+  /**
+   * The operator's "current details" line. Not a workflow command, so a new run after
+   * continue-as-new (which search attributes survive, but details do not) can set it freely.
+   */
+  publishDetails(): void {
     const pending = this.record.pending;
     setCurrentDetails(
       pending
@@ -96,13 +105,15 @@ export class TaskRuntime {
     setHandler(
       cancelTaskUpdate,
       async (request) => {
-        this.cancelRequest ??= request;
+        this.cancelRequest ??= { ...request };
         this.agentScope?.cancel();
-        await condition(() => this.record.isTerminal);
-        return this.record.view();
+        // Not cancellable: a Temporal cancel arriving meanwhile must not fail this A2A cancel.
+        await CancellationScope.nonCancellable(() => condition(() => this.record.isTerminal));
+        return this.record.header();
       },
       {
-        validator: (_request) => {
+        validator: (request) => {
+          this.checkAgent(request?.agent);
           if (this.record.isTerminal) {
             reject(TaskErrorType.TaskNotCancelable, `Task is ${this.record.state} and can no longer be canceled`);
           }
@@ -112,15 +123,18 @@ export class TaskRuntime {
     setHandler(
       completeAuthUpdate,
       (completion) => {
-        const by = completion.by ?? 'auth-callback';
-        this.deliver({ ...emptyReply(), data: completion.data, value: completion.data, responder: by }, by);
-        return this.record.view();
+        const by = typeof completion?.by === 'string' ? completion.by : 'auth-callback';
+        const data = completion?.data;
+        this.deliver({ ...emptyReply(), data, value: data, responder: by }, by);
+        return this.record.header();
       },
       {
-        validator: (_completion) => {
+        validator: (completion) => {
           if (!this.waiter?.outOfBand) {
             reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
           }
+          const problem = sizeProblem(completion ?? {}, MAX_MESSAGE_BYTES, 'The completion');
+          if (problem) reject(TaskErrorType.InvalidReply, problem);
         },
       },
     );
@@ -131,6 +145,9 @@ export class TaskRuntime {
 
   private validateMessage(incoming: IncomingMessage): void {
     if (this.isDuplicate()) return;
+    const problem = messageProblem(incoming);
+    if (problem) reject(TaskErrorType.InvalidReply, problem);
+    this.checkAgent(incoming.agent);
     const { record, waiter } = this;
     if (record.isTerminal) {
       reject(TaskErrorType.TaskTerminal, `Task ${record.id} is ${record.state} and accepts no more messages`);
@@ -168,9 +185,16 @@ export class TaskRuntime {
     }
   }
 
+  /** A task is reachable only through its own agent's endpoint. */
+  private checkAgent(agent: string | undefined): void {
+    if (agent !== undefined && agent !== this.record.agent) {
+      reject(TaskErrorType.WrongAgent, `Task ${this.record.id} belongs to another agent than ${agent}`);
+    }
+  }
+
   private acceptMessage(incoming: IncomingMessage): MessageAccepted {
     const key = currentUpdateInfo()?.id;
-    if (this.isDuplicate()) return { task: this.record.view(), lastSeq: this.record.lastSeq, duplicate: true };
+    if (this.isDuplicate()) return { task: this.record.header(), lastSeq: this.record.lastSeq, duplicate: true };
     const lastSeq = this.record.lastSeq;
     const message: WireMessage = {
       messageId: incoming.messageId ?? uuid4(),
@@ -185,11 +209,12 @@ export class TaskRuntime {
     const user = toUserMessage(message, incoming.responder);
     if (!this.firstMessage) {
       this.firstMessage = user;
+      this.record.recordFirstResponder(incoming.responder);
     } else {
       const value = this.waiter?.schema ? this.waiter.schema.parse(user.data) : user.data;
       this.deliver({ ...user, value, timedOut: false }, incoming.responder ?? 'user');
     }
-    return { task: this.record.view(), lastSeq, duplicate: false };
+    return { task: this.record.header(), lastSeq, duplicate: false };
   }
 
   /** Hands the reply to the waiting question; the task is working again from this moment. */
@@ -207,14 +232,6 @@ export class TaskRuntime {
 
 function reject(type: TaskErrorType, message: string): never {
   throw ApplicationFailure.create({ type, message, nonRetryable: true });
-}
-
-function partsOf(incoming: IncomingMessage): WirePart[] {
-  if (incoming.parts?.length) return incoming.parts;
-  const parts: WirePart[] = [];
-  if (incoming.text) parts.push({ text: incoming.text });
-  if (incoming.data !== undefined) parts.push({ data: incoming.data });
-  return parts;
 }
 
 export function toUserMessage(message: WireMessage, responder?: string): UserMessage {

@@ -44,7 +44,8 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     const runtime = new TaskRuntime(record);
     const journal = new AgentJournal(input.carried?.journal);
     runtime.registerHandlers();
-    if (!input.carried) runtime.publish();
+    if (input.carried) runtime.publishDetails();
+    else runtime.publish();
 
     let run: AgentRun;
     try {
@@ -68,12 +69,12 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     });
     if (canceledByTemporal) {
       // Temporal shows CANCELED only if the workflow ends with the cancellation, even one the agent swallowed.
-      upsertMemo({ [FINAL_TASK_MEMO]: record.view() });
+      upsertMemo({ [FINAL_TASK_MEMO]: record.boundedView() });
       throw run.kind === 'threw' && isCancellation(run.error)
         ? run.error
         : new CancelledFailure('Canceled from Temporal');
     }
-    return record.view();
+    return record.boundedView();
 
     async function runAgent(): Promise<AgentRun> {
       const scope = new CancellationScope();
@@ -92,7 +93,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
         const continueSuggested = CancellationScope.nonCancellable(() => condition(readyToContinueAsNew));
         const next = await Promise.race([work, continueSuggested.then((): AgentRun => ({ kind: 'continue' }))]);
         if (next.kind !== 'continue') return next;
-        await condition(allHandlersFinished);
+        await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
         if (readyToContinueAsNew()) return next;
       }
     }

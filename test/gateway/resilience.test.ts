@@ -38,7 +38,7 @@ describe('open streams', () => {
     const controller = new AbortController();
     const events = taskEvents(
       harness.temporal,
-      new TaskReader(harness.temporal),
+      new TaskReader(harness.temporal, 'expense-approval'),
       taskId,
       Number.MAX_SAFE_INTEGER,
       controller.signal,

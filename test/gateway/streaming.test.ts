@@ -45,13 +45,19 @@ describe.each<Transport>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('streams over %s', (t
     ]);
     const taskId = (first[0]!.payload!.value as Task).id;
 
+    // A follow-up's stream starts from the whole task as read after the answer was applied: what
+    // happened before that read is in the snapshot, what happened after it follows as events.
     const second = await drain(client.sendMessageStream({ message: userMessage('approve', { taskId }) } as never));
     const kinds = second.map((e) => e.payload?.$case);
     expect(kinds[0]).toBe('task');
-    expect(kinds).toContain('artifactUpdate');
     expect(states(second).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
-    // The artifact comes before the final status.
-    expect(kinds.indexOf('artifactUpdate')).toBeLessThan(kinds.lastIndexOf('statusUpdate'));
+    const snapshot = second[0]!.payload!.value as Task;
+    const streamed = second.filter((e) => e.payload?.$case === 'artifactUpdate');
+    expect(snapshot.artifacts.length + streamed.length).toBe(1);
+    if (streamed.length > 0) {
+      // The artifact comes before the final status.
+      expect(kinds.indexOf('artifactUpdate')).toBeLessThan(kinds.lastIndexOf('statusUpdate'));
+    }
   });
 
   it('subscribes to a waiting task, sees it complete, and refuses to subscribe to a finished one', async () => {

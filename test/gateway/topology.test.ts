@@ -134,4 +134,33 @@ describe('across the wall', () => {
     expect(done).toMatchObject({ kind: 'task', id: waiting.id, status: { state: 'completed' } });
     expect((await v03('tasks/get', { id: waiting.id })).status.state).toBe('completed');
   });
+
+  it('a task is reachable only through its own agent', async () => {
+    const own = `${harness.gateway.url}/agents/expense-approval`;
+    const other = `${harness.gateway.url}/agents/echo`;
+    const waiting = (await rpc(own, 'SendMessage', message(EXPENSE_REQUEST))).result.task;
+    expect((await rpc(other, 'GetTask', { id: waiting.id })).error?.code).toBe(-32001);
+    expect((await rpc(other, 'SendMessage', message('approve', { taskId: waiting.id }))).error?.code).toBe(-32001);
+    expect((await rpc(other, 'CancelTask', { id: waiting.id })).error?.code).toBe(-32001);
+    expect((await rpc(own, 'GetTask', { id: waiting.id })).result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  });
+
+  it('a stream ends with a terminal status when an operator terminates the workflow', async () => {
+    const url = `${harness.gateway.url}/agents/expense-approval`;
+    const waiting = (await rpc(url, 'SendMessage', message(EXPENSE_REQUEST))).result.task;
+    const events: any[] = [];
+    const streamed = (async () => {
+      for await (const event of sseRpc(url, 'SubscribeToTask', { id: waiting.id })) events.push(event);
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    await harness.temporal.workflow.getHandle(workflowIdForTask(waiting.id)).terminate('operator');
+    await streamed;
+    expect(stateOf(events.at(-1))).toBe('TASK_STATE_FAILED');
+  });
+
+  it('refuses an oversized message before starting a task', async () => {
+    const url = `${harness.gateway.url}/agents/expense-approval`;
+    const large = await rpc(url, 'SendMessage', message('x'.repeat(600 * 1024)));
+    expect(large.error).toMatchObject({ code: -32602, message: expect.stringContaining('limit') });
+  });
 });

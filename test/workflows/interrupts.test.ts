@@ -140,4 +140,24 @@ describe('input-required and auth-required', () => {
       responder: 'oauth-callback',
     });
   });
+
+  it('a malformed or oversized answer typed by an operator is refused, and the task keeps waiting', async () => {
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-ask', { text: 'x' });
+    await waitForState(handle, 'input-required');
+    const raw = (arg: unknown) => handle.executeUpdate('message', { args: [arg] });
+    expect(await failureType(raw({ parts: [null] }))).toBe('InvalidReply');
+    expect(await failureType(raw('approve'))).toBe('InvalidReply');
+    expect(await failureType(raw({ text: 'x'.repeat(600 * 1024) }))).toBe('InvalidReply');
+    expect(await failureType(handle.executeUpdate('completeAuth', { args: [] }))).toBe('TaskNotWaitingForInput');
+    await reply(handle, { text: 'fine' });
+    expect(resultOf(await waitForState(handle, 'completed')).text).toBe('fine');
+  });
+
+  it('refuses a message addressed through another agent', async () => {
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-ask', { text: 'x' });
+    await waitForState(handle, 'input-required');
+    expect(await failureType(reply(handle, { text: 'y', agent: 'echo' }))).toBe('WrongAgent');
+    await reply(handle, { text: 'y', agent: 'test-ask' });
+    await waitForState(handle, 'completed');
+  });
 });
