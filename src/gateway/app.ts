@@ -4,6 +4,7 @@
  */
 import express, { type Request, type RequestHandler, type Response, type NextFunction } from 'express';
 import type { Client } from '@temporalio/client';
+import type { User } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import { logger } from '../logging.js';
@@ -12,7 +13,7 @@ import type { AgentDefinition } from '../workflows/agent-api.js';
 import { buildAgentCards } from './agent-card.js';
 import { jsonRpcBody, restBody } from './body-parsing.js';
 import { validateJsonRpc } from './jsonrpc-validation.js';
-import { expressUser, requestLifetime } from './request-context.js';
+import { expressUserBuilder, requestLifetime } from './request-context.js';
 import { restConformance } from './rest-conformance.js';
 import { TemporalRequestHandler } from './request-handler.js';
 
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   taskQueue?: string;
   /** SSE keepalive period (tests shorten it). */
   keepaliveMs?: number;
+  /** Header an authenticating proxy sets to the caller's account; then responders are not self-declared. */
+  trustedUserHeader?: string;
 }
 
 export interface Gateway {
@@ -58,8 +61,9 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLifetime(options.keepaliveMs));
-  for (const [name, handler] of handlers) app.use(`/agents/${name}`, agentRouter(handler));
-  app.use('/', agentRouter(defaultHandler));
+  const userBuilder = expressUserBuilder(options.trustedUserHeader);
+  for (const [name, handler] of handlers) app.use(`/agents/${name}`, agentRouter(handler, userBuilder));
+  app.use('/', agentRouter(defaultHandler, userBuilder));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such endpoint', details: [] } });
   });
@@ -74,7 +78,7 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
 /** Cards are built once at start: they last changed when this process started. */
 const CARDS_BUILT_AT = new Date().toUTCString();
 
-function agentRouter(handler: TemporalRequestHandler): express.Router {
+function agentRouter(handler: TemporalRequestHandler, userBuilder: (req: Request) => Promise<User>): express.Router {
   const router = express.Router();
   const cache = { maxAge: CARD_MAX_AGE_SECONDS };
   router.use(['/.well-known/agent-card.json', '/v0.3/.well-known/agent-card.json'], (_req, res, next) => {
@@ -83,15 +87,10 @@ function agentRouter(handler: TemporalRequestHandler): express.Router {
   });
   router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, cache }));
   router.use('/v0.3/.well-known/agent-card.json', legacyAgentCardRouter({ agentCardProvider: handler, cache }));
-  router.use(
-    '/rest',
-    restConformance,
-    ...restBody(),
-    restHandler({ requestHandler: handler, userBuilder: expressUser }),
-  );
+  router.use('/rest', restConformance, ...restBody(), restHandler({ requestHandler: handler, userBuilder }));
   const jsonRpc = jsonRpcHandler({
     requestHandler: handler,
-    userBuilder: expressUser,
+    userBuilder,
     legacyCompat: { enabled: true },
   });
   // JSON-RPC answers at the agent URL itself, with or without a trailing slash, and nowhere below it.

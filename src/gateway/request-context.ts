@@ -11,11 +11,16 @@ import type * as grpc from '@grpc/grpc-js';
 
 export const SSE_KEEPALIVE_MS = 15_000;
 
-/** The caller of one request, with that request's lifetime. Anonymous until auth is added. */
+/**
+ * The caller of one request, with that request's lifetime. Named when an authenticating proxy in
+ * front of the gateway vouches for it (A2A_TRUSTED_USER_HEADER); anonymous otherwise.
+ */
 export class GatewayUser implements User {
   constructor(
     readonly signal: AbortSignal,
     private readonly name?: string,
+    /** false once a trusted identity header is configured: then nobody may just claim a name. */
+    readonly mayClaimName = true,
   ) {}
   get isAuthenticated(): boolean {
     return this.name !== undefined;
@@ -46,10 +51,20 @@ export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
   };
 }
 
-/** The express userBuilder: hands the request's signal to the handler. */
-export async function expressUser(req: Request): Promise<User> {
-  return new GatewayUser(requestSignals.get(req) ?? new AbortController().signal);
+/**
+ * The express userBuilder: hands the request's signal to the handler, and the user named by the
+ * trusted header, if one is configured (the proxy must strip it from what clients send).
+ */
+export function expressUserBuilder(trustedUserHeader?: string) {
+  return async (req: Request): Promise<User> => {
+    const signal = requestSignals.get(req) ?? new AbortController().signal;
+    if (!trustedUserHeader) return new GatewayUser(signal);
+    const name = req.get(trustedUserHeader);
+    return new GatewayUser(signal, name && name.length <= MAX_NAME_CHARS ? name : undefined, false);
+  };
 }
+
+const MAX_NAME_CHARS = 256;
 
 /** The gRPC userBuilder: a call's signal fires when the client cancels or disconnects. */
 export async function grpcUser(
@@ -70,6 +85,7 @@ export function signalOf(context: ServerCallContext | undefined): AbortSignal {
 export function responderOf(context: ServerCallContext | undefined, metadata: Record<string, unknown> | undefined) {
   const user = context?.user;
   if (user?.isAuthenticated) return user.userName;
+  if (user instanceof GatewayUser && !user.mayClaimName) return undefined;
   const claimed = metadata?.['responder'];
   return typeof claimed === 'string' && claimed.length > 0 ? claimed : undefined;
 }

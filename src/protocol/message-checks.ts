@@ -10,6 +10,7 @@ import type { WirePart } from './wire.js';
 export const MAX_MESSAGE_BYTES = 512 * 1024;
 export const MAX_ARTIFACT_BYTES = 512 * 1024;
 
+const MAX_ID_CHARS = 256;
 const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -32,6 +33,12 @@ export function messageProblem(incoming: unknown): string | undefined {
   if (!isObject(incoming)) return 'The argument must be an object such as {"text": "approve"}';
   for (const key of ['text', 'messageId', 'contextId', 'responder'] as const) {
     if (incoming[key] !== undefined && typeof incoming[key] !== 'string') return `${key} must be a string`;
+  }
+  // These become search attribute values (keywords): short identifiers only.
+  for (const key of ['contextId', 'responder'] as const) {
+    const value = incoming[key];
+    if (typeof value === 'string' && value.length > MAX_ID_CHARS)
+      return `${key} is longer than ${MAX_ID_CHARS} characters`;
   }
   if (incoming.parts !== undefined) {
     if (!Array.isArray(incoming.parts)) return 'parts must be an array';

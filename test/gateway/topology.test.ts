@@ -4,7 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agents } from '../../src/agents/index.js';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
+import { OWNER_ATTRIBUTE } from '../../src/protocol/search-attributes.js';
+import { startGatewayServer } from '../../src/gateway/server.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
 import { sseRpc, stateOf } from './sse.js';
@@ -162,5 +165,27 @@ describe('across the wall', () => {
     const url = `${harness.gateway.url}/agents/expense-approval`;
     const large = await rpc(url, 'SendMessage', message('x'.repeat(600 * 1024)));
     expect(large.error).toMatchObject({ code: -32602, message: expect.stringContaining('limit') });
+  });
+
+  it('behind an authenticating proxy, the responder is the account it names, not what clients claim', async () => {
+    const gateway = await startGatewayServer({
+      client: harness.temporal,
+      agents,
+      taskQueue: harness.worker.taskQueue,
+      grpcPort: false,
+      trustedUserHeader: 'x-authenticated-user',
+    });
+    try {
+      const url = `${gateway.url}/agents/expense-approval`;
+      const as = (user: string) => ({ 'x-authenticated-user': user });
+      const waiting = (await rpc(url, 'SendMessage', message(EXPENSE_REQUEST), as('alice'))).result.task;
+      const claim = { taskId: waiting.id, metadata: { responder: 'mallory' } };
+      const done = (await rpc(url, 'SendMessage', message('approve', claim), as('bob'))).result.task;
+      expect(done.artifacts[0].parts[0].data).toMatchObject({ decidedBy: 'bob' });
+      const description = await harness.temporal.workflow.getHandle(workflowIdForTask(waiting.id)).describe();
+      expect(description.typedSearchAttributes.get(OWNER_ATTRIBUTE)).toBe('alice');
+    } finally {
+      await gateway.close();
+    }
   });
 });
