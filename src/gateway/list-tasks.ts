@@ -38,14 +38,13 @@ export async function listTasks(
       ...(request.pageToken && { nextPageToken: Buffer.from(request.pageToken, 'base64url') }),
     }),
   );
+  const after = request.statusTimestampAfter ? Date.parse(request.statusTimestampAfter) : undefined;
   const taskIds = (page.executions ?? [])
-    .map((execution) => execution.execution?.workflowId ?? '')
+    .map((row) => row.execution?.workflowId ?? '')
     .filter((id) => id.startsWith(WORKFLOW_ID_PREFIX))
     .map((id) => id.slice(WORKFLOW_ID_PREFIX.length));
-  const after = request.statusTimestampAfter ? Date.parse(request.statusTimestampAfter) : undefined;
-  const tasks = (await Promise.all(taskIds.map((id) => reader.read(id).catch(() => undefined))))
-    .filter((task) => task !== undefined)
-    // Temporal does not index the time of the last status change, so this filter runs here.
+  const tasks = (await Promise.all(taskIds.map((id) => reader.read(id))))
+    // Temporal does not index the time of the last status change, so this exact filter runs here.
     .filter((task) => after === undefined || Date.parse(task.status.timestamp) > after)
     .map((task) => toSdkTask(request.includeArtifacts ? task : withoutArtifacts(task), request.historyLength));
   const { count } = await temporalCall(undefined, () => client.workflow.count(query));
@@ -56,6 +55,12 @@ export async function listTasks(
 
 function visibilityQuery(agentName: string, request: ListTasksRequest): string {
   const clauses = [`WorkflowType = ${quote(agentName)}`];
+  if (request.statusTimestampAfter) {
+    // Narrows the page: a task whose workflow closed before that time cannot have changed since.
+    const after = new Date(request.statusTimestampAfter);
+    if (Number.isNaN(after.getTime())) throw new RequestMalformedError('statusTimestampAfter is not a timestamp');
+    clauses.push(`(ExecutionStatus = 'Running' OR CloseTime > ${quote(after.toISOString())})`);
+  }
   if (request.contextId) clauses.push(`${CONTEXT_ID_ATTRIBUTE.name} = ${quote(request.contextId)}`);
   if (request.status !== TaskState.TASK_STATE_UNSPECIFIED) {
     const state = fromWireState(taskStateToJSON(request.status));

@@ -2,11 +2,21 @@
  * Reads a task from Temporal: by query while its workflow runs, and from the closed workflow
  * (result, memo, or status) once it has ended, so finished tasks are readable with no worker up.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
+import { status } from '@grpc/grpc-js';
 import { FINAL_TASK_MEMO, taskQuery, workflowIdForTask } from '../protocol/contract.js';
-import { CONTEXT_ID_ATTRIBUTE } from '../protocol/search-attributes.js';
+import { CONTEXT_ID_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
+import { isTaskStateName, toWireState } from '../protocol/states.js';
 import type { WireTask } from '../protocol/wire.js';
 import { taskNotFound, temporalCall } from './errors.js';
+
+/** How long a read waits for a worker to answer its query. */
+const QUERY_DEADLINE_MS = 5_000;
+
+function isQueryTimeout(error: unknown): boolean {
+  const code = (error as { code?: number } | undefined)?.code ?? (error as { cause?: { code?: number } })?.cause?.code;
+  return code === status.DEADLINE_EXCEEDED;
+}
 
 export class TaskReader {
   /** `agent`: tasks of other agents are not found through this one's endpoint. */
@@ -28,7 +38,7 @@ export class TaskReader {
       switch (description.status.name) {
         case 'RUNNING':
         case 'CONTINUED_AS_NEW':
-          return handle.query(taskQuery, {});
+          return this.queryOrSummarize(handle, taskId, description);
         case 'COMPLETED':
           return (await handle.result()) as WireTask;
         case 'CANCELLED': {
@@ -48,6 +58,27 @@ export class TaskReader {
           );
       }
     });
+  }
+
+  /**
+   * A running task is read by query, which needs a worker. With none up (a deploy, an outage) the
+   * query times out; the search attributes still tell the task's state, so answer with that.
+   */
+  private async queryOrSummarize(handle: WorkflowHandle, taskId: string, description: WorkflowExecutionDescription) {
+    try {
+      return await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
+    } catch (error) {
+      if (!isQueryTimeout(error)) throw error;
+      const named = description.typedSearchAttributes.get(TASK_STATE_ATTRIBUTE) ?? '';
+      const state = isTaskStateName(named) ? named : 'submitted';
+      const task: WireTask = {
+        id: taskId,
+        contextId: description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE) ?? '',
+        status: { state: toWireState(state), timestamp: description.startTime.toISOString() },
+        metadata: { agent: this.agent, summaryOnly: 'no worker answered; state from search attributes' },
+      };
+      return task;
+    }
   }
 
   /** A task whose workflow ended without leaving a final task behind. */

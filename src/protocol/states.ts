@@ -34,6 +34,10 @@ export const TRANSITIONS: Readonly<Record<TaskStateName, readonly TaskStateName[
   rejected: [],
 };
 
+export function isTaskStateName(value: string): value is TaskStateName {
+  return (TASK_STATES as readonly string[]).includes(value);
+}
+
 export function isTerminal(state: TaskStateName): boolean {
   return TERMINAL_STATES.has(state);
 }
@@ -61,7 +65,7 @@ export function fromWireState(wire: string): TaskStateName | undefined {
     .replace(/^TASK_STATE_/, '')
     .toLowerCase()
     .replace('_', '-');
-  return (TASK_STATES as readonly string[]).includes(name) ? (name as TaskStateName) : undefined;
+  return isTaskStateName(name) ? name : undefined;
 }
 
 export type WireTaskState =

@@ -6,6 +6,7 @@ import { startGatewayServer } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
 import { TaskReader } from '../../src/gateway/task-reader.js';
 import { taskEvents } from '../../src/gateway/task-events.js';
+import { startTestWorker } from '../support/worker.js';
 import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
 
 let harness: Harness;
@@ -93,4 +94,34 @@ describe('without Temporal', () => {
       await gateway.close();
     }
   }, 30_000);
+});
+
+describe('without a worker', () => {
+  it('reads a waiting task from its search attributes', async () => {
+    const worker = await startTestWorker();
+    const gateway = await startGatewayServer({
+      client: harness.temporal,
+      agents,
+      taskQueue: worker.taskQueue,
+      grpcPort: false,
+    });
+    try {
+      const url = `${gateway.url}/agents/expense-approval`;
+      const taskId = await waitingTaskId(url);
+      await worker.shutdown();
+      const rpc = async (method: string, params: unknown) =>
+        (await (
+          await fetch(url, {
+            method: 'POST',
+            headers: V1,
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+          })
+        ).json()) as any;
+      const task = (await rpc('GetTask', { id: taskId })).result;
+      expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(task.metadata.summaryOnly).toBeDefined();
+    } finally {
+      await gateway.close();
+    }
+  }, 60_000);
 });
