@@ -12,8 +12,8 @@ export const DEFAULT_MODES = ['text/plain', 'application/json'];
 export interface CardEndpoints {
   /** Public base URL of the agent, e.g. http://host:8080/agents/echo (JSON-RPC answers there). */
   agentUrl: string;
-  /** `host:port` of the gRPC server serving this agent, if any. */
-  grpcAddress?: string;
+  /** `host:port` of the gRPC server, if any, and the tenant that picks this agent there. */
+  grpc?: { address: string; tenant: string };
 }
 
 /** The public card, and the extended one when the agent has extended skills. */
@@ -37,8 +37,15 @@ function buildAgentCard(
   const v1 = [
     { url: endpoints.agentUrl, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
     { url: `${endpoints.agentUrl}/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
-    ...(endpoints.grpcAddress
-      ? [{ url: endpoints.grpcAddress, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' }]
+    ...(endpoints.grpc
+      ? [
+          {
+            url: endpoints.grpc.address,
+            protocolBinding: 'GRPC',
+            tenant: endpoints.grpc.tenant,
+            protocolVersion: '1.0',
+          },
+        ]
       : []),
   ];
   return AgentCard.fromJSON({

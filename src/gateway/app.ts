@@ -4,7 +4,7 @@
  */
 import express, { type Request, type RequestHandler, type Response, type NextFunction } from 'express';
 import type { Client } from '@temporalio/client';
-import type { User } from '@a2a-js/sdk/server';
+import type { A2ARequestHandler, User } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import { logger } from '../logging.js';
@@ -16,6 +16,7 @@ import { validateJsonRpc } from './jsonrpc-validation.js';
 import { expressUserBuilder, requestLifetime } from './request-context.js';
 import { restConformance } from './rest-conformance.js';
 import { TemporalRequestHandler } from './request-handler.js';
+import { routeByTenant } from './tenant-router.js';
 
 export const CARD_MAX_AGE_SECONDS = 300;
 
@@ -39,6 +40,8 @@ export interface Gateway {
   app: express.Express;
   handlers: ReadonlyMap<string, TemporalRequestHandler>;
   defaultHandler: TemporalRequestHandler;
+  /** Serves every agent over gRPC, by tenant. */
+  grpcHandler: A2ARequestHandler;
 }
 
 export function createGatewayApp(options: GatewayOptions): Gateway {
@@ -51,7 +54,8 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   for (const agent of options.agents) {
     const cards = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
-      ...(agent.name === defaultName && options.grpcPublicAddress && { grpcAddress: options.grpcPublicAddress }),
+      // On gRPC the tenant picks the agent; clients that send none reach the default agent.
+      ...(options.grpcPublicAddress && { grpc: { address: options.grpcPublicAddress, tenant: agent.name } }),
     });
     const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     handlers.set(agent.name, new TemporalRequestHandler({ client: options.client, agent, ...cards, taskQueue }));
@@ -72,7 +76,7 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
     if (!res.headersSent)
       res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'Internal error', details: [] } });
   });
-  return { app, handlers, defaultHandler };
+  return { app, handlers, defaultHandler, grpcHandler: routeByTenant(handlers, defaultHandler) };
 }
 
 /** Cards are built once at start: they last changed when this process started. */

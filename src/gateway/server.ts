@@ -40,7 +40,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     // Loaded only when served: the SDK's gRPC adapter needs the optional @bufbuild/protobuf peer.
     const { startGrpcServer } = await import('./grpc-server.js');
     grpc = await startGrpcServer(
-      deferred(() => ready.gateway?.defaultHandler),
+      deferred(() => ready.gateway?.grpcHandler),
       host,
       options.grpcPort ?? 0,
     );

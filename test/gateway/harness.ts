@@ -43,7 +43,6 @@ export async function startHarness(): Promise<Harness> {
         transports: [...ClientFactoryOptions.default.transports, new GrpcTransportFactory()],
         preferredTransports: [transport],
       });
-      // gRPC serves the default agent only; its card is the one that names the gRPC address.
       return new ClientFactory(options).createFromUrl(`${gateway.url}/agents/${agent}/`);
     },
     async close() {

@@ -138,6 +138,13 @@ describe('agent cards', () => {
       'JSONRPC 0.3',
     ]);
     expect(card.supportedInterfaces[2].url).toBe(harness.gateway.grpcAddress);
+    // One gRPC server for all agents, picked by tenant (clients sending none reach the default).
+    expect(card.supportedInterfaces[2].tenant).toBe('expense-approval');
+    const echo = (await (await fetch(`${harness.gateway.url}/agents/echo/.well-known/agent-card.json`)).json()) as any;
+    expect(echo.supportedInterfaces.find((i: any) => i.protocolBinding === 'GRPC')).toMatchObject({
+      url: harness.gateway.grpcAddress,
+      tenant: 'echo',
+    });
   });
 
   it('answers GetExtendedAgentCard whether or not the agent has one', async () => {
