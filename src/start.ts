@@ -23,7 +23,7 @@ const lines = [
   ...agents.map(
     (agent) => `  ${agent.name.padEnd(18)} ${stack.gatewayUrl}/agents/${agent.name}  (JSON-RPC; REST under /rest)`,
   ),
-  ...(stack.grpcAddress ? [`  gRPC (default agent):  ${stack.grpcAddress}`] : []),
+  ...(stack.grpcAddress ? [`  gRPC (all agents, by tenant; default agent without one):  ${stack.grpcAddress}`] : []),
   `  Temporal:  ${stack.temporalAddress}${stack.temporalUiUrl ? `   UI: ${stack.temporalUiUrl}` : ''}`,
   ...(stack.dbFile ? [`  Tasks persist in ${stack.dbFile}`] : []),
   '',
