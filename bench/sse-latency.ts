@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     latencies.sort((a, b) => a - b);
     const median = percentile(latencies, 50);
     console.log(
-      `follow-up sent -> SSE subscriber sees "working" (update, workflow task, history, query), ${latencies.length} runs:`,
+      `follow-up sent -> SSE subscriber sees "working" (update, workflow task, history long-poll, event read), ${latencies.length} runs:`,
     );
     console.log(
       `  median ${median.toFixed(1)} ms, p90 ${percentile(latencies, 90).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,

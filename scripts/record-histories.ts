@@ -1,8 +1,8 @@
 /**
  * Records workflow histories for the replay test (test/workflows/replay.test.ts). Run it after a
- * deliberate change of workflow behaviour, with the old histories kept too:
- *   npx tsx scripts/record-histories.ts
- * It starts its own dev server and worker and writes test/fixtures/histories/<scenario>.json.
+ * deliberate change of workflow behaviour (guarded by `patched()`), keeping the older histories:
+ *   npx tsx scripts/record-histories.ts v3
+ * It starts its own dev server and worker and writes test/fixtures/histories/<version>-<scenario>.json.
  */
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -16,6 +16,8 @@ import { reply, startTask, waitForState } from '../test/support/tasks.js';
 import * as testActivities from '../test/support/test-activities.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
+const VERSION = process.argv[2];
+if (!VERSION) throw new Error('Usage: npx tsx scripts/record-histories.ts VERSION (e.g. v3)');
 const TASK_QUEUE = 'record-histories';
 
 type Scenario = (client: Client) => Promise<WorkflowHandle>;
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
       for (const [name, scenario] of Object.entries(scenarios)) {
         const handle = await scenario(client);
         const history = await handle.fetchHistory();
-        writeFileSync(`${OUT}${name}.json`, historyToJSON(history));
+        writeFileSync(`${OUT}${VERSION}-${name}.json`, historyToJSON(history));
         console.log(`recorded ${name}: ${history.events?.length} events`);
       }
     });

@@ -4,8 +4,14 @@
  * event that settles the task (terminal, input-required or auth-required), when the workflow
  * closes, or at once when `signal` aborts (the client went away).
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
-import { eventsQuery, workflowIdForTask, type EventsSince, type TaskEvent } from '../protocol/contract.js';
+import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
+import {
+  eventsQuery,
+  FINAL_EVENTS_MEMO,
+  workflowIdForTask,
+  type EventsSince,
+  type TaskEvent,
+} from '../protocol/contract.js';
 import { fromWireState, isSettled } from '../protocol/states.js';
 import { toA2AError } from './errors.js';
 import { HistoryWatcher } from './history-watcher.js';
@@ -86,9 +92,11 @@ export function settles(event: TaskEvent): boolean {
 }
 
 /**
- * The last events of a closed workflow, ending with a settling status. Queries on closed workflows
- * need a worker to replay them; without one, and when the workflow died without settling the task
- * (terminated, timed out), the final task, readable with no worker, gives the closing status.
+ * The last events of a closed workflow, ending with a settling status. The workflow leaves its last
+ * events in a memo, readable with no worker and no replay; older runs (before that memo) and
+ * streams further behind are answered by query, which needs a worker to replay the workflow. When
+ * the workflow died without settling the task (terminated, timed out), the final task, readable
+ * with no worker, gives the closing status.
  */
 async function finalEvents(
   client: Client,
@@ -97,14 +105,25 @@ async function finalEvents(
   afterSeq: number,
   signal: AbortSignal,
 ): Promise<TaskEvent[]> {
-  let events: TaskEvent[] = [];
-  try {
-    events = (await queryEvents(client, reader.handle(taskId), afterSeq, signal)).events;
-  } catch (error) {
-    if (signal.aborted) throw error;
+  const handle = reader.handle(taskId);
+  let events = fromMemo(await abortable(client, signal, () => handle.describe()), afterSeq);
+  if (!events) {
+    try {
+      events = (await queryEvents(client, handle, afterSeq, signal)).events;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      events = [];
+    }
   }
   if (events.some(settles)) return events;
   const task = await reader.read(taskId);
   const seq = events.at(-1)?.seq ?? afterSeq;
   return [...events, { seq: seq + 1, kind: 'status', status: task.status, final: true }];
+}
+
+/** The memo's events after `afterSeq`, if the memo reaches back that far. */
+function fromMemo(description: WorkflowExecutionDescription, afterSeq: number): TaskEvent[] | undefined {
+  const events = description.memo?.[FINAL_EVENTS_MEMO] as TaskEvent[] | undefined;
+  if (!events?.length || events[0]!.seq > afterSeq + 1) return undefined;
+  return events.filter((event) => event.seq > afterSeq);
 }

@@ -137,6 +137,8 @@ export interface TaskSnapshotView {
 
 /** Memo key holding the final task when Temporal itself canceled the workflow (there is no result then). */
 export const FINAL_TASK_MEMO = 'a2aFinalTask';
+/** Memo key holding the last events (TaskEvent[]) of a closed task, for streams open at its end. */
+export const FINAL_EVENTS_MEMO = 'a2aFinalEvents';
 
 /** Workflow ID of the task with this A2A task ID. */
 export function workflowIdForTask(taskId: string): string {

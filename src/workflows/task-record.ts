@@ -182,6 +182,18 @@ export class TaskRecord {
     return task;
   }
 
+  /** The newest events that fit in `maxBytes` (at most `max`), oldest first. */
+  lastEvents(max = 100, maxBytes = 256 * 1024): TaskEvent[] {
+    const kept: TaskEvent[] = [];
+    let bytes = 0;
+    for (const event of [...this.data.events].reverse().slice(0, max)) {
+      bytes += byteLength(event);
+      if (bytes > maxBytes) break;
+      kept.unshift(clone(event));
+    }
+    return kept;
+  }
+
   recordFirstResponder(responder: string | undefined): void {
     if (responder) this.data.firstResponder = responder;
   }

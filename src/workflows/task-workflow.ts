@@ -12,16 +12,20 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
-import { FINAL_TASK_MEMO, type TaskWorkflowInput } from '../protocol/contract.js';
+import { FINAL_EVENTS_MEMO, FINAL_TASK_MEMO, type TaskWorkflowInput } from '../protocol/contract.js';
 import type { WireTask } from '../protocol/wire.js';
 import { AgentFailure, type AgentDefinition, type AgentResult } from './agent-api.js';
 import { AgentJournal } from './agent-journal.js';
 import { TaskRejection, WAITING_STEPS, agentMessage, createAgentContext } from './agent-context.js';
 import { TaskRecord } from './task-record.js';
 import { TaskRuntime } from './task-runtime.js';
+
+/** Workflows that started before this memo existed must replay without it. */
+const FINAL_EVENTS_PATCH = 'final-events-memo';
 
 type AgentRun = { kind: 'returned'; result: AgentResult } | { kind: 'threw'; error: unknown } | { kind: 'continue' };
 
@@ -67,9 +71,14 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
       settle(run);
       await condition(allHandlersFinished);
     });
+    // Readable with no worker and no replay: the last events for streams that were open at the end,
+    // and the final task when Temporal cancels (a canceled workflow has no result).
+    const memo: Record<string, unknown> = {};
+    if (patched(FINAL_EVENTS_PATCH)) memo[FINAL_EVENTS_MEMO] = record.lastEvents();
+    if (canceledByTemporal) memo[FINAL_TASK_MEMO] = record.boundedView();
+    if (Object.keys(memo).length > 0) upsertMemo(memo);
     if (canceledByTemporal) {
       // Temporal shows CANCELED only if the workflow ends with the cancellation, even one the agent swallowed.
-      upsertMemo({ [FINAL_TASK_MEMO]: record.boundedView() });
       throw run.kind === 'threw' && isCancellation(run.error)
         ? run.error
         : new CancelledFailure('Canceled from Temporal');

@@ -1,6 +1,6 @@
 /**
  * Deploy safety: histories recorded from earlier versions of the workflow must replay on the
- * current code without nondeterminism. Record new ones with `npx tsx scripts/record-histories.ts`
+ * current code without nondeterminism. Record new ones with `npx tsx scripts/record-histories.ts vN`
  * (keep the old ones); guard behaviour changes with `patched()`.
  */
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -15,7 +15,7 @@ const files = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
 
 describe('replay of recorded histories', () => {
   it('has fixtures to replay', () => {
-    expect(files.length).toBeGreaterThanOrEqual(4);
+    expect(files.length).toBeGreaterThanOrEqual(8);
   });
 
   it.each(files)('%s replays without nondeterminism', async (file) => {
