@@ -48,7 +48,8 @@ describe('open streams', () => {
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();
     expect(await next).toEqual({ done: true, value: undefined });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Not a speed check: "at once" versus "when the server's ~20 s history long-poll returns".
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('carry keepalive comments while the task waits', async () => {
@@ -89,7 +90,8 @@ describe('without Temporal', () => {
       });
       const body = (await response.json()) as any;
       expect(body.error).toMatchObject({ code: -32603, message: 'Temporal is unreachable, retry later' });
-      expect(Date.now() - started).toBeLessThan(8_000);
+      // Not a speed check: the gateway's short retries versus the SDK default's ~20 s of them.
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await gateway.close();
     }
