@@ -41,6 +41,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
         'UnknownAgent',
       );
     }
+    const root = CancellationScope.current();
     const now = () => new Date().toISOString();
     const record = input.carried
       ? TaskRecord.restore(input.carried.task, now)
@@ -66,7 +67,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
       });
     }
 
-    const canceledByTemporal = CancellationScope.current().consideredCancelled;
+    const canceledByTemporal = root.consideredCancelled;
     await CancellationScope.nonCancellable(async () => {
       settle(run);
       await condition(allHandlersFinished);
@@ -115,6 +116,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
         runtime.waiter !== undefined &&
         runtime.waiter.reply === undefined &&
         runtime.cancelRequest === undefined &&
+        !root.consideredCancelled &&
         journal.onlyWaitingOn(WAITING_STEPS)
       );
     }
