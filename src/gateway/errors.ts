@@ -61,7 +61,7 @@ function grpcCode(error: unknown): number | undefined {
   return undefined;
 }
 
-function isUnavailable(error: unknown): boolean {
+export function isUnavailable(error: unknown): boolean {
   const code = grpcCode(error);
   if (code === GrpcStatus.UNAVAILABLE) return true;
   // A lazy connection that never came up fails with a plain connect error, not a gRPC status.

@@ -3,20 +3,14 @@
  * (result, memo, or status) once it has ended, so finished tasks are readable with no worker up.
  */
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
-import { status } from '@grpc/grpc-js';
 import { FINAL_TASK_MEMO, taskQuery, workflowIdForTask } from '../protocol/contract.js';
 import { CONTEXT_ID_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { isTaskStateName, toWireState } from '../protocol/states.js';
 import type { WireTask } from '../protocol/wire.js';
-import { taskNotFound, temporalCall } from './errors.js';
+import { isUnavailable, taskNotFound, temporalCall } from './errors.js';
 
 /** How long a read waits for a worker to answer its query. */
 const QUERY_DEADLINE_MS = 5_000;
-
-function isQueryTimeout(error: unknown): boolean {
-  const code = (error as { code?: number } | undefined)?.code ?? (error as { cause?: { code?: number } })?.cause?.code;
-  return code === status.DEADLINE_EXCEEDED;
-}
 
 export class TaskReader {
   /** `agent`: tasks of other agents are not found through this one's endpoint. */
@@ -62,13 +56,14 @@ export class TaskReader {
 
   /**
    * A running task is read by query, which needs a worker. With none up (a deploy, an outage) the
-   * query times out; the search attributes still tell the task's state, so answer with that.
+   * query times out or is refused; the search attributes still tell the task's state: answer that.
    */
   private async queryOrSummarize(handle: WorkflowHandle, taskId: string, description: WorkflowExecutionDescription) {
     try {
       return await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
     } catch (error) {
-      if (!isQueryTimeout(error)) throw error;
+      // Temporal answered the describe just before: a failed query means no worker answered it.
+      if (isUnavailable(error)) throw error;
       const named = description.typedSearchAttributes.get(TASK_STATE_ATTRIBUTE) ?? '';
       const state = isTaskStateName(named) ? named : 'submitted';
       const task: WireTask = {
