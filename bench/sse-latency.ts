@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { agents } from '../src/agents/index.js';
-import { startGatewayServer } from '../src/gateway/server.js';
+import agents from '../examples/agents/index.js';
+import { startGateway } from '../src/gateway/server.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 
 const { values } = parseArgs({
@@ -80,13 +80,13 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const server = await startDevServer();
-  const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+  const worker = spawn(process.execPath, ['bin/a2a-temporal.js', 'worker', 'examples/a2a-temporal.config.ts'], {
     cwd: ROOT,
     env: { ...process.env, TEMPORAL_ADDRESS: server.address, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
     stdio: 'inherit',
   });
   const connection = await Connection.connect({ address: server.address });
-  const gateway = await startGatewayServer({ client: new Client({ connection }), agents, grpcPort: false });
+  const gateway = await startGateway({ client: new Client({ connection }), agents, grpcPort: false });
   const url = `${gateway.url}/agents/expense-approval`;
   try {
     await waitingTask(url); // warm-up: the worker bundles its workflows on start

@@ -6,14 +6,14 @@
  */
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as activities from '../src/activities/index.js';
 import { cancelTaskUpdate } from '../src/protocol/contract.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { reply, startTask, waitForState } from '../test/support/tasks.js';
-import * as testActivities from '../test/support/test-activities.js';
+import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
+import { createAgentWorker } from '../src/worker/create-worker.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
 const VERSION = process.argv[2];
@@ -62,11 +62,11 @@ const scenarios: Record<string, Scenario> = {
 async function main(): Promise<void> {
   const server = await startDevServer({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 60 } });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
-  const worker = await Worker.create({
+  const worker = await createAgentWorker({
     connection: nativeConnection,
     taskQueue: TASK_QUEUE,
-    workflowsPath: fileURLToPath(new URL('../test/agents/workflows.ts', import.meta.url)),
-    activities: { ...activities, ...testActivities },
+    agents: TEST_AGENTS_MODULE,
+    activities: TEST_ACTIVITIES,
   });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });

@@ -23,6 +23,8 @@ export interface Content {
 
 export type Command =
   | { kind: 'help'; topic?: string }
+  | { kind: 'init'; dir: string; name?: string }
+  | { kind: 'dev' | 'worker' | 'gateway'; config?: string }
   | {
       kind: 'send';
       gateway: Gateway;
@@ -73,7 +75,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (!isCommandId(id)) throw new UsageError(`Unknown command "tasks ${sub}". Try: a2a-temporal tasks --help`);
     return parseCommand(id, tail, env);
   }
-  if (first === 'send' || first === 'chat' || first === 'setup') return parseCommand(first, rest, env);
+  if (isTopLevelCommand(first)) return parseCommand(first, rest, env);
   throw new UsageError(`Unknown command "${first}". Try: a2a-temporal --help`);
 }
 
@@ -84,6 +86,17 @@ function parseCommand(id: CommandId, args: readonly string[], env: NodeJS.Proces
   const responder = optionalString(values.as) ?? optionalString(env.A2A_RESPONDER);
   const who = responder ? { responder } : {};
   switch (id) {
+    case 'init': {
+      const [dir] = expectPositionals(id, positionals, [], ['DIR']);
+      const name = optionalString(values.name);
+      return { kind: id, dir: dir ?? '.', ...(name && { name }) };
+    }
+    case 'dev':
+    case 'worker':
+    case 'gateway': {
+      const [config] = expectPositionals(id, positionals, [], ['CONFIG']);
+      return { kind: id, ...(config && { config }) };
+    }
     case 'send': {
       const [agent, text] = expectPositionals(id, positionals, ['AGENT'], ['TEXT']);
       const content = parseContent(id, text, values.data);
@@ -264,6 +277,12 @@ function taskAgent(values: Values, env: NodeJS.ProcessEnv): string {
 
 function optionalString(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+const TOP_LEVEL_COMMANDS = ['init', 'dev', 'worker', 'gateway', 'send', 'chat', 'setup'] as const;
+
+function isTopLevelCommand(name: string): name is (typeof TOP_LEVEL_COMMANDS)[number] {
+  return (TOP_LEVEL_COMMANDS as readonly string[]).includes(name);
 }
 
 function isCommandId(id: string): id is CommandId {

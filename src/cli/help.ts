@@ -15,7 +15,7 @@ const ENVIRONMENT = [
 export function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.id.length));
   return [
-    'a2a-temporal: talk A2A to the a2a-temporal gateway, and prepare Temporal for it.',
+    'a2a-temporal: run A2A agents durably on Temporal (init, dev, worker, gateway) and talk A2A to them.',
     '',
     'Usage: a2a-temporal COMMAND [options]      (a2a-temporal COMMAND --help for details)',
     '',

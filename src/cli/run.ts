@@ -4,6 +4,8 @@
  */
 import { parseCommandLine, type Command } from './args.js';
 import { runChat } from './commands/chat.js';
+import { runDev, runGateway, runWorker } from './commands/serve.js';
+import { runInit } from './commands/init.js';
 import { runSend } from './commands/send.js';
 import { runSetup } from './commands/setup.js';
 import { runTasksCancel, runTasksList, runTasksShow } from './commands/tasks.js';
@@ -29,6 +31,14 @@ async function dispatch(command: Command, io: Io): Promise<ExitCode> {
     case 'help':
       io.out(helpFor(command.topic));
       return ExitCode.Ok;
+    case 'init':
+      return runInit(command, io);
+    case 'dev':
+      return runDev(command, io);
+    case 'worker':
+      return runWorker(command, io);
+    case 'gateway':
+      return runGateway(command, io);
     case 'send':
     case 'tasks reply':
       return runSend(command, io);

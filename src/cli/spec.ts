@@ -11,7 +11,18 @@ export interface OptionSpec {
   description: string;
 }
 
-export type CommandId = 'send' | 'chat' | 'tasks list' | 'tasks show' | 'tasks reply' | 'tasks cancel' | 'setup';
+export type CommandId =
+  | 'init'
+  | 'dev'
+  | 'worker'
+  | 'gateway'
+  | 'send'
+  | 'chat'
+  | 'tasks list'
+  | 'tasks show'
+  | 'tasks reply'
+  | 'tasks cancel'
+  | 'setup';
 
 export interface CommandSpec {
   id: CommandId;
@@ -58,7 +69,67 @@ const DATA: Record<string, OptionSpec> = {
   data: { type: 'string', value: 'JSON', description: 'Structured content, sent as a DataPart' },
 };
 
+const CONFIG_DETAILS = [
+  'CONFIG is an a2a-temporal.config.ts (or .mts, .js, .mjs) file, or a folder holding one; default: the',
+  'current folder. It names the agents module (sandboxed workflow code) and the activities module.',
+];
+
 export const COMMANDS: readonly CommandSpec[] = [
+  {
+    id: 'init',
+    usage: 'init [DIR] [--name NAME]',
+    summary: 'Create a project with one agent that asks a human, its activities and a test',
+    details: [
+      'Writes package.json (or adds scripts and dependencies to an existing one), tsconfig.json,',
+      'a2a-temporal.config.ts, src/agents.ts, src/activities.ts, test/agent.test.ts, vitest.config.ts,',
+      'README.md and .gitignore into DIR (default: the current folder). Existing files are kept.',
+      'Then: npm install && npm run dev.',
+    ],
+    options: {
+      name: { type: 'string', value: 'NAME', description: 'Package name (default: the folder name)' },
+      ...HELP,
+    },
+    examples: ['a2a-temporal init my-agents', 'a2a-temporal init . --name approvals'],
+  },
+  {
+    id: 'dev',
+    usage: 'dev [CONFIG]',
+    summary: "Run a project's agents locally: Temporal dev server + UI, worker and gateway, reloaded on save",
+    details: [
+      ...CONFIG_DETAILS,
+      'Tasks persist in .data/temporal.db (env A2A_DATA_DB). Saving a file next to the config restarts',
+      'the worker and the gateway; the dev server and its tasks stay, so waiting tasks keep waiting.',
+      'With TEMPORAL_ADDRESS set it uses that server instead of starting one. Ports: PORT (8080),',
+      'GRPC_PORT (8081, "off" disables), TEMPORAL_PORT (7233), TEMPORAL_UI_PORT (8233).',
+    ],
+    options: { ...HELP },
+    examples: ['a2a-temporal dev', 'a2a-temporal dev examples/a2a-temporal.config.ts'],
+  },
+  {
+    id: 'worker',
+    usage: 'worker [CONFIG]',
+    summary: "Run a project's agents and activities on a Temporal worker (production)",
+    details: [
+      ...CONFIG_DETAILS,
+      'Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS* or a',
+      'TEMPORAL_PROFILE; polls the config\'s taskQueue (env A2A_TASK_QUEUE wins). Stops on SIGINT/SIGTERM.',
+    ],
+    options: { ...HELP },
+    examples: ['a2a-temporal worker', 'TEMPORAL_ADDRESS=temporal:7233 a2a-temporal worker dist/a2a-temporal.config.js'],
+  },
+  {
+    id: 'gateway',
+    usage: 'gateway [CONFIG]',
+    summary: "Serve a project's agents over A2A: JSON-RPC, HTTP+JSON and gRPC (production)",
+    details: [
+      ...CONFIG_DETAILS,
+      'Reads the agents for their cards only; never runs them. Environment: PORT (8080), GRPC_PORT',
+      '(8081, "off" disables), HOST (0.0.0.0), A2A_PUBLIC_URL, A2A_GRPC_PUBLIC_ADDRESS, A2A_DEFAULT_AGENT,',
+      'A2A_TASK_QUEUE, A2A_TRUSTED_USER_HEADER and the Temporal connection variables of `worker`.',
+    ],
+    options: { ...HELP },
+    examples: ['a2a-temporal gateway', 'PORT=9000 GRPC_PORT=off a2a-temporal gateway'],
+  },
   {
     id: 'send',
     usage: 'send AGENT [TEXT] [--data JSON] [--stream] [--json]',

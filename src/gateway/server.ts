@@ -26,7 +26,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function startGatewayServer(options: GatewayServerOptions): Promise<RunningGateway> {
+export async function startGateway(options: GatewayServerOptions): Promise<RunningGateway> {
   const host = options.host ?? '127.0.0.1';
   // Filled once the cards can name the bound ports; the gRPC service reaches it through this.
   const ready: { gateway?: Gateway } = {};

@@ -77,3 +77,10 @@ export type WireTaskState =
   | 'TASK_STATE_FAILED'
   | 'TASK_STATE_CANCELED'
   | 'TASK_STATE_REJECTED';
+
+/** The state of a wire task (or status event), e.g. `input-required`; throws on a state this version does not know. */
+export function stateOf(task: { status: { state: string } }): TaskStateName {
+  const state = fromWireState(task.status.state);
+  if (!state) throw new TypeError(`Unknown task state "${task.status.state}"`);
+  return state;
+}

@@ -1,39 +1,38 @@
 /**
- * Temporal connection settings from Temporal's standard environment variables, as
- * `@temporalio/envconfig` names them: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
- * TEMPORAL_TLS, TEMPORAL_TLS_CLIENT_CERT_PATH / TEMPORAL_TLS_CLIENT_KEY_PATH / TEMPORAL_TLS_SERVER_CA_CERT_PATH.
+ * Temporal connection settings through `@temporalio/envconfig`: Temporal's standard variables
+ * (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_GRPC_META_*) and
+ * profiles (TEMPORAL_PROFILE in TEMPORAL_CONFIG_FILE or ~/.config/temporalio/temporal.toml), plus
+ * this project's A2A_TASK_QUEUE. Worker, gateway, dev stack and `setup` all connect through here.
  */
-import { readFileSync } from 'node:fs';
-import type { ConnectionOptions } from '@temporalio/client';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { NativeConnectionOptions } from '@temporalio/worker';
+import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
 
 export interface TemporalSettings {
   address: string;
   namespace: string;
   taskQueue: string;
-  connection: { address: string; apiKey?: string; tls?: ConnectionOptions['tls'] };
+  /** For `Connection.connect` (client) and `NativeConnection.connect` (worker) alike. */
+  connection: NativeConnectionOptions & { address: string };
 }
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
-export function temporalSettings(env: NodeJS.ProcessEnv = process.env): TemporalSettings {
-  const address = env.TEMPORAL_ADDRESS || DEFAULT_TEMPORAL_ADDRESS;
-  const apiKey = env.TEMPORAL_API_KEY || undefined;
-  const certPath = env.TEMPORAL_TLS_CLIENT_CERT_PATH;
-  const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH;
-  const caPath = env.TEMPORAL_TLS_SERVER_CA_CERT_PATH;
-  const tlsWanted =
-    env.TEMPORAL_TLS === 'true' || apiKey !== undefined || certPath !== undefined || caPath !== undefined;
-  const tls = tlsWanted
-    ? {
-        ...(caPath && { serverRootCACertificate: readFileSync(caPath) }),
-        ...(certPath && keyPath && { clientCertPair: { crt: readFileSync(certPath), key: readFileSync(keyPath) } }),
-        ...(env.TEMPORAL_TLS_SERVER_NAME && { serverNameOverride: env.TEMPORAL_TLS_SERVER_NAME }),
-      }
-    : undefined;
+export function temporalSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: { taskQueue?: string } = {},
+): TemporalSettings {
+  const { connectionOptions, namespace } = loadClientConnectConfig({ overrideEnvVars: definedOnly(env) });
+  const address = connectionOptions.address || DEFAULT_TEMPORAL_ADDRESS;
   return {
     address,
-    namespace: env.TEMPORAL_NAMESPACE || 'default',
-    taskQueue: env.A2A_TASK_QUEUE || 'a2a-temporal',
-    connection: { address, ...(tls && { tls }), ...(apiKey && { apiKey }) },
+    namespace: namespace || 'default',
+    taskQueue: env.A2A_TASK_QUEUE || defaults.taskQueue || DEFAULT_TASK_QUEUE,
+    connection: { ...connectionOptions, address },
   };
+}
+
+/** envconfig reads `undefined` as set; an empty variable counts as unset, as before. */
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1])));
 }

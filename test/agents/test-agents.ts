@@ -1,6 +1,6 @@
 /** Agents that exist only to drive the task workflow down every path in tests. */
 import { z } from 'zod';
-import { expenseApprovalAgent } from '../../src/agents/expense-approval.js';
+import { expenseApprovalAgent } from '../../examples/agents/expense-approval.js';
 import { AgentFailure, defineAgent, type AskOptions, type DeadlineOutcome } from '../../src/workflows/agent-api.js';
 import type * as testActivities from '../support/test-activities.js';
 

@@ -1,4 +1,4 @@
-/** Runs `npm start`'s entrypoint as a child process on free ports, as a user would run it. */
+/** Runs `npm start`'s command (`a2a-temporal dev` on the examples) as a child process on free ports, as a user would run it. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/temporal/dev-server.js';
@@ -32,7 +32,10 @@ export async function runStack(ports: StackPorts, timeoutMs = 90_000): Promise<S
   };
   Object.assign(env, { TEMPORAL_UI_PORT: String(ports.uiPort), A2A_DATA_DB: ports.dbFile, LOG_FORMAT: 'json' });
   delete env.TEMPORAL_ADDRESS;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], { cwd: ROOT, env });
+  const child: ChildProcess = spawn(process.execPath, ['bin/a2a-temporal.js', 'dev', 'examples/a2a-temporal.config.ts'], {
+    cwd: ROOT,
+    env,
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

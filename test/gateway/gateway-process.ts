@@ -22,7 +22,11 @@ export async function startGatewayProcess(taskQueue: string): Promise<GatewayPro
     A2A_TASK_QUEUE: taskQueue,
     LOG_LEVEL: 'warn',
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/gateway.ts'], { cwd: ROOT, env });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['bin/a2a-temporal.js', 'gateway', 'examples/a2a-temporal.config.ts'],
+    { cwd: ROOT, env },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -8,8 +8,8 @@ import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { Message } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { agents } from '../../src/agents/index.js';
-import { startGatewayServer, type RunningGateway } from '../../src/gateway/server.js';
+import agents from '../../examples/agents/index.js';
+import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { blockingAgent, extendedCardAgent } from '../agents/test-agents.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
 
@@ -28,7 +28,7 @@ export async function startHarness(): Promise<Harness> {
   const worker = await startTestWorker();
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new TemporalClient({ connection, namespace: 'default' });
-  const gateway = await startGatewayServer({
+  const gateway = await startGateway({
     client: temporal,
     agents: [...agents, blockingAgent, extendedCardAgent],
     taskQueue: worker.taskQueue,

@@ -1,8 +1,8 @@
 /** Disconnects, keepalives, and a Temporal that cannot be reached. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { agents } from '../../src/agents/index.js';
-import { startGatewayServer } from '../../src/gateway/server.js';
+import agents from '../../examples/agents/index.js';
+import { startGateway } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
 import { TaskReader } from '../../src/gateway/task-reader.js';
 import { taskEvents } from '../../src/gateway/task-events.js';
@@ -80,7 +80,7 @@ describe('open streams', () => {
 describe('without Temporal', () => {
   it('answers a clear retriable error instead of crashing', async () => {
     const { client } = createTemporalClient({ address: '127.0.0.1:1', connectTimeout: '1s' }, 'default');
-    const gateway = await startGatewayServer({ client, agents, grpcPort: false });
+    const gateway = await startGateway({ client, agents, grpcPort: false });
     const started = Date.now();
     try {
       const response = await fetch(`${gateway.url}/`, {
@@ -101,7 +101,7 @@ describe('without Temporal', () => {
 describe('without a worker', () => {
   it('reads a waiting task from its search attributes', async () => {
     const worker = await startTestWorker();
-    const gateway = await startGatewayServer({
+    const gateway = await startGateway({
       client: harness.temporal,
       agents,
       taskQueue: worker.taskQueue,

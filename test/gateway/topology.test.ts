@@ -4,10 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agents } from '../../src/agents/index.js';
+import agents from '../../examples/agents/index.js';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { OWNER_ATTRIBUTE } from '../../src/protocol/search-attributes.js';
-import { startGatewayServer } from '../../src/gateway/server.js';
+import { startGateway } from '../../src/gateway/server.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
 import { sseRpc, stateOf } from './sse.js';
@@ -168,7 +168,7 @@ describe('across the wall', () => {
   });
 
   it('behind an authenticating proxy, the responder is the account it names, not what clients claim', async () => {
-    const gateway = await startGatewayServer({
+    const gateway = await startGateway({
       client: harness.temporal,
       agents,
       taskQueue: harness.worker.taskQueue,

@@ -1,5 +1,5 @@
 /** Activities only the tests register: they let a test see what an activity saw. */
-import { sleepUnlessAborted, withHeartbeats } from '../../src/activities/heartbeat.js';
+import { sleepUnlessAborted, withHeartbeats } from '../../src/activity/index.js';
 
 /** Task IDs whose `waitForAbort` activity saw the cancellation. Same process as the test worker. */
 export const abortedActivities = new Set<string>();

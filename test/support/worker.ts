@@ -4,7 +4,6 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import {
-  bundleWorkflowCode,
   DefaultLogger,
   NativeConnection,
   Runtime,
@@ -14,16 +13,19 @@ import {
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import * as activities from '../../src/activities/index.js';
+import * as exampleActivities from '../../examples/activities/index.js';
+import { bundleAgents } from '../../src/worker/agents-plugin.js';
 import * as testActivities from './test-activities.js';
 
-const TEST_WORKFLOWS = fileURLToPath(new URL('../agents/workflows.ts', import.meta.url));
+/** The tests' agents module: the example agents and the test agents. */
+export const TEST_AGENTS_MODULE = fileURLToPath(new URL('../agents/index.ts', import.meta.url));
+export const TEST_ACTIVITIES = { ...exampleActivities, ...testActivities };
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
 
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: TEST_WORKFLOWS, logger: quietLogger });
+  bundle ??= bundleAgents(TEST_AGENTS_MODULE, { logger: quietLogger });
   return bundle;
 }
 
@@ -44,7 +46,7 @@ export async function startTestWorker(taskQueue = `test-${randomUUID()}`): Promi
     namespace: 'default',
     taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: { ...activities, ...testActivities },
+    activities: TEST_ACTIVITIES,
   });
   const running = worker.run();
   return {

@@ -1,5 +1,5 @@
 /** The smallest agent: completes at once with the user's text. */
-import { defineAgent } from '../workflows/agent-api.js';
+import { defineAgent } from 'a2a-temporal';
 
 export const echoAgent = defineAgent({
   name: 'echo',

@@ -2,8 +2,8 @@
  * The agent the official A2A conformance suite (a2aproject/a2a-tck, 1.0 line) talks to. The suite
  * picks behaviour by messageId prefix; the longest matching prefix wins.
  */
-import type { AgentContext, AgentResult } from '../workflows/agent-api.js';
-import { defineAgent } from '../workflows/agent-api.js';
+import type { AgentContext, AgentResult } from 'a2a-temporal';
+import { defineAgent } from 'a2a-temporal';
 
 type Behaviour = (ctx: AgentContext) => AgentResult | Promise<AgentResult>;
 

@@ -2,9 +2,8 @@
  * A human-in-the-loop approval: assess the expense, ask a human to approve it (waiting durably,
  * for days if need be), then record the decision.
  */
-import type { Duration } from '@temporalio/common';
 import type * as activities from '../activities/expense.js';
-import { defineAgent, type DeadlineOutcome } from '../workflows/agent-api.js';
+import { defineAgent, type DeadlineOutcome, type Duration } from 'a2a-temporal';
 
 export interface ExpenseApprovalOptions {
   /** Agent (and workflow type) name. */

@@ -1,5 +1,5 @@
 /** Activities of the long-report agent: slow, heartbeating, cancellable work. */
-import { sleepUnlessAborted, withHeartbeats } from './heartbeat.js';
+import { sleepUnlessAborted, withHeartbeats } from 'a2a-temporal/activity';
 
 /** Writes one section of a report, taking `ms` of (simulated) work that stops at once when canceled. */
 export async function writeReportSection(topic: string, index: number, ms: number): Promise<string> {

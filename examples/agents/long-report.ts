@@ -3,7 +3,7 @@
  * it as one chunked artifact. Cancel it mid-way and the running activity stops within a heartbeat.
  */
 import type * as activities from '../activities/report.js';
-import { defineAgent } from '../workflows/agent-api.js';
+import { defineAgent } from 'a2a-temporal';
 
 interface ReportRequest {
   sections?: number;

@@ -1,0 +1,151 @@
+/**
+ * `init [DIR]`: a new project with one agent that asks a human, its activities, a test and the
+ * config that names them. Never overwrites a file; adds to an existing package.json what it lacks.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from '../args.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+
+type InitCommand = Extract<Command, { kind: 'init' }>;
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TEMPLATE = join(PACKAGE_ROOT, 'templates', 'project');
+/** npm leaves `.gitignore` files out of packages, so the template ships it without the dot. */
+const RENAMED = new Map([['gitignore', '.gitignore']]);
+
+interface PackageJson {
+  name?: string;
+  type?: string;
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+export async function runInit(command: InitCommand, io: Io): Promise<ExitCode> {
+  const dir = resolve(command.dir);
+  mkdirSync(dir, { recursive: true });
+  const name = command.name ?? packageName(basename(dir));
+  const written: string[] = [];
+  const kept: string[] = [];
+  for (const file of templateFiles(TEMPLATE)) {
+    const target = join(dir, RENAMED.get(file) ?? file);
+    if (existsSync(target)) {
+      kept.push(relative(dir, target));
+      continue;
+    }
+    mkdirSync(join(target, '..'), { recursive: true });
+    copyFileSync(join(TEMPLATE, file), target);
+    written.push(relative(dir, target));
+  }
+  written.push(writePackageJson(dir, name));
+  if (!existsSync(join(dir, 'README.md'))) {
+    writeFileSync(join(dir, 'README.md'), readme(name));
+    written.push('README.md');
+  } else kept.push('README.md');
+
+  io.out(`Created an a2a-temporal project in ${dir}`);
+  io.out(`  wrote: ${written.join(', ')}`);
+  if (kept.length > 0) io.out(`  kept (already there): ${kept.join(', ')}`);
+  io.out('');
+  io.out('Next:');
+  if (dir !== process.cwd()) io.out(`  cd ${relative(process.cwd(), dir) || '.'}`);
+  io.out('  npm install');
+  io.out('  npm run dev    # Temporal dev server + UI, worker and A2A gateway; reloads when you save');
+  io.out('  npm test       # the agent end to end against a real Temporal dev server');
+  return ExitCode.Ok;
+}
+
+function templateFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? templateFiles(dir, join(prefix, entry.name)) : [join(prefix, entry.name)],
+  );
+}
+
+/** Adds scripts and dependencies the project lacks; what is there (e.g. a2a-temporal from a tarball) stays. */
+function writePackageJson(dir: string, name: string): string {
+  const file = join(dir, 'package.json');
+  let existing: PackageJson = {};
+  if (existsSync(file)) {
+    try {
+      existing = JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
+    } catch (error) {
+      throw new UsageError(`${file} is not valid JSON (${(error as Error).message})`);
+    }
+  }
+  const own = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as PackageJson & {
+    version: string;
+  };
+  const versionOf = (pkg: string) => own.dependencies?.[pkg] ?? own.devDependencies?.[pkg];
+  const merged: PackageJson = {
+    name,
+    version: '0.1.0',
+    private: true,
+    ...existing,
+    type: existing.type ?? 'module',
+    scripts: {
+      dev: 'a2a-temporal dev',
+      test: 'vitest run',
+      typecheck: 'tsc --noEmit',
+      worker: 'a2a-temporal worker',
+      gateway: 'a2a-temporal gateway',
+      ...existing.scripts,
+    },
+    dependencies: { 'a2a-temporal': `^${own.version}`, ...existing.dependencies },
+    devDependencies: {
+      '@types/node': versionOf('@types/node')!,
+      typescript: versionOf('typescript')!,
+      vitest: versionOf('vitest')!,
+      ...existing.devDependencies,
+    },
+    // npm 11 asks before running install scripts; Temporal's bundler needs none of these.
+    allowScripts: { protobufjs: false, '@swc/core': false, esbuild: false, ...(existing.allowScripts as object) },
+  };
+  if (merged.type !== 'module') {
+    throw new UsageError(`${file} says "type": "${merged.type}"; the project files are ES modules ("type": "module").`);
+  }
+  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+  return 'package.json';
+}
+
+function packageName(folder: string): string {
+  const name = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9-~._]+/g, '-')
+    .replace(/^[-._]+|-+$/g, '');
+  return name || 'my-agents';
+}
+
+function readme(name: string): string {
+  return `# ${name}
+
+A2A agents that run durably on Temporal, with [a2a-temporal](https://www.npmjs.com/package/a2a-temporal).
+
+\`\`\`sh
+npm install
+npm run dev     # Temporal dev server + UI (http://127.0.0.1:8233), worker and A2A gateway (http://127.0.0.1:8080)
+npm test        # the agent end to end, against a real Temporal dev server
+\`\`\`
+
+Then, in another terminal:
+
+\`\`\`sh
+npx a2a-temporal send purchase-approval "Buy 3 monitors for 450 EUR"   # -> input-required
+npx a2a-temporal tasks reply <taskId> approve --agent purchase-approval # -> completed
+\`\`\`
+
+Stop \`npm run dev\` while the task waits, start it again, and answer: nothing is lost. Saving a file restarts
+the worker and the gateway; waiting tasks keep waiting.
+
+- \`a2a-temporal.config.ts\` names the agents module and the activities module.
+- \`src/agents.ts\`: the agents (durable workflow code: deterministic, no I/O).
+- \`src/activities.ts\`: their I/O.
+- \`test/agent.test.ts\`: the agent end to end.
+
+In production run \`npm run worker\` and \`npm run gateway\` (any number of each) against your Temporal cluster
+(\`TEMPORAL_ADDRESS\`, \`TEMPORAL_NAMESPACE\`, \`TEMPORAL_API_KEY\`, ...), after \`npx a2a-temporal setup\` once per namespace.
+`;
+}

@@ -1,0 +1,96 @@
+/**
+ * `dev`, `worker` and `gateway`: run a project's agents. They run until SIGINT or SIGTERM, then stop
+ * in order (gateway, worker, Temporal) and exit 0. A config mistake is a usage error (exit 1).
+ */
+import { NativeConnection } from '@temporalio/worker';
+import type { Command } from '../args.js';
+import { ConfigError, loadConfig, type LoadedConfig } from '../../config/load-config.js';
+import { startDevStack } from '../../dev/dev-stack.js';
+import { gatewaySettings } from '../../gateway/config.js';
+import { startGateway } from '../../gateway/server.js';
+import { createTemporalClient } from '../../gateway/temporal-client.js';
+import { logger } from '../../logging.js';
+import { temporalSettings } from '../../temporal/connection.js';
+import { routeTemporalLogs } from '../../temporal/worker-logs.js';
+import { createAgentWorker } from '../../worker/create-worker.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+
+type ServeCommand = Extract<Command, { kind: 'dev' | 'worker' | 'gateway' }>;
+
+export async function runDev(command: ServeCommand, io: Io): Promise<ExitCode> {
+  const stack = await configErrorsAsUsage(() =>
+    startDevStack({ ...(command.config && { config: command.config }), env: io.env, print: io.out }),
+  );
+  const signal = await nextShutdownSignal();
+  logger.info({ signal }, 'stopping');
+  await stack.stop();
+  return ExitCode.Ok;
+}
+
+export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode> {
+  routeTemporalLogs(); // The SDK stops the worker on SIGINT/SIGTERM; run() then resolves.
+  const config = await configErrorsAsUsage(() => loadConfig(command.config));
+  const settings = temporalSettings(io.env, taskQueueOf(config));
+  const connection = await NativeConnection.connect(settings.connection);
+  const worker = await createAgentWorker({
+    connection,
+    namespace: settings.namespace,
+    taskQueue: settings.taskQueue,
+    agents: config.agentsModule,
+    activities: await config.loadActivities(),
+  });
+  const { address, namespace, taskQueue } = settings;
+  logger.info({ address, namespace, taskQueue, agents: config.agents.map((a) => a.name) }, 'worker started');
+  await worker.run();
+  await connection.close();
+  return ExitCode.Ok;
+}
+
+export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCode> {
+  const config = await configErrorsAsUsage(() => loadConfig(command.config));
+  const settings = temporalSettings(io.env, taskQueueOf(config));
+  // Lazy: the gateway starts (and answers "Temporal is unreachable, retry later") while Temporal is down.
+  const { client, connection } = createTemporalClient(settings.connection, settings.namespace);
+  const running = await startGateway({
+    client,
+    agents: config.agents,
+    ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
+    ...gatewaySettings(io.env, '0.0.0.0'),
+    taskQueue: settings.taskQueue,
+  });
+  logger.info(
+    {
+      url: running.url,
+      grpcAddress: running.grpcAddress,
+      agents: config.agents.map((agent) => agent.name),
+      temporal: `${settings.address}/${settings.namespace}`,
+      taskQueue: settings.taskQueue,
+    },
+    'A2A gateway started',
+  );
+  await nextShutdownSignal();
+  await running.close();
+  await connection.close();
+  return ExitCode.Ok;
+}
+
+function taskQueueOf(config: LoadedConfig): { taskQueue?: string } {
+  return config.taskQueue ? { taskQueue: config.taskQueue } : {};
+}
+
+async function configErrorsAsUsage<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function nextShutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}

@@ -1,0 +1,24 @@
+/**
+ * The one place a project names its agents and activities. The worker bundles the agents module
+ * into its workflow code and registers the activities; the gateway reads the agents' metadata for
+ * its cards (it never runs them); the dev stack does both. Pure: safe to import anywhere.
+ */
+export interface A2ATemporalConfig {
+  /**
+   * Module whose default export is the agents to serve (an array, or a single agent). It runs
+   * inside Temporal's workflow sandbox, so it may import only `a2a-temporal` and sandbox-safe code.
+   * Relative to the config file.
+   */
+  agents: string;
+  /** Module whose exported functions are the agents' activities (Node: all I/O). Relative to the config file. */
+  activities?: string;
+  /** Task queue of the worker and of the tasks the gateway starts. Default 'a2a-temporal'; env A2A_TASK_QUEUE wins. */
+  taskQueue?: string;
+  /** Agent served at the gateway root and to gRPC callers that name no tenant. Default: the first agent; env A2A_DEFAULT_AGENT wins. */
+  defaultAgent?: string;
+}
+
+/** Types a config file's default export. */
+export function defineConfig(config: A2ATemporalConfig): A2ATemporalConfig {
+  return config;
+}

@@ -1,0 +1,171 @@
+/**
+ * `a2a-temporal dev`: a persistent Temporal dev server (with its UI) and, in a child process, the
+ * project's worker and gateway. When the project's files change, the child is replaced; the dev
+ * server and every task in it stay, so tasks waiting for a human keep waiting across the reload.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { watch } from 'chokidar';
+import { findConfigFile } from '../config/load-config.js';
+import { startDevServer, type DevServer } from '../temporal/dev-server.js';
+import type { ServeReady } from './serve-process.js';
+
+export const DEFAULT_DB_FILE = '.data/temporal.db';
+/** Folders whose changes never reload the project. */
+const IGNORED = /(^|[/\\])(node_modules|\.git|\.data|\.tools|dist|coverage)([/\\]|$)/;
+const RELOAD_DEBOUNCE_MS = 250;
+const CHILD_STOP_TIMEOUT_MS = 15_000;
+
+const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const SERVE_PROCESS = fileURLToPath(new URL(`./serve-process${EXTENSION}`, import.meta.url));
+
+export interface DevStackOptions {
+  /** Config file, or a folder holding one; default: the current folder. */
+  config?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Progress lines for a person (the banner, reloads). */
+  print: (text: string) => void;
+}
+
+export interface RunningDevStack {
+  ready: ServeReady;
+  stop(): Promise<void>;
+}
+
+export async function startDevStack(options: DevStackOptions): Promise<RunningDevStack> {
+  const env = options.env ?? process.env;
+  const configFile = findConfigFile(options.config);
+  let devServer: DevServer | undefined;
+  let dbFile: string | undefined;
+  let uiUrl: string | undefined;
+  if (!env.TEMPORAL_ADDRESS) {
+    dbFile = resolve(env.A2A_DATA_DB ?? DEFAULT_DB_FILE);
+    mkdirSync(dirname(dbFile), { recursive: true });
+    const uiPort = Number(env.TEMPORAL_UI_PORT ?? 8233);
+    devServer = await startDevServer({ port: Number(env.TEMPORAL_PORT ?? 7233), uiPort, dbFile });
+    uiUrl = `http://127.0.0.1:${uiPort}`;
+  }
+  const childEnv = { ...env, ...(devServer && { TEMPORAL_ADDRESS: devServer.address, TEMPORAL_NAMESPACE: 'default' }) };
+
+  let current = startServeChild(configFile, childEnv);
+  let firstReady: ServeReady;
+  try {
+    firstReady = await current.ready;
+  } catch (error) {
+    await devServer?.stop();
+    throw error;
+  }
+  options.print(banner(firstReady, { ...(uiUrl && { uiUrl }), ...(dbFile && { dbFile }) }));
+
+  // Reloads run one at a time; changes that arrive during one are folded into the next.
+  let reloading: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  let stopping = false;
+  const changed = new Set<string>();
+  const watcher = watch(dirname(configFile), { ignored: (path) => IGNORED.test(path), ignoreInitial: true });
+  watcher.on('all', (_event, path) => {
+    changed.add(relative(process.cwd(), path));
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const files = [...changed];
+      changed.clear();
+      reloading = reloading.then(() => reload(files));
+    }, RELOAD_DEBOUNCE_MS);
+  });
+
+  async function reload(files: string[]): Promise<void> {
+    if (stopping) return;
+    options.print(`\n${files.join(', ')} changed: restarting the worker and the gateway (tasks in Temporal carry on)\n`);
+    await current.stop();
+    if (stopping) return;
+    current = startServeChild(configFile, childEnv);
+    try {
+      const ready = await current.ready;
+      options.print(`Reloaded: ${ready.agents.map((agent) => agent.name).join(', ')} at ${ready.gatewayUrl}\n`);
+    } catch (error) {
+      options.print(`The project failed to start (${(error as Error).message}); fix it and save to retry.\n`);
+    }
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    ready: firstReady,
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        clearTimeout(timer);
+        await watcher.close();
+        await reloading;
+        await current.stop();
+        await devServer?.stop();
+      })();
+      return stopped;
+    },
+  };
+}
+
+interface ServeChild {
+  ready: Promise<ServeReady>;
+  stop(): Promise<void>;
+}
+
+function startServeChild(configFile: string, env: NodeJS.ProcessEnv): ServeChild {
+  const child: ChildProcess = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), SERVE_PROCESS, configFile], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  const ready = new Promise<ServeReady>((resolveReady, reject) => {
+    child.on('message', (message: ServeReady) => {
+      if (message.kind === 'ready') resolveReady(message);
+    });
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the worker and gateway process exited (${signal ?? `code ${code}`}) before it was ready`)),
+    );
+  });
+  ready.catch(() => {}); // Awaited by whoever cares; an early exit must not be an unhandled rejection.
+  return {
+    ready,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): string {
+  const example = ready.agents.find((agent) => agent.name === ready.defaultAgent) ?? ready.agents[0]!;
+  const width = Math.max(...ready.agents.map((agent) => agent.name.length)) + 2;
+  return [
+    '',
+    'a2a-temporal is running.',
+    '',
+    `  Agent card (default agent, ${ready.defaultAgent}):  ${ready.gatewayUrl}/.well-known/agent-card.json`,
+    ...ready.agents.map(
+      (agent) => `  ${agent.name.padEnd(width)} ${ready.gatewayUrl}/agents/${agent.name}  (JSON-RPC; REST under /rest)`,
+    ),
+    ...(ready.grpcAddress ? [`  gRPC (all agents, by tenant; default agent without one):  ${ready.grpcAddress}`] : []),
+    `  Temporal:  ${ready.temporalAddress}${where.uiUrl ? `   UI: ${where.uiUrl}` : ''}`,
+    ...(where.dbFile ? [`  Tasks persist in ${shortPath(where.dbFile)}`] : []),
+    '',
+    `Try it (in another terminal):`,
+    `  npx a2a-temporal send ${example.name} "${example.example ?? 'hello'}" --url ${ready.gatewayUrl}`,
+    'then, if it asks a question:  npx a2a-temporal tasks reply <taskId> <answer> --agent ' +
+      `${example.name} --url ${ready.gatewayUrl}`,
+    '',
+    'Saving a file of the project restarts the worker and the gateway; waiting tasks keep waiting.',
+    'Ctrl-C stops everything.',
+    '',
+  ].join('\n');
+}
+
+/** Relative to the current folder when inside it, else absolute. */
+function shortPath(file: string): string {
+  const path = relative(process.cwd(), file);
+  return path.startsWith('..') ? file : path;
+}

@@ -1,0 +1,52 @@
+/**
+ * The dev stack's child process: loads the project's config and serves its worker and gateway
+ * until told to stop. The dev stack starts a fresh one whenever the project's files change, so the
+ * project's modules are always imported anew. Tells its parent when it is ready (IPC).
+ */
+import { loadConfig } from '../config/load-config.js';
+import { logger } from '../logging.js';
+import { temporalSettings } from '../temporal/connection.js';
+import { routeTemporalLogs } from '../temporal/worker-logs.js';
+import { serveProject } from './serve.js';
+
+export interface ServeReady {
+  kind: 'ready';
+  gatewayUrl: string;
+  grpcAddress?: string;
+  temporalAddress: string;
+  agents: { name: string; example?: string }[];
+  defaultAgent: string;
+}
+
+// The parent orders shutdown: gateway first, then the worker.
+routeTemporalLogs({ ownSignals: true });
+try {
+  const config = await loadConfig(process.argv[2]);
+  const settings = temporalSettings(process.env, { ...(config.taskQueue && { taskQueue: config.taskQueue }) });
+  const served = await serveProject(config, settings);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await served.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  process.on('disconnect', () => void stop());
+  const ready: ServeReady = {
+    kind: 'ready',
+    gatewayUrl: served.gatewayUrl,
+    ...(served.grpcAddress && { grpcAddress: served.grpcAddress }),
+    temporalAddress: settings.address,
+    agents: config.agents.map((agent) => ({
+      name: agent.name,
+      ...(agent.skills[0]?.examples?.[0] && { example: agent.skills[0].examples[0] }),
+    })),
+    defaultAgent: process.env.A2A_DEFAULT_AGENT ?? config.defaultAgent ?? config.agents[0]!.name,
+  };
+  process.send?.(ready);
+} catch (error) {
+  logger.error({ err: error }, (error as Error).message);
+  process.exit(1);
+}

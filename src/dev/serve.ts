@@ -1,0 +1,60 @@
+/**
+ * A project's worker and gateway in one process, on a Temporal server that is already running:
+ * what the dev stack restarts when the project's files change.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { LoadedConfig } from '../config/load-config.js';
+import { gatewaySettings } from '../gateway/config.js';
+import { startGateway } from '../gateway/server.js';
+import type { TemporalSettings } from '../temporal/connection.js';
+import { createAgentWorker } from '../worker/create-worker.js';
+
+export interface ServedProject {
+  gatewayUrl: string;
+  grpcAddress?: string;
+  stop(): Promise<void>;
+}
+
+export async function serveProject(
+  config: LoadedConfig,
+  settings: TemporalSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServedProject> {
+  const nativeConnection = await NativeConnection.connect(settings.connection);
+  const worker = await createAgentWorker({
+    connection: nativeConnection,
+    namespace: settings.namespace,
+    taskQueue: settings.taskQueue,
+    agents: config.agentsModule,
+    activities: await config.loadActivities(),
+  });
+  const workerRun = worker.run();
+
+  const connection = await Connection.connect(settings.connection);
+  const client = new Client({ connection, namespace: settings.namespace });
+  const gatewayDefaults = gatewaySettings(env, '127.0.0.1');
+  const gateway = await startGateway({
+    client,
+    agents: config.agents,
+    ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
+    ...gatewayDefaults,
+    taskQueue: settings.taskQueue,
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    gatewayUrl: gateway.url,
+    ...(gateway.grpcAddress && { grpcAddress: gateway.grpcAddress }),
+    stop() {
+      stopped ??= (async () => {
+        await gateway.close();
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await workerRun;
+        await connection.close();
+        await nativeConnection.close();
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * `a2a-temporal/gateway`: serve a project's agents over A2A (JSON-RPC, HTTP+JSON, gRPC; v1.0 and
+ * v0.3) on a Temporal client of your own. The gateway reads the agents' metadata for their cards
+ * and starts, answers, reads and cancels tasks through Temporal; it never runs agent code (Node only).
+ *
+ * @example
+ * import { Client, Connection } from '@temporalio/client';
+ * import { startGateway } from 'a2a-temporal/gateway';
+ * import agents from './agents.js';
+ *
+ * const client = new Client({ connection: await Connection.connect({ address: 'localhost:7233' }) });
+ * const gateway = await startGateway({ client, agents, port: 8080, grpcPort: 8081, taskQueue: 'a2a-temporal' });
+ * console.log(`${gateway.url}/.well-known/agent-card.json`);
+ *
+ * To mount on an express app of your own: `app.use('/a2a', createGatewayApp({ client, agents,
+ * publicBaseUrl: 'https://example.com/a2a' }).app)`.
+ */
+export { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
+export { startGateway, type GatewayServerOptions, type RunningGateway } from './server.js';

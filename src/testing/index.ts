@@ -1,0 +1,30 @@
+/**
+ * `a2a-temporal/testing`: test a project's agents end to end, against a real Temporal dev server
+ * and the real gateway (Node only). Run tests in processes, not worker threads (vitest: `pool: 'forks'`).
+ *
+ * @example
+ * import { afterAll, beforeAll, expect, it } from 'vitest';
+ * import { startTestEnvironment, stateOf, type TestEnvironment } from 'a2a-temporal/testing';
+ *
+ * let env: TestEnvironment;
+ * beforeAll(async () => (env = await startTestEnvironment()), 120_000); // reads ./a2a-temporal.config.ts
+ * afterAll(() => env?.stop());
+ *
+ * it('waits for approval', async () => {
+ *   const approvals = env.agent('purchase-approval');
+ *   const task = await approvals.send('Buy 3 monitors for 450 EUR');
+ *   expect(stateOf(task)).toBe('input-required');
+ *   expect(stateOf(await approvals.reply(task.id, 'approve'))).toBe('completed');
+ * });
+ */
+export {
+  startTestEnvironment,
+  type AgentTestClient,
+  type TestEnvironment,
+  type TestEnvironmentOptions,
+  type TestMessage,
+} from './test-environment.js';
+export { startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server.js';
+export { stateOf } from '../protocol/states.js';
+export type { TaskStateName } from '../protocol/states.js';
+export { textOf, type WireArtifact, type WireMessage, type WirePart, type WireTask } from '../protocol/wire.js';

@@ -1,0 +1,164 @@
+/**
+ * A project's agents on a real Temporal dev server, for tests: the worker (agents bundled once per
+ * process) and the gateway on free ports, plus a small A2A JSON-RPC client for each agent.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../config/load-config.js';
+import { startGateway } from '../gateway/server.js';
+import type { JsonObject, WirePart, WireTask } from '../protocol/wire.js';
+import { startDevServer, type DevServer } from '../temporal/dev-server.js';
+import { agentsPlugin, bundleAgents } from '../worker/agents-plugin.js';
+
+export interface TestEnvironmentOptions {
+  /** Config file, or a folder holding one. Default: the current folder. */
+  config?: string;
+  /** A running Temporal server to use (its `default` namespace). Default: env TEMPORAL_ADDRESS, else an in-memory dev server of its own. */
+  temporalAddress?: string;
+}
+
+/** What a test sends: text, structured data, or both. */
+export interface TestMessage {
+  text?: string;
+  data?: unknown;
+  contextId?: string;
+  metadata?: JsonObject;
+}
+
+/** One agent, over A2A JSON-RPC (v1.0) through the real gateway. Each call blocks until the task settles. */
+export interface AgentTestClient {
+  /** The agent's JSON-RPC endpoint; its card is at `${url}/.well-known/agent-card.json`. */
+  readonly url: string;
+  /** SendMessage: a new task. */
+  send(message: string | TestMessage): Promise<WireTask>;
+  /** SendMessage on a task: answers its pending question. */
+  reply(taskId: string, message: string | TestMessage): Promise<WireTask>;
+  /** GetTask. */
+  get(taskId: string): Promise<WireTask>;
+  /** CancelTask. */
+  cancel(taskId: string): Promise<WireTask>;
+}
+
+export interface TestEnvironment {
+  /** A Temporal client on the environment's server, e.g. to inspect a task's workflow. */
+  readonly temporal: Client;
+  readonly temporalAddress: string;
+  /** This environment's own task queue. */
+  readonly taskQueue: string;
+  readonly gatewayUrl: string;
+  agent(name: string): AgentTestClient;
+  stop(): Promise<void>;
+}
+
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+
+export async function startTestEnvironment(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
+  quietTemporalLogs();
+  const config = await loadConfig(options.config);
+  let bundle = bundles.get(config.agentsModule);
+  if (!bundle) {
+    bundle = bundleAgents(config.agentsModule, { logger: new DefaultLogger('WARN') });
+    bundles.set(config.agentsModule, bundle);
+  }
+  const address = options.temporalAddress ?? process.env.TEMPORAL_ADDRESS;
+  const devServer: DevServer | undefined = address ? undefined : await startDevServer();
+  const temporalAddress = address ?? devServer!.address;
+  const taskQueue = `test-${randomUUID()}`;
+
+  const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    taskQueue,
+    workflowBundle: await bundle,
+    plugins: [agentsPlugin({ agents: config.agentsModule, activities: await config.loadActivities() })],
+  });
+  const workerRun = worker.run();
+  const connection = await Connection.connect({ address: temporalAddress });
+  const temporal = new Client({ connection });
+  const gateway = await startGateway({
+    client: temporal,
+    agents: config.agents,
+    ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
+    taskQueue,
+    grpcPort: false,
+  });
+
+  return {
+    temporal,
+    temporalAddress,
+    taskQueue,
+    gatewayUrl: gateway.url,
+    agent(name) {
+      if (!config.agents.some((agent) => agent.name === name)) {
+        throw new Error(`No agent "${name}" in ${config.file} (agents: ${config.agents.map((a) => a.name).join(', ')})`);
+      }
+      return agentTestClient(`${gateway.url}/agents/${name}`);
+    },
+    async stop() {
+      await gateway.close();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await workerRun;
+      await connection.close();
+      await nativeConnection.close();
+      await devServer?.stop();
+    },
+  };
+}
+
+function agentTestClient(url: string): AgentTestClient {
+  const send = (message: string | TestMessage, taskId?: string) =>
+    rpc(url, 'SendMessage', { message: userMessage(message, taskId) }).then(
+      (result) => (result as { task?: WireTask }).task ?? unexpected('SendMessage', result),
+    );
+  return {
+    url,
+    send: (message) => send(message),
+    reply: (taskId, message) => send(message, taskId),
+    get: (taskId) => rpc(url, 'GetTask', { id: taskId }) as Promise<WireTask>,
+    cancel: (taskId) => rpc(url, 'CancelTask', { id: taskId }) as Promise<WireTask>,
+  };
+}
+
+function userMessage(input: string | TestMessage, taskId: string | undefined) {
+  const message = typeof input === 'string' ? { text: input } : input;
+  const parts: WirePart[] = [
+    ...(message.text !== undefined ? [{ text: message.text }] : []),
+    ...(message.data !== undefined ? [{ data: message.data }] : []),
+  ];
+  return {
+    messageId: randomUUID(),
+    role: 'ROLE_USER',
+    parts,
+    ...(taskId && { taskId }),
+    ...(message.contextId && { contextId: message.contextId }),
+    ...(message.metadata && { metadata: message.metadata }),
+  };
+}
+
+async function rpc(url: string, method: string, params: unknown): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+  if (body.error) throw new Error(`${method} failed: A2A error ${body.error.code}: ${body.error.message}`);
+  return body.result;
+}
+
+function unexpected(method: string, result: unknown): never {
+  throw new Error(`${method} answered without a task: ${JSON.stringify(result)}`);
+}
+
+let logsQuieted = false;
+/** Temporal's own logs at WARN, unless the test process installed a runtime of its own first. */
+function quietTemporalLogs(): void {
+  if (logsQuieted) return;
+  logsQuieted = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed: keep the test's own settings.
+  }
+}

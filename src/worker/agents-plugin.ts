@@ -1,0 +1,95 @@
+/**
+ * A Temporal worker plugin that runs a project's agents: it points the worker's workflow bundle at
+ * this package's task workflow with the project's agents module inside, and registers the
+ * project's activities. `a2a-temporal` imports in agent code resolve to this very copy of the
+ * package, so agent code and the task workflow share one `AgentFailure` and one agent API.
+ */
+import {
+  bundleWorkflowCode,
+  type BundleOptions,
+  type ReplayWorkerOptions,
+  type WorkerOptions,
+  type WorkerPlugin,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The alias the workflow entry imports the project's agents module by. */
+const USER_AGENTS_MODULE = 'a2a-temporal-user-agents';
+/** .ts in a checkout (run through tsx), .js in the built package. */
+const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const WORKFLOWS_ENTRY = fileURLToPath(new URL(`./workflows-entry${EXTENSION}`, import.meta.url));
+const PACKAGE_ROOT_MODULE = fileURLToPath(new URL(`../index${EXTENSION}`, import.meta.url));
+
+type WebpackConfigHook = NonNullable<BundleOptions['webpackConfigHook']>;
+
+export interface AgentsPluginOptions {
+  /** Path or file URL of the agents module (its default export: the agents). */
+  agents: string | URL;
+  /** The activities the agents call, e.g. `import * as activities from './activities.js'`. */
+  activities?: object;
+}
+
+export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
+  const hook = agentsWebpackHook(options.agents);
+  return {
+    name: 'a2a-temporal.agents',
+    configureWorker(worker: WorkerOptions): WorkerOptions {
+      return {
+        ...worker,
+        activities: { ...(options.activities as WorkerOptions['activities']), ...worker.activities },
+        ...(!worker.workflowBundle && bundleSettings(worker, hook)),
+      };
+    },
+    configureReplayWorker(worker: ReplayWorkerOptions): ReplayWorkerOptions {
+      return { ...worker, ...(!worker.workflowBundle && bundleSettings(worker, hook)) };
+    },
+  };
+}
+
+/** The workflow bundle of a project's agents, built once (tests share one across many workers). */
+export function bundleAgents(
+  agents: string | URL,
+  options: Partial<Omit<BundleOptions, 'workflowsPath'>> = {},
+): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({
+    ...options,
+    workflowsPath: WORKFLOWS_ENTRY,
+    webpackConfigHook: chain(options.webpackConfigHook, agentsWebpackHook(agents)),
+  });
+}
+
+function bundleSettings(
+  worker: Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'>,
+  hook: WebpackConfigHook,
+): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
+  if (worker.workflowsPath && worker.workflowsPath !== WORKFLOWS_ENTRY) {
+    throw new Error(
+      'The a2a-temporal agents plugin needs the worker\'s workflow bundle: run your other workflows on a worker (and task queue) of their own.',
+    );
+  }
+  return {
+    workflowsPath: WORKFLOWS_ENTRY,
+    bundlerOptions: { ...worker.bundlerOptions, webpackConfigHook: chain(worker.bundlerOptions?.webpackConfigHook, hook) },
+  };
+}
+
+function agentsWebpackHook(agents: string | URL): WebpackConfigHook {
+  const agentsPath = agents instanceof URL || agents.startsWith('file:') ? fileURLToPath(agents) : resolve(agents);
+  return (config) => {
+    const resolve = config.resolve ?? {};
+    const alias = Array.isArray(resolve.alias) ? {} : (resolve.alias ?? {});
+    return {
+      ...config,
+      resolve: {
+        ...resolve,
+        alias: { ...alias, [`${USER_AGENTS_MODULE}$`]: agentsPath, 'a2a-temporal$': PACKAGE_ROOT_MODULE },
+      },
+    };
+  };
+}
+
+function chain(first: WebpackConfigHook | undefined, second: WebpackConfigHook): WebpackConfigHook {
+  return first ? (config) => second(first(config)) : second;
+}

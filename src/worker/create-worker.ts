@@ -1,0 +1,25 @@
+/**
+ * A Temporal worker that runs a project's agents and activities on the caller's connection,
+ * namespace and task queue.
+ */
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
+import { agentsPlugin, type AgentsPluginOptions } from './agents-plugin.js';
+
+export interface AgentWorkerOptions extends AgentsPluginOptions, Partial<Omit<WorkerOptions, 'activities'>> {
+  connection: NativeConnection;
+  /** Default 'default'. */
+  namespace?: string;
+  /** Default 'a2a-temporal': the gateway must start tasks on the same queue. */
+  taskQueue?: string;
+}
+
+export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  const { agents, activities, plugins, ...workerOptions } = options;
+  return Worker.create({
+    namespace: 'default',
+    taskQueue: DEFAULT_TASK_QUEUE,
+    ...workerOptions,
+    plugins: [...(plugins ?? []), agentsPlugin({ agents, ...(activities && { activities }) })],
+  });
+}
