@@ -35,7 +35,14 @@ export default tseslint.config(
   },
   {
     // Temporal's deterministic sandbox: no Node, no I/O, no gateway (type-only imports are erased).
-    files: ['src/workflows/**/*.ts', 'src/agents/**/*.ts', 'src/protocol/**/*.ts'],
+    files: [
+      'src/index.ts',
+      'src/config/define-config.ts',
+      'src/workflows/**/*.ts',
+      'src/protocol/**/*.ts',
+      'examples/agents/**/*.ts',
+      'templates/project/src/agents.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -44,9 +51,12 @@ export default tseslint.config(
             { group: NODE_BUILTINS, message: 'Workflow code runs in a deterministic sandbox: no Node built-ins.' },
             {
               group: [
+                '**/src/**',
                 '**/gateway/**',
                 '**/activities/**',
+                '**/activity/**',
                 '**/temporal/**',
+                'a2a-temporal/*',
                 '@temporalio/client',
                 '@temporalio/worker',
                 '@temporalio/activity',
@@ -54,7 +64,26 @@ export default tseslint.config(
                 'express',
               ],
               allowTypeImports: true,
-              message: 'Workflow code may import only workflow code, src/protocol and @temporalio/workflow|common.',
+              message:
+                'Workflow code may import only workflow code, src/protocol, `a2a-temporal` and @temporalio/workflow|common.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The examples are written as a user writes a project: through the package's public subpaths only.
+    files: ['examples/**/*.ts', 'templates/**/*.ts'],
+    ignores: ['examples/agents/**/*.ts', 'templates/project/src/agents.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/**', '**/dist/**', 'a2a-temporal/dist/*'],
+              message: "Import the package's public subpaths: a2a-temporal, a2a-temporal/activity, /worker, /gateway, /testing.",
             },
           ],
         },

@@ -15,7 +15,11 @@ export interface MessageTarget {
   responder?: string;
 }
 
-export function sendRequest(content: Content, target: MessageTarget = {}, messageId: string = randomUUID()) {
+export function sendRequest(
+  content: Content,
+  target: MessageTarget = {},
+  messageId: string = randomUUID(),
+): SendMessageRequest {
   const parts: unknown[] = [];
   if (content.text !== undefined) parts.push({ text: content.text });
   if (content.data !== undefined) parts.push({ data: content.data, mediaType: 'application/json' });

@@ -1,7 +1,7 @@
 /**
  * Finds and reads a project's `a2a-temporal.config.*`: the agents module (imported for metadata;
  * the worker also bundles it) and the activities module, resolved against the config file.
- * TypeScript files import when a TypeScript loader is registered (the CLI registers tsx; vitest has its own).
+ * TypeScript files load through tsx when the process has no TypeScript loader of its own.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -87,8 +87,17 @@ function moduleFile(configFile: string, relative: string, what: string): string 
 }
 
 async function importModule(file: string, what: string): Promise<{ default?: unknown }> {
+  const url = pathToFileURL(file).href;
   try {
-    return (await import(pathToFileURL(file).href)) as { default?: unknown };
+    try {
+      return (await import(url)) as { default?: unknown };
+    } catch (error) {
+      // TypeScript in a process without a loader for it (e.g. this package under vitest): register tsx, try again.
+      if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+      (await import('tsx/esm/api')).register();
+      // Node remembers the failed import of `url`; the query makes this a fresh one.
+      return (await import(`${url}?with-tsx`)) as { default?: unknown };
+    }
   } catch (error) {
     throw new ConfigError(`Could not load the ${what} ${file}: ${(error as Error).message}`, { cause: error });
   }

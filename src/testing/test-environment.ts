@@ -7,6 +7,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleWi
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../config/load-config.js';
 import { startGateway } from '../gateway/server.js';
+import { logger } from '../logging.js';
 import type { JsonObject, WirePart, WireTask } from '../protocol/wire.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { agentsPlugin, bundleAgents } from '../worker/agents-plugin.js';
@@ -54,7 +55,7 @@ export interface TestEnvironment {
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
 export async function startTestEnvironment(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
-  quietTemporalLogs();
+  quietLogs();
   const config = await loadConfig(options.config);
   let bundle = bundles.get(config.agentsModule);
   if (!bundle) {
@@ -152,10 +153,11 @@ function unexpected(method: string, result: unknown): never {
 }
 
 let logsQuieted = false;
-/** Temporal's own logs at WARN, unless the test process installed a runtime of its own first. */
-function quietTemporalLogs(): void {
+/** Warnings and errors only (LOG_LEVEL still wins for ours), unless the test installed a Temporal runtime of its own first. */
+function quietLogs(): void {
   if (logsQuieted) return;
   logsQuieted = true;
+  if (!process.env.LOG_LEVEL) logger.level = 'warn';
   try {
     Runtime.install({ logger: new DefaultLogger('WARN') });
   } catch {

@@ -1,7 +1,7 @@
 /**
  * docker-compose.yml cannot run here (no Docker engine), so keep it honest: every environment
  * variable it gives our services is read by the code, every port it publishes is one the code
- * listens on, and every command it runs is a file the build produces.
+ * listens on, and every command it runs is a command of the package's CLI on a config that exists.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')) as
     { build?: string; command?: string[]; environment?: Record<string, unknown>; ports?: string[] }
   >;
 };
+const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 const ours = Object.entries(compose.services).filter(([, service]) => service.build === '.');
 
 function sourceFiles(dir: string): string[] {
@@ -38,10 +39,14 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.each(ours)('%s: runs an entrypoint the build produces', (_name, service) => {
-    const script = service.command?.[1] ?? '';
-    expect(script).toMatch(/^dist\/.+\.js$/);
-    expect(existsSync(join(ROOT, 'src', script.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
+  it.each(ours)('%s: runs a command of the package CLI the image holds', (name, service) => {
+    const [node, bin, command, config] = service.command ?? [];
+    expect([node, bin]).toEqual(['node', 'bin/a2a-temporal.js']);
+    expect(command).toBe(name);
+    if (config !== undefined) expect(existsSync(join(ROOT, config))).toBe(true);
+    for (const copied of ['bin', 'examples', config?.split('/')[0]].filter(Boolean)) {
+      expect(dockerfile, `the image lacks ${copied}/`).toMatch(new RegExp(`^COPY ${copied} `, 'm'));
+    }
   });
 
   it('publishes the gateway ports the code listens on by default', () => {

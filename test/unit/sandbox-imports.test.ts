@@ -1,28 +1,44 @@
 /**
- * Workflow code runs in Temporal's deterministic sandbox: src/workflows, src/agents and
- * src/protocol may not import Node built-ins, the gateway, or Node-only Temporal packages
- * (type-only imports are erased and allowed). ESLint enforces the same rule while editing.
+ * Workflow code runs in Temporal's deterministic sandbox. The agent subpath (`a2a-temporal`), the
+ * task workflow, the shared protocol code and the example agents may not import Node built-ins,
+ * the gateway, activities or Node-only Temporal packages (type-only imports are erased and allowed);
+ * ESLint enforces the same rule while editing. Temporal's own bundler proves it: it refuses any
+ * workflow bundle that reaches a Node module.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bundleAgents } from '../../src/worker/agents-plugin.js';
 
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
-const SANDBOXED = ['workflows', 'agents', 'protocol'];
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SANDBOXED = [
+  'src/index.ts',
+  'src/config/define-config.ts',
+  'src/workflows',
+  'src/protocol',
+  'examples/agents',
+  'templates/project/src/agents.ts',
+];
 const FORBIDDEN_PACKAGES = [
   '@temporalio/client',
   '@temporalio/worker',
   '@temporalio/activity',
   '@a2a-js/sdk',
   'express',
+  'a2a-temporal/activity',
+  'a2a-temporal/worker',
+  'a2a-temporal/gateway',
+  'a2a-temporal/testing',
 ];
-const IMPORT = /^\s*import\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]/gm;
+const IMPORT = /^\s*(?:import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]/gm;
+const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+function filesUnder(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(path, entry.name)) : entry.name.endsWith('.ts') ? [join(path, entry.name)] : [],
   );
 }
 
@@ -36,13 +52,25 @@ function violations(file: string): string[] {
         specifier.startsWith('node:') ||
         builtinModules.includes(specifier) ||
         FORBIDDEN_PACKAGES.some((pkg) => specifier === pkg || specifier.startsWith(`${pkg}/`)) ||
-        /(^|\/)(gateway|activities|temporal)(\/|$)/.test(specifier),
+        /(^|\/)(gateway|activities|activity|temporal|worker|testing)(\/|$)/.test(specifier),
     );
 }
 
 describe('the deterministic sandbox wall', () => {
-  it.each(SANDBOXED)('src/%s imports nothing from Node, the gateway or activities at run time', (dir) => {
-    const found = filesUnder(join(SRC, dir)).flatMap((file) => violations(file).map((v) => `${file}: ${v}`));
+  it.each(SANDBOXED)('%s imports nothing from Node, the gateway or activities at run time', (path) => {
+    const found = filesUnder(join(ROOT, path)).flatMap((file) => violations(file).map((v) => `${file}: ${v}`));
     expect(found).toEqual([]);
+  });
+
+  it("Temporal's bundler accepts every value of the agent subpath", { timeout: 60_000 }, async () => {
+    const bundle = await bundleAgents(join(ROOT, 'test/fixtures/agents/whole-api.ts'), { logger: quiet });
+    expect(bundle.code).toContain('whole-api');
+  });
+
+  it('and refuses agent code that reaches a Node module (the check has teeth)', { timeout: 60_000 }, async () => {
+    const errors: string[] = [];
+    const logger = { ...quiet, error: (message: string) => errors.push(message) };
+    await expect(bundleAgents(join(ROOT, 'test/fixtures/agents/uses-node.ts'), { logger })).rejects.toThrow(/Webpack/);
+    expect(errors.join('\n')).toMatch(/node:fs/);
   });
 });

@@ -41,6 +41,7 @@ export async function runInit(command: InitCommand, io: Io): Promise<ExitCode> {
     copyFileSync(join(TEMPLATE, file), target);
     written.push(relative(dir, target));
   }
+  const previousType = readPackageType(dir);
   written.push(writePackageJson(dir, name));
   if (!existsSync(join(dir, 'README.md'))) {
     writeFileSync(join(dir, 'README.md'), readme(name));
@@ -50,6 +51,9 @@ export async function runInit(command: InitCommand, io: Io): Promise<ExitCode> {
   io.out(`Created an a2a-temporal project in ${dir}`);
   io.out(`  wrote: ${written.join(', ')}`);
   if (kept.length > 0) io.out(`  kept (already there): ${kept.join(', ')}`);
+  if (previousType && previousType !== 'module') {
+    io.out(`  package.json: "type" is now "module" (was "${previousType}"): the project files are ES modules`);
+  }
   io.out('');
   io.out('Next:');
   if (dir !== process.cwd()) io.out(`  cd ${relative(process.cwd(), dir) || '.'}`);
@@ -57,6 +61,16 @@ export async function runInit(command: InitCommand, io: Io): Promise<ExitCode> {
   io.out('  npm run dev    # Temporal dev server + UI, worker and A2A gateway; reloads when you save');
   io.out('  npm test       # the agent end to end against a real Temporal dev server');
   return ExitCode.Ok;
+}
+
+function readPackageType(dir: string): string | undefined {
+  const file = join(dir, 'package.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as PackageJson).type;
+  } catch {
+    return undefined; // writePackageJson reports it
+  }
 }
 
 function templateFiles(dir: string, prefix = ''): string[] {
@@ -85,14 +99,15 @@ function writePackageJson(dir: string, name: string): string {
     version: '0.1.0',
     private: true,
     ...existing,
-    type: existing.type ?? 'module',
+    // The project's files are ES modules (`npm init` writes "commonjs" these days).
+    type: 'module',
     scripts: {
       dev: 'a2a-temporal dev',
       test: 'vitest run',
       typecheck: 'tsc --noEmit',
       worker: 'a2a-temporal worker',
       gateway: 'a2a-temporal gateway',
-      ...existing.scripts,
+      ...withoutPlaceholders(existing.scripts),
     },
     dependencies: { 'a2a-temporal': `^${own.version}`, ...existing.dependencies },
     devDependencies: {
@@ -104,11 +119,17 @@ function writePackageJson(dir: string, name: string): string {
     // npm 11 asks before running install scripts; Temporal's bundler needs none of these.
     allowScripts: { protobufjs: false, '@swc/core': false, esbuild: false, ...(existing.allowScripts as object) },
   };
-  if (merged.type !== 'module') {
-    throw new UsageError(`${file} says "type": "${merged.type}"; the project files are ES modules ("type": "module").`);
-  }
   writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
   return 'package.json';
+}
+
+/** `npm init` writes a test script that only fails; ours replaces it. */
+const NPM_INIT_TEST_SCRIPT = /^echo "Error: no test specified" && exit 1$/;
+
+function withoutPlaceholders(scripts: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(scripts).filter(([name, script]) => !(name === 'test' && NPM_INIT_TEST_SCRIPT.test(script))),
+  );
 }
 
 function packageName(folder: string): string {
