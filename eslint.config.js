@@ -83,7 +83,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/src/**', '**/dist/**', 'a2a-temporal/dist/*'],
-              message: "Import the package's public subpaths: a2a-temporal, a2a-temporal/activity, /worker, /gateway, /testing.",
+              message:
+                "Import the package's public subpaths: a2a-temporal, a2a-temporal/activity, /worker, /gateway, /testing.",
             },
           ],
         },

@@ -112,7 +112,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       ...CONFIG_DETAILS,
       'Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS* or a',
-      'TEMPORAL_PROFILE; polls the config\'s taskQueue (env A2A_TASK_QUEUE wins). Stops on SIGINT/SIGTERM.',
+      "TEMPORAL_PROFILE; polls the config's taskQueue (env A2A_TASK_QUEUE wins). Stops on SIGINT/SIGTERM.",
     ],
     options: { ...HELP },
     examples: ['a2a-temporal worker', 'TEMPORAL_ADDRESS=temporal:7233 a2a-temporal worker dist/a2a-temporal.config.js'],

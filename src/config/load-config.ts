@@ -62,7 +62,8 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
     );
   }
   const agentsModule = moduleFile(file, config.agents, 'agents');
-  const activitiesModule = config.activities === undefined ? undefined : moduleFile(file, config.activities, 'activities');
+  const activitiesModule =
+    config.activities === undefined ? undefined : moduleFile(file, config.activities, 'activities');
   const agents = agentsFromModule(await importModule(agentsModule, 'agents module'), agentsModule);
   if (config.defaultAgent !== undefined && !agents.some((agent) => agent.name === config.defaultAgent)) {
     throw new ConfigError(
@@ -76,13 +77,15 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
     agents,
     ...(config.taskQueue && { taskQueue: config.taskQueue }),
     ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
-    loadActivities: async () => (activitiesModule ? { ...(await importModule(activitiesModule, 'activities module')) } : {}),
+    loadActivities: async () =>
+      activitiesModule ? { ...(await importModule(activitiesModule, 'activities module')) } : {},
   };
 }
 
 function moduleFile(configFile: string, relative: string, what: string): string {
   const file = resolve(dirname(configFile), relative);
-  if (!existsSync(file)) throw new ConfigError(`${configFile}: the ${what} module ${relative} does not exist (${file}).`);
+  if (!existsSync(file))
+    throw new ConfigError(`${configFile}: the ${what} module ${relative} does not exist (${file}).`);
   return file;
 }
 

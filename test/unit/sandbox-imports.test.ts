@@ -38,7 +38,11 @@ const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() 
 function filesUnder(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(join(path, entry.name)) : entry.name.endsWith('.ts') ? [join(path, entry.name)] : [],
+    entry.isDirectory()
+      ? filesUnder(join(path, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(path, entry.name)]
+        : [],
   );
 }
 
