@@ -184,3 +184,23 @@ describe('setup and unknown commands', () => {
     expect(usageError(() => parseCommandLine(['deploy'])).message).toMatch(/Unknown command "deploy"/);
   });
 });
+
+describe('project commands', () => {
+  it('init takes a folder (default: here) and a package name', () => {
+    expect(parse('init', ['init'])).toEqual({ kind: 'init', dir: '.' });
+    expect(parse('init', ['init', 'my-agents', '--name', 'approvals'])).toEqual({
+      kind: 'init',
+      dir: 'my-agents',
+      name: 'approvals',
+    });
+  });
+
+  it.each(['dev', 'worker', 'gateway'] as const)('%s takes an optional config', (kind) => {
+    expect(parse(kind, [kind])).toEqual({ kind });
+    expect(parse(kind, [kind, 'examples/a2a-temporal.config.ts'])).toEqual({
+      kind,
+      config: 'examples/a2a-temporal.config.ts',
+    });
+    expect(usageError(() => parseCommandLine([kind, 'a', 'b'])).message).toMatch(/Unexpected argument/);
+  });
+});
