@@ -30,6 +30,14 @@ export {
   type Reply,
   type UserMessage,
 } from './workflows/agent-api.js';
+export {
+  defineLlmAgent,
+  defineTool,
+  type AnyLlmTool,
+  type ApprovalPolicy,
+  type LlmAgentDefinition,
+  type LlmTool,
+} from './workflows/llm-agent.js';
 export { defineConfig, type A2ATemporalConfig } from './config/define-config.js';
 export type { JsonObject, WirePart } from './protocol/wire.js';
 export type { Duration } from '@temporalio/common';

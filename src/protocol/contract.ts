@@ -89,6 +89,8 @@ export interface PendingQuestion {
   expects?: string;
   /** Out-of-band auth: the answer comes through the completeAuth update, not a message. */
   outOfBand?: boolean;
+  /** Structured data about the question (e.g. the tool call awaiting approval); also a DataPart of the status message. */
+  details?: JsonObject;
 }
 
 /** Everything a run hands to its continuation. */

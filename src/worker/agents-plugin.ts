@@ -14,6 +14,8 @@ import {
 } from '@temporalio/worker';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createLlmActivities } from '../llm/activities.js';
+import type { ModelSettings } from '../llm/model-settings.js';
 
 /** The alias the workflow entry imports the project's agents module by. */
 const USER_AGENTS_MODULE = 'a2a-temporal-user-agents';
@@ -29,6 +31,8 @@ export interface AgentsPluginOptions {
   agents: string | URL;
   /** The activities the agents call, e.g. `import * as activities from './activities.js'`. */
   activities?: object;
+  /** The OpenAI-compatible endpoint of LLM agents. Default: A2A_MODEL_BASE_URL, A2A_MODEL_API_KEY, A2A_MODEL. */
+  model?: ModelSettings;
 }
 
 export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
@@ -38,7 +42,12 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
     configureWorker(worker: WorkerOptions): WorkerOptions {
       return {
         ...worker,
-        activities: { ...(options.activities as WorkerOptions['activities']), ...worker.activities },
+        activities: {
+          // LLM agents' model calls and tool runner, beside (never over) the project's own activities.
+          ...createLlmActivities(options.activities, options.model),
+          ...(options.activities as WorkerOptions['activities']),
+          ...worker.activities,
+        },
         ...(!worker.workflowBundle && bundleSettings(worker, hook)),
       };
     },

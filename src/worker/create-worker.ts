@@ -15,11 +15,11 @@ export interface AgentWorkerOptions extends AgentsPluginOptions, Partial<Omit<Wo
 }
 
 export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const { agents, activities, plugins, ...workerOptions } = options;
+  const { agents, activities, model, plugins, ...workerOptions } = options;
   return Worker.create({
     namespace: 'default',
     taskQueue: DEFAULT_TASK_QUEUE,
     ...workerOptions,
-    plugins: [...(plugins ?? []), agentsPlugin({ agents, ...(activities && { activities }) })],
+    plugins: [...(plugins ?? []), agentsPlugin({ agents, ...(activities && { activities }), ...(model && { model }) })],
   });
 }

@@ -19,3 +19,4 @@
  */
 export { agentsPlugin, bundleAgents, type AgentsPluginOptions } from './agents-plugin.js';
 export { createAgentWorker, type AgentWorkerOptions } from './create-worker.js';
+export type { ModelSettings } from '../llm/model-settings.js';

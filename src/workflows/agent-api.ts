@@ -80,6 +80,8 @@ export interface AskOptions<T = unknown> {
   responders?: string[];
   /** A structured DataPart reply; invalid replies are rejected and the task keeps waiting. */
   schema?: ZodType<T>;
+  /** Structured data shown with the question: a DataPart of the status message and `metadata.pendingQuestion.details`. */
+  details?: JsonObject;
 }
 
 export interface AskAuthOptions {

@@ -56,7 +56,27 @@ export function agentMessage(runtime: TaskRuntime, text: string): WireMessage {
   };
 }
 
+/** What this package's own agent kinds (the LLM agent) reach beyond the public context. */
+export interface AgentInternals {
+  runtime: TaskRuntime;
+  journal: AgentJournal;
+}
+
+const internals = new WeakMap<AgentContext, AgentInternals>();
+
+export function agentInternals(ctx: AgentContext): AgentInternals {
+  const found = internals.get(ctx);
+  if (!found) throw new TypeError('Not an a2a-temporal agent context');
+  return found;
+}
+
 export function createAgentContext(runtime: TaskRuntime, journal: AgentJournal, message: UserMessage): AgentContext {
+  const ctx = buildAgentContext(runtime, journal, message);
+  internals.set(ctx, { runtime, journal });
+  return ctx;
+}
+
+function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message: UserMessage): AgentContext {
   const { record } = runtime;
 
   async function waitForReply(question: PendingQuestion, waiter: ReplyWaiter, outcome?: DeadlineOutcome) {
@@ -64,7 +84,9 @@ export function createAgentContext(runtime: TaskRuntime, journal: AgentJournal, 
       // A question resumed after continue-as-new keeps the deadline it was asked with.
       const active = resumed && record.pending ? record.pending : question;
       if (!resumed) {
-        record.await(question, agentMessage(runtime, question.prompt));
+        const message = agentMessage(runtime, question.prompt);
+        if (question.details) message.parts.push({ data: question.details });
+        record.await(question, message);
         runtime.publish();
       }
       runtime.waiter = waiter;
@@ -148,6 +170,7 @@ export function createAgentContext(runtime: TaskRuntime, journal: AgentJournal, 
         ...(deadline && { deadline }),
         ...(ask.responders && { responders: ask.responders }),
         ...(ask.schema && { expects: ask.schema.description ?? 'a DataPart matching the agent schema' }),
+        ...(ask.details && { details: ask.details }),
       };
       const waiter: ReplyWaiter = {
         kind: 'input',

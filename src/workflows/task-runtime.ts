@@ -27,6 +27,7 @@ import {
   type MessageAccepted,
 } from '../protocol/contract.js';
 import { TaskErrorType } from '../protocol/errors.js';
+import { modelOutputSignal, type ModelOutputChunk } from '../protocol/llm.js';
 import {
   AGENT_ATTRIBUTE,
   CONTEXT_ID_ATTRIBUTE,
@@ -48,8 +49,19 @@ export interface ReplyWaiter {
   reply?: Reply;
 }
 
+/** A model call whose text streams into an artifact (see llm-agent.ts). */
+export interface ModelStream {
+  artifactId: string;
+  name: string;
+  /** Characters appended so far; a chunk is taken only if it starts here. */
+  received: number;
+  /** Streamed text beyond this is dropped (the final artifact chunk holds the capped text). */
+  maxChars: number;
+}
+
 export class TaskRuntime {
   waiter?: ReplyWaiter;
+  readonly modelStreams = new Map<string, ModelStream>();
   cancelRequest?: CancelRequest;
   agentScope?: CancellationScope;
   firstMessage?: UserMessage;
@@ -99,6 +111,7 @@ export class TaskRuntime {
   }
 
   registerHandlers(): void {
+    setHandler(modelOutputSignal, (chunk) => this.appendModelOutput(chunk));
     setHandler(sendMessageUpdate, (incoming) => this.acceptMessage(incoming), {
       validator: (incoming) => this.validateMessage(incoming),
     });
@@ -215,6 +228,20 @@ export class TaskRuntime {
       this.deliver({ ...user, value, timedOut: false }, incoming.responder ?? 'user');
     }
     return { task: this.record.header(), lastSeq, duplicate: false };
+  }
+
+  /** Streamed model text: appended to the stream's artifact in order; repeats and gaps are dropped. */
+  private appendModelOutput(chunk: ModelOutputChunk): void {
+    const stream = this.modelStreams.get(chunk?.streamId);
+    if (!stream || chunk.offset !== stream.received || typeof chunk.text !== 'string') return;
+    const text = chunk.text.slice(0, Math.max(0, stream.maxChars - stream.received));
+    if (text.length === 0) return;
+    this.record.addArtifact(
+      { artifactId: stream.artifactId, name: stream.name, parts: [{ text }] },
+      stream.received > 0,
+      false,
+    );
+    stream.received += chunk.text.length;
   }
 
   /** Hands the reply to the waiting question; the task is working again from this moment. */

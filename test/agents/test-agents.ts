@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { expenseApprovalAgent } from '../../examples/agents/expense-approval.js';
 import { AgentFailure, defineAgent, type AskOptions, type DeadlineOutcome } from '../../src/workflows/agent-api.js';
+import { defineLlmAgent, defineTool } from '../../src/workflows/llm-agent.js';
 import type * as testActivities from '../support/test-activities.js';
 
 const skills = [{ id: 'test', name: 'Test', description: 'Test agent', tags: ['test'] }];
@@ -142,6 +143,51 @@ export const shortExpenseApproval = expenseApprovalAgent({
   onDeadline: { kind: 'reject', reason: 'Approval deadline passed' },
 });
 
+const orderInput = z.object({ item: z.string(), quantity: z.number().int().positive(), total: z.number() });
+
+/** An LLM agent with a free lookup tool and an order tool that needs approval over 100. */
+export const llmAgent = defineLlmAgent({
+  name: 'test-llm',
+  description: 'Buys things with a model in the loop',
+  skills,
+  instructions: 'You buy things for the user.',
+  model: 'fake-model',
+  modelActivityOptions: { retry: { maximumAttempts: 2, initialInterval: '100 milliseconds' } },
+  streamIntervalMs: 100,
+  tools: {
+    lookup_price: defineTool({
+      description: 'Unit price of an item',
+      input: z.object({ item: z.string() }),
+      activity: 'testLookupPrice',
+    }),
+    place_order: defineTool({
+      description: 'Orders items',
+      input: orderInput,
+      activity: 'testPlaceOrder',
+      approval: (order) => (order.total > 100 ? `the total ${order.total} is over 100` : false),
+    }),
+  },
+});
+
+/** The same, with an approval deadline of two seconds. */
+export const llmDeadlineAgent = defineLlmAgent({
+  name: 'test-llm-deadline',
+  description: 'Approvals time out',
+  skills,
+  instructions: 'You buy things for the user.',
+  model: 'fake-model',
+  tools: {
+    place_order: defineTool({
+      description: 'Orders items',
+      input: orderInput,
+      activity: 'testPlaceOrder',
+      approval: 'always',
+      approvers: ['alice'],
+      approvalDeadline: '2 seconds',
+    }),
+  },
+});
+
 export const testAgents = [
   crashingAgent,
   failingAgent,
@@ -153,4 +199,6 @@ export const testAgents = [
   stubbornAgent,
   extendedCardAgent,
   shortExpenseApproval,
+  llmAgent,
+  llmDeadlineAgent,
 ];

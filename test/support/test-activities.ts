@@ -19,3 +19,15 @@ export async function waitForAbort(taskId: string, ms: number): Promise<string> 
     { intervalMs: 200 },
   );
 }
+
+/** Orders the LLM test agent placed, in this process (same process as the test worker). */
+export const placedOrders: { item: string; quantity: number; total: number }[] = [];
+
+export async function testLookupPrice(args: { item: string }): Promise<{ item: string; unitPrice: number }> {
+  return { item: args.item, unitPrice: 150 };
+}
+
+export async function testPlaceOrder(order: { item: string; quantity: number; total: number }): Promise<string> {
+  placedOrders.push(order);
+  return `order-${placedOrders.length}`;
+}

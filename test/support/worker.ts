@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import * as exampleActivities from '../../examples/activities/index.js';
-import { bundleAgents } from '../../src/worker/agents-plugin.js';
+import type { ModelSettings } from '../../src/llm/model-settings.js';
+import { agentsPlugin, bundleAgents } from '../../src/worker/agents-plugin.js';
 import * as testActivities from './test-activities.js';
 
 /** The tests' agents module: the example agents and the test agents. */
@@ -29,7 +30,10 @@ export interface TestWorker {
   shutdown(): Promise<void>;
 }
 
-export async function startTestWorker(taskQueue = `test-${randomUUID()}`): Promise<TestWorker> {
+export async function startTestWorker(
+  taskQueue = `test-${randomUUID()}`,
+  options: { model?: ModelSettings } = {},
+): Promise<TestWorker> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
@@ -40,7 +44,7 @@ export async function startTestWorker(taskQueue = `test-${randomUUID()}`): Promi
     namespace: 'default',
     taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: TEST_ACTIVITIES,
+    plugins: [agentsPlugin({ agents: TEST_AGENTS_MODULE, activities: TEST_ACTIVITIES, ...options })],
   });
   const running = worker.run();
   return {

@@ -1,0 +1,168 @@
+/**
+ * The activities LLM agents run on: one model call through the AI SDK's OpenAI-compatible
+ * provider (streaming its text back to the task in batches), and the tool runner that calls one of
+ * the project's activities and returns its output as capped text. Node only.
+ */
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+import { withHeartbeats } from '../activity/heartbeat.js';
+import {
+  MODEL_ACTIVITY,
+  TOOL_ACTIVITY,
+  modelOutputSignal,
+  type LlmMessage,
+  type ModelCallInput,
+  type ModelCallResult,
+  type ToolRunInput,
+  type ToolRunResult,
+} from '../protocol/llm.js';
+import { cap } from '../workflows/llm-agent.js';
+import { missingModelSetting, modelSettingsFromEnv, type ModelSettings } from './model-settings.js';
+
+type ActivityFunction = (...args: never[]) => Promise<unknown>;
+
+export function createLlmActivities(
+  projectActivities: object = {},
+  settings: ModelSettings = modelSettingsFromEnv(),
+): Record<string, (input: never) => Promise<unknown>> {
+  return {
+    [MODEL_ACTIVITY]: (input: ModelCallInput) => callModel(settings, input),
+    [TOOL_ACTIVITY]: (input: ToolRunInput) => runTool(projectActivities as Record<string, ActivityFunction>, input),
+  };
+}
+
+async function callModel(settings: ModelSettings, input: ModelCallInput): Promise<ModelCallResult> {
+  const missing = missingModelSetting(settings, input.model);
+  if (missing) throw ApplicationFailure.nonRetryable(missing, 'ModelNotConfigured');
+  const provider = createOpenAICompatible({
+    name: 'a2a-temporal',
+    baseURL: settings.baseURL!,
+    ...(settings.apiKey && { apiKey: settings.apiKey }),
+  });
+  const context = Context.current();
+  const workflowId = context.info.workflowExecution?.workflowId;
+  const workflow = input.stream && workflowId ? context.client.workflow.getHandle(workflowId) : undefined;
+  return withHeartbeats(async (signal) => {
+    const result = streamText({
+      model: provider.chatModel(input.model ?? settings.model!),
+      system: input.system,
+      messages: toModelMessages(input.messages),
+      tools: toToolSet(input),
+      maxRetries: 0, // Temporal retries the activity
+      abortSignal: signal,
+    });
+    let text = '';
+    let sent = 0;
+    let lastSent = Date.now();
+    const flush = async () => {
+      if (!input.stream || !workflow || sent >= Math.min(text.length, input.maxTextChars)) return;
+      const chunk = text.slice(sent, input.maxTextChars);
+      await workflow.signal(modelOutputSignal, { streamId: input.stream.streamId, offset: sent, text: chunk });
+      sent += chunk.length;
+      lastSent = Date.now();
+    };
+    for await (const part of result.fullStream) {
+      if (part.type === 'error') throw retryability(part.error);
+      if (part.type !== 'text-delta') continue;
+      text += part.text;
+      if (input.stream && Date.now() - lastSent >= input.stream.intervalMs) await flush();
+    }
+    const toolCalls = (await result.toolCalls).map((call) => ({
+      id: call.toolCallId,
+      name: call.toolName,
+      // Unparsable arguments stay as the model sent them: the agent hands the parse error back to the model.
+      arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
+    }));
+    return { text: cap(text, input.maxTextChars), toolCalls, finishReason: await result.finishReason };
+  }).catch((error: unknown) => {
+    throw retryability(error);
+  });
+}
+
+/** An endpoint that says the request itself is wrong (401, 404, 400) will not get better by retrying. */
+function retryability(error: unknown): unknown {
+  const callError = error as { isRetryable?: boolean; statusCode?: number; message?: string; url?: string };
+  if (callError?.isRetryable === false && callError.statusCode !== undefined) {
+    return ApplicationFailure.nonRetryable(
+      `The model endpoint answered ${callError.statusCode}: ${callError.message}`,
+      'ModelRequestRejected',
+    );
+  }
+  return error;
+}
+
+function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    if (message.role === 'user') return { role: 'user', content: message.text };
+    if (message.role === 'assistant') {
+      return {
+        role: 'assistant',
+        content: [
+          ...(message.text ? [{ type: 'text' as const, text: message.text }] : []),
+          ...(message.toolCalls ?? []).map((call) => ({
+            type: 'tool-call' as const,
+            toolCallId: call.id,
+            toolName: call.name,
+            input: parseOr(call.arguments),
+          })),
+        ],
+      };
+    }
+    return {
+      role: 'tool',
+      content: message.results.map((result) => ({
+        type: 'tool-result' as const,
+        toolCallId: result.id,
+        toolName: result.name,
+        output: result.isError
+          ? { type: 'error-text' as const, value: result.output }
+          : { type: 'text' as const, value: result.output },
+      })),
+    };
+  });
+}
+
+/** Tools without `execute`: the SDK reports the model's calls and the agent's loop runs them. */
+function toToolSet(input: ModelCallInput): ToolSet {
+  return Object.fromEntries(
+    input.tools.map((spec) => [
+      spec.name,
+      tool({
+        description: spec.description,
+        inputSchema: jsonSchema(spec.parameters as Parameters<typeof jsonSchema>[0]),
+      }),
+    ]),
+  );
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Runs the project's activity for a tool call; its last failure comes back as an error result for the model. */
+async function runTool(activities: Record<string, ActivityFunction>, input: ToolRunInput): Promise<ToolRunResult> {
+  const activity = activities[input.activity];
+  if (typeof activity !== 'function') {
+    throw ApplicationFailure.nonRetryable(
+      `No activity named "${input.activity}" is registered on this worker (the tool names it)`,
+      'UnknownToolActivity',
+    );
+  }
+  try {
+    const output = await withHeartbeats(() => (activity as (arg: unknown) => Promise<unknown>)(input.input));
+    const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+    return { output: cap(text, input.maxOutputChars) };
+  } catch (error) {
+    const context = Context.current();
+    const lastAttempt = input.maxAttempts > 0 && context.info.attempt >= input.maxAttempts;
+    const nonRetryable = error instanceof ApplicationFailure && error.nonRetryable;
+    if (context.cancellationSignal.aborted || !(lastAttempt || nonRetryable)) throw error;
+    return { output: cap(`The tool failed: ${(error as Error).message}`, input.maxOutputChars), isError: true };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The contract between an LLM agent's loop (workflow) and the model activity (Node): the
+ * conversation as plain JSON, one model call's input and result, and the signal the activity
+ * streams the model's text through. Pure, so both sides import it.
+ */
+import { defineSignal } from '@temporalio/workflow';
+
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  /** The arguments exactly as the model sent them (JSON text; may be malformed). */
+  arguments: string;
+}
+
+export interface LlmToolResult {
+  id: string;
+  name: string;
+  output: string;
+  isError?: boolean;
+}
+
+export type LlmMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text?: string; toolCalls?: LlmToolCall[] }
+  | { role: 'tool'; results: LlmToolResult[] };
+
+export interface LlmToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelCallInput {
+  /** Model name at the endpoint; the worker's A2A_MODEL when absent. */
+  model?: string;
+  system: string;
+  messages: LlmMessage[];
+  tools: LlmToolSpec[];
+  /** The text beyond this is cut (with a note), so the conversation stays within Temporal's limits. */
+  maxTextChars: number;
+  /** Where to stream the text as it comes (a modelOutputSignal per batch); no streaming when absent. */
+  stream?: { streamId: string; intervalMs: number };
+}
+
+export interface ModelCallResult {
+  text: string;
+  toolCalls: LlmToolCall[];
+  finishReason: string;
+}
+
+/** A batch of streamed model text: `text` starts at character `offset` of the stream's output. */
+export interface ModelOutputChunk {
+  streamId: string;
+  offset: number;
+  text: string;
+}
+
+export const modelOutputSignal = defineSignal<[ModelOutputChunk]>('modelOutput');
+
+/** A tool call: the project's activity `activity` with `input`, run by the tool runner activity. */
+export interface ToolRunInput {
+  activity: string;
+  input: unknown;
+  /** The output (as text) beyond this is cut with a note. */
+  maxOutputChars: number;
+  /** The tool's retry attempts: the last failure comes back as an error result instead of failing the activity. */
+  maxAttempts: number;
+}
+
+export interface ToolRunResult {
+  output: string;
+  isError?: boolean;
+}
+
+/** The activities the worker registers beside the project's own for LLM agents. */
+export const MODEL_ACTIVITY = 'a2aTemporalModelCall';
+export const TOOL_ACTIVITY = 'a2aTemporalToolCall';

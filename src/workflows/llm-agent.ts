@@ -1,0 +1,355 @@
+/**
+ * LLM agents: a model-and-tool loop that runs as the task's workflow. Every model call and every
+ * tool call is an activity (retries, timeouts, cancellation); a tool call that needs a human is a
+ * `ctx.ask` with a structured question; a denial goes back to the model as the tool's result. The
+ * conversation is rebuilt from the agent journal after continue-as-new, and every model output and
+ * tool result is capped so a long session stays within Temporal's payload and history limits.
+ */
+import { ActivityCancellationType, isCancellation, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
+import { toJSONSchema, z, type ZodType } from 'zod';
+import {
+  MODEL_ACTIVITY,
+  TOOL_ACTIVITY,
+  type LlmMessage,
+  type LlmToolCall,
+  type LlmToolResult,
+  type LlmToolSpec,
+  type ModelCallInput,
+  type ModelCallResult,
+  type ToolRunInput,
+  type ToolRunResult,
+} from '../protocol/llm.js';
+import type { JsonObject } from '../protocol/wire.js';
+import {
+  AgentFailure,
+  defineAgent,
+  type AgentContext,
+  type AgentDefinition,
+  type DeadlineOutcome,
+} from './agent-api.js';
+import { agentInternals } from './agent-context.js';
+
+/** Characters of one model answer, and of one tool result, that the conversation keeps. */
+export const MAX_MODEL_TEXT_CHARS = 32_000;
+export const MAX_TOOL_OUTPUT_CHARS = 16_000;
+const DEFAULT_MAX_STEPS = 20;
+const DEFAULT_STREAM_INTERVAL_MS = 250;
+export const ASK_USER_TOOL = 'ask_user';
+
+/** Whether a call waits for a human: 'never', 'always', or a function of the arguments returning false, true or the reason. */
+export type ApprovalPolicy<I> = 'never' | 'always' | ((args: I) => boolean | string);
+
+export interface LlmTool<I = unknown> {
+  description: string;
+  /** The arguments' schema: the model sees it as JSON Schema; calls that do not match go back to the model as errors. */
+  input: ZodType<I>;
+  /** Name of the activity that runs the tool (exported by the project's activities module); it gets the arguments. */
+  activity: string;
+  /** Default 'never'. A reason the function returns is shown to the approver. */
+  approval?: ApprovalPolicy<I>;
+  /** Who may approve (as `ctx.ask`'s responders). */
+  approvers?: string[];
+  /** How long an approval may wait. */
+  approvalDeadline?: Duration;
+  /** When the deadline passes. Default: the call is denied and the model is told so. */
+  onApprovalDeadline?: DeadlineOutcome;
+  /** Retries and timeouts of the tool's activity. Default: 5 minutes, 3 attempts, heartbeat timeout 5 s. */
+  activityOptions?: ActivityOptions;
+}
+
+/** A tool of whatever argument type, as an agent's `tools` holds them. */
+export type AnyLlmTool = Omit<LlmTool, 'approval'> & { approval?: ApprovalPolicy<never> };
+
+export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'> {
+  /** The system prompt. */
+  instructions: string;
+  /** Model name at the endpoint; the worker's A2A_MODEL when absent. */
+  model?: string;
+  tools?: Record<string, AnyLlmTool>;
+  /** The built-in `ask_user` tool, with which the model asks the user a question (input-required). Default true. */
+  askUser?: boolean;
+  /** Model calls per task before it fails. Default 20. */
+  maxSteps?: number;
+  /** Retries and timeouts of model calls. Default: 5 minutes each, 3 attempts. */
+  modelActivityOptions?: ActivityOptions;
+  /** How often streamed text reaches clients, in ms. Default 250. */
+  streamIntervalMs?: number;
+}
+
+/** Types a tool: `approval` sees the arguments as the schema parses them. */
+export function defineTool<I>(tool: LlmTool<I>): LlmTool<I> {
+  return tool;
+}
+
+/** An agent whose `run` is the model-and-tool loop. */
+export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition {
+  const {
+    instructions,
+    model,
+    tools = {},
+    askUser = true,
+    maxSteps,
+    modelActivityOptions,
+    streamIntervalMs,
+    ...card
+  } = definition;
+  const toolSpecs: LlmToolSpec[] = Object.entries(tools).map(([name, tool]) => ({
+    name,
+    description: tool.description,
+    parameters: toJSONSchema(tool.input) as Record<string, unknown>,
+  }));
+  if (askUser) toolSpecs.push(ASK_USER_SPEC);
+  return defineAgent({
+    ...card,
+    run: (ctx) =>
+      new LlmLoop(ctx, {
+        system: instructions,
+        ...(model && { model }),
+        tools,
+        toolSpecs,
+        askUser,
+        maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
+        modelOptions: modelActivityOptions ?? {},
+        streamIntervalMs: streamIntervalMs ?? DEFAULT_STREAM_INTERVAL_MS,
+      }).run(),
+  });
+}
+
+const ASK_USER_SPEC: LlmToolSpec = {
+  name: ASK_USER_TOOL,
+  description: 'Ask the user a question and wait for the answer. Use it when you need information only the user has.',
+  parameters: toJSONSchema(z.object({ question: z.string() })) as Record<string, unknown>,
+};
+
+interface LoopSettings {
+  system: string;
+  model?: string;
+  tools: Record<string, AnyLlmTool>;
+  toolSpecs: LlmToolSpec[];
+  askUser: boolean;
+  maxSteps: number;
+  modelOptions: ActivityOptions;
+  streamIntervalMs: number;
+}
+
+type ModelActivity = (input: ModelCallInput) => Promise<ModelCallResult>;
+type ToolActivity = (input: ToolRunInput) => Promise<ToolRunResult>;
+
+class LlmLoop {
+  private readonly messages: LlmMessage[];
+
+  constructor(
+    private readonly ctx: AgentContext,
+    private readonly settings: LoopSettings,
+  ) {
+    this.messages = [{ role: 'user', text: ctx.message.text || JSON.stringify(ctx.message.data ?? '') }];
+  }
+
+  async run(): Promise<string> {
+    for (let step = 1; step <= this.settings.maxSteps; step++) {
+      const answer = await this.callModel(step);
+      this.messages.push({
+        role: 'assistant',
+        ...(answer.text && { text: answer.text }),
+        ...(answer.toolCalls.length > 0 && { toolCalls: answer.toolCalls }),
+      });
+      if (answer.toolCalls.length === 0) return answer.text;
+      const results: LlmToolResult[] = [];
+      for (const call of answer.toolCalls) results.push(await this.runTool(call));
+      this.messages.push({ role: 'tool', results });
+    }
+    throw new AgentFailure(`The model did not finish within ${this.settings.maxSteps} steps`);
+  }
+
+  /** One model call; its text streams into an artifact named `answer` while it is generated. */
+  private async callModel(step: number): Promise<ModelCallResult> {
+    const { runtime, journal } = agentInternals(this.ctx);
+    const streamId = `model-${step}`;
+    const stream = {
+      artifactId: `${this.ctx.taskId}-${streamId}`,
+      name: 'answer',
+      received: 0,
+      maxChars: MAX_MODEL_TEXT_CHARS,
+    };
+    const call = proxyActivities<Record<string, ModelActivity>>({
+      startToCloseTimeout: '5 minutes',
+      // Heartbeats reach Temporal at most every 0.8 × this: how soon a cancel stops the request.
+      heartbeatTimeout: '5 seconds',
+      retry: { maximumAttempts: 3, initialInterval: '1 second' },
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      ...this.settings.modelOptions,
+    })[MODEL_ACTIVITY]!;
+    let result: ModelCallResult;
+    try {
+      result = await journal.step(`model`, async () => {
+        runtime.modelStreams.set(streamId, stream);
+        try {
+          return await call.executeWithOptions({ summary: `model call ${step}` }, [
+            {
+              ...(this.settings.model && { model: this.settings.model }),
+              system: this.settings.system,
+              messages: this.messages,
+              tools: this.settings.toolSpecs,
+              maxTextChars: MAX_MODEL_TEXT_CHARS,
+              stream: { streamId, intervalMs: this.settings.streamIntervalMs },
+            },
+          ]);
+        } finally {
+          runtime.modelStreams.delete(streamId);
+        }
+      });
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      throw new AgentFailure(`The model call failed: ${failureMessage(error)}`);
+    }
+    // The rest of the text, and the end of the artifact: the chunks joined are the whole answer.
+    const rest = result.text.slice(stream.received);
+    if (result.text) {
+      this.ctx.artifact({
+        artifactId: stream.artifactId,
+        name: stream.name,
+        text: rest,
+        append: stream.received > 0,
+        lastChunk: true,
+      });
+    }
+    return result;
+  }
+
+  private async runTool(call: LlmToolCall): Promise<LlmToolResult> {
+    const fail = (output: string): LlmToolResult => ({ id: call.id, name: call.name, output, isError: true });
+    let args: unknown;
+    try {
+      args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+    } catch (error) {
+      return fail(
+        `The arguments are not valid JSON (${(error as Error).message}). Call the tool again with valid JSON.`,
+      );
+    }
+    if (call.name === ASK_USER_TOOL && this.settings.askUser) return this.askUser(call, args);
+    const tool = this.settings.tools[call.name];
+    if (!tool) return fail(`There is no tool named "${call.name}".`);
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) return fail(`Invalid arguments: ${issuesOf(parsed.error)}`);
+
+    let input = parsed.data;
+    const reason = approvalReason(tool, input);
+    if (reason !== undefined) {
+      const decision = await this.askApproval(call.name, tool, input, reason);
+      if (decision.kind === 'deny') {
+        return fail(
+          `A human denied this call${decision.reason ? `: ${decision.reason}` : ''}. Do not repeat it unchanged.`,
+        );
+      }
+      input = decision.input;
+    }
+    return this.execute(call, tool, input);
+  }
+
+  private async execute(call: LlmToolCall, tool: AnyLlmTool, input: unknown): Promise<LlmToolResult> {
+    const options: ActivityOptions = {
+      startToCloseTimeout: '5 minutes',
+      heartbeatTimeout: '5 seconds',
+      retry: { maximumAttempts: 3, initialInterval: '1 second' },
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      ...tool.activityOptions,
+    };
+    const run = proxyActivities<Record<string, ToolActivity>>(options)[TOOL_ACTIVITY]!;
+    const { journal } = agentInternals(this.ctx);
+    const outcome = await journal.step(`tool:${call.name}`, () =>
+      run.executeWithOptions({ summary: `tool ${call.name}` }, [
+        {
+          activity: tool.activity,
+          input,
+          maxOutputChars: MAX_TOOL_OUTPUT_CHARS,
+          maxAttempts: options.retry?.maximumAttempts ?? 0,
+        },
+      ]),
+    );
+    return { id: call.id, name: call.name, output: outcome.output, ...(outcome.isError && { isError: true }) };
+  }
+
+  private async askUser(call: LlmToolCall, args: unknown): Promise<LlmToolResult> {
+    const parsed = z.object({ question: z.string().min(1) }).safeParse(args);
+    if (!parsed.success) {
+      return { id: call.id, name: call.name, output: `Invalid arguments: ${issuesOf(parsed.error)}`, isError: true };
+    }
+    const reply = await this.ctx.ask({ question: parsed.data.question });
+    const output = reply.text || (reply.data === undefined ? '' : JSON.stringify(reply.data));
+    return { id: call.id, name: call.name, output: cap(output, MAX_TOOL_OUTPUT_CHARS) };
+  }
+
+  /** Asks until the answer is approve or deny; a malformed structured answer is refused by the task itself. */
+  private async askApproval(
+    name: string,
+    tool: AnyLlmTool,
+    input: unknown,
+    reason: string,
+  ): Promise<{ kind: 'approve'; input: unknown } | { kind: 'deny'; reason?: string }> {
+    const schema = z
+      .object({
+        decision: z.enum(['approve', 'deny']),
+        reason: z.string().optional(),
+        arguments: tool.input.optional(),
+      })
+      .optional()
+      .describe('{"decision": "approve" | "deny", "reason"?: string, "arguments"?: edited arguments}');
+    const details: JsonObject = {
+      tool: name,
+      arguments: input as JsonObject,
+      reason,
+      answers: ['approve', 'deny (with a reason)', 'approve with edited arguments'],
+    };
+    let question = `The agent wants to call ${name}(${JSON.stringify(input)}): ${reason}. Reply "approve" or "deny <reason>", or data {"decision": "approve", "arguments": {...}} to approve edited arguments.`;
+    for (;;) {
+      const reply = await this.ctx.ask({
+        question,
+        schema,
+        details,
+        ...(tool.approvers && { responders: tool.approvers }),
+        ...(tool.approvalDeadline !== undefined && { deadline: tool.approvalDeadline }),
+        onDeadline: tool.onApprovalDeadline ?? {
+          kind: 'answer',
+          data: { decision: 'deny', reason: 'No decision before the approval deadline' },
+        },
+      });
+      const data = reply.value as z.infer<typeof schema>;
+      if (data) {
+        return data.decision === 'approve'
+          ? { kind: 'approve', input: data.arguments ?? input }
+          : { kind: 'deny', ...(data.reason && { reason: data.reason }) };
+      }
+      const text = reply.text.trim();
+      if (/^approve\b/i.test(text)) return { kind: 'approve', input };
+      const denied = /^(?:deny|reject)\b[\s:,.-]*(.*)$/is.exec(text);
+      if (denied) return { kind: 'deny', ...(denied[1] && { reason: denied[1] }) };
+      question = `Please reply "approve" or "deny <reason>" to ${name}(${JSON.stringify(input)}) (got "${cap(text, 80)}").`;
+    }
+  }
+}
+
+function approvalReason(tool: AnyLlmTool, input: unknown): string | undefined {
+  const policy = tool.approval ?? 'never';
+  if (policy === 'never') return undefined;
+  if (policy === 'always') return 'this tool always needs approval';
+  // The arguments were parsed by the tool's own schema: the type the policy was written for.
+  const verdict = (policy as (args: unknown) => boolean | string)(input);
+  if (verdict === false) return undefined;
+  return verdict === true ? 'the arguments need approval' : verdict;
+}
+
+function issuesOf(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ');
+}
+
+/** The innermost message of a failure chain (an activity failure's cause says what went wrong). */
+function failureMessage(error: unknown): string {
+  let current: unknown = error;
+  while ((current as { cause?: unknown })?.cause) current = (current as { cause: unknown }).cause;
+  return current instanceof Error ? current.message : String(current);
+}
+
+export function cap(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n[truncated: ${text.length - max} more characters]`;
+}
