@@ -1,6 +1,6 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_ENV_VAR, HOW_TO_GET_THE_CLI, LOCAL_CLI, locateTemporalCli } from '../../src/temporal/cli.js';
 
@@ -27,7 +27,7 @@ describe('finding the Temporal CLI', () => {
     const { dir, path } = fakeCli();
     const found = locateTemporalCli({ PATH: dir });
     // The project-local CLI wins over PATH when it is installed (it is on CI).
-    if (found.kind === 'path' && found.from === '.tools/temporal') expect(found.path).toBe(LOCAL_CLI);
+    if (found.kind === 'path' && found.from === '.tools/temporal') expect(found.path).toBe(resolve(LOCAL_CLI));
     else expect(found).toEqual({ kind: 'path', path, from: 'PATH' });
   });
 });
