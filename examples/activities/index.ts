@@ -1,3 +1,4 @@
 /** Every activity the worker registers. */
 export * from './expense.js';
 export * from './report.js';
+export * from './purchasing.js';

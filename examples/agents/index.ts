@@ -7,6 +7,7 @@ import { conformance } from './conformance.js';
 import { echoAgent } from './echo.js';
 import { expenseApproval } from './expense-approval.js';
 import { longReport } from './long-report.js';
+import { purchasingAssistant } from './purchasing-assistant.js';
 
-const agents: AgentDefinition[] = [expenseApproval, echoAgent, longReport, conformance];
+const agents: AgentDefinition[] = [expenseApproval, echoAgent, longReport, purchasingAssistant, conformance];
 export default agents;

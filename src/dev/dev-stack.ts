@@ -158,6 +158,13 @@ function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): 
     ...(ready.grpcAddress ? [`  gRPC (all agents, by tenant; default agent without one):  ${ready.grpcAddress}`] : []),
     `  Temporal:  ${ready.temporalAddress}${where.uiUrl ? `   UI: ${where.uiUrl}` : ''}`,
     ...(where.dbFile ? [`  Tasks persist in ${shortPath(where.dbFile)}`] : []),
+    ...(ready.modelMissing
+      ? [
+          '',
+          `  ${ready.modelMissing.agents.join(', ')}: ${ready.modelMissing.reason}.`,
+          '  Until then their tasks fail saying so.',
+        ]
+      : []),
     '',
     `Try it (in another terminal):`,
     `  npx a2a-temporal send ${example.name} "${example.example ?? 'hello'}" --url ${ready.gatewayUrl}`,

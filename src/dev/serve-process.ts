@@ -4,6 +4,7 @@
  * project's modules are always imported anew. Tells its parent when it is ready (IPC).
  */
 import { loadConfig } from '../config/load-config.js';
+import { missingModelSetting, modelSettingsFromEnv } from '../llm/model-settings.js';
 import { logger } from '../logging.js';
 import { temporalSettings } from '../temporal/connection.js';
 import { routeTemporalLogs } from '../temporal/worker-logs.js';
@@ -16,6 +17,8 @@ export interface ServeReady {
   temporalAddress: string;
   agents: { name: string; example?: string }[];
   defaultAgent: string;
+  /** LLM agents that cannot run on this worker's model settings, and why. */
+  modelMissing?: { agents: string[]; reason: string };
 }
 
 // The parent orders shutdown: gateway first, then the worker.
@@ -45,6 +48,14 @@ try {
     })),
     defaultAgent: process.env.A2A_DEFAULT_AGENT ?? config.defaultAgent ?? config.agents[0]!.name,
   };
+  const modelSettings = modelSettingsFromEnv();
+  const unable = config.agents.filter((agent) => agent.llm && missingModelSetting(modelSettings, agent.llm.model));
+  if (unable.length > 0) {
+    ready.modelMissing = {
+      agents: unable.map((agent) => agent.name),
+      reason: missingModelSetting(modelSettings, unable[0]!.llm!.model)!,
+    };
+  }
   process.send?.(ready);
 } catch (error) {
   logger.error({ err: error }, (error as Error).message);

@@ -33,6 +33,8 @@ export interface AgentDefinition {
    * then hold the task snapshot back until the agent shows which it does; leave it off otherwise.
    */
   mayAnswerWithMessage?: boolean;
+  /** Set by defineLlmAgent: the agent calls a model (and names it, unless the worker's A2A_MODEL is used). */
+  llm?: { model?: string };
   run(ctx: AgentContext): Promise<AgentResult>;
 }
 

@@ -102,6 +102,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
   if (askUser) toolSpecs.push(ASK_USER_SPEC);
   return defineAgent({
     ...card,
+    llm: { ...(model && { model }) },
     run: (ctx) =>
       new LlmLoop(ctx, {
         system: instructions,

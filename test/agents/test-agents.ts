@@ -166,6 +166,7 @@ export const llmAgent = defineLlmAgent({
       activity: 'testPlaceOrder',
       approval: (order) => (order.total > 100 ? `the total ${order.total} is over 100` : false),
     }),
+    read_log: defineTool({ description: 'Reads a long log', input: z.object({}), activity: 'testReadLog' }),
   },
 });
 

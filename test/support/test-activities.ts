@@ -31,3 +31,8 @@ export async function testPlaceOrder(order: { item: string; quantity: number; to
   placedOrders.push(order);
   return `order-${placedOrders.length}`;
 }
+
+/** A tool whose output is far over the size an LLM conversation keeps. */
+export async function testReadLog(): Promise<string> {
+  return 'x'.repeat(50_000);
+}

@@ -156,6 +156,46 @@ describe('an LLM agent', () => {
   });
 });
 
+describe('a long LLM session', () => {
+  it('cuts oversized tool output with a note before the model sees it', async () => {
+    const t = token();
+    model.script(
+      { match: t, toolCalls: [{ name: 'read_log', arguments: {} }] },
+      { match: 'truncated', text: 'Read it.' },
+    );
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', { text: `Read ${t}` });
+    expect(stateOf(await handle.result())).toBe('completed');
+    const toolMessage = JSON.stringify(model.requestsMatching(t)[1]!.body.messages.at(-1));
+    expect(toolMessage).toContain('[truncated: 34000 more characters]');
+    expect(toolMessage.length).toBeLessThan(17_000);
+  });
+
+  it('continues as new while the model waits for the user, without calling the model again', async () => {
+    const t = token();
+    const turns = 14;
+    model.script(
+      ...Array.from({ length: turns }, (_, i) => ({
+        match: t,
+        toolCalls: [{ name: 'ask_user', arguments: { question: `Question ${i + 1}?` } }],
+      })),
+      { match: t, text: 'Thanks for all the answers.' },
+    );
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', { text: `Chat ${t}` });
+    const firstRunId = (await handle.describe()).runId;
+    for (let turn = 1; turn <= turns; turn++) {
+      const waiting = await waitForState(handle, 'input-required');
+      expect(waiting.status.message?.parts[0]?.text).toBe(`Question ${turn}?`);
+      await reply(handle, { text: `answer ${turn}` });
+    }
+    const done = await handle.result();
+    expect(done.status.message?.parts[0]?.text).toBe('Thanks for all the answers.');
+    expect((await handle.describe()).runId).not.toBe(firstRunId);
+    const requests = model.requestsMatching(t);
+    expect(requests).toHaveLength(turns + 1);
+    expect(JSON.stringify(requests.at(-1)!.body.messages)).toContain(`answer ${turns}`);
+  });
+});
+
 describe('an LLM agent without a usable model', () => {
   it('fails with a message naming the variable to set when no endpoint is configured', async () => {
     const worker = await startTestWorker(undefined, { model: {} });

@@ -1,0 +1,119 @@
+/**
+ * LLM agents over A2A: an answer reaches a streaming client while the model still writes it
+ * (artifact chunks in order, batched, ending with lastChunk, joined = the answer); and the example
+ * purchasing assistant's approval round trip through the gateway.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { purchasingAssistant } from '../../examples/agents/purchasing-assistant.js';
+import { llmAgent } from '../agents/test-agents.js';
+import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startTestWorker, type TestWorker } from '../support/worker.js';
+import { sseRpc, stateOf } from './sse.js';
+
+let model: FakeModelServer;
+let worker: TestWorker;
+let connection: Connection;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  worker = await startTestWorker(undefined, { model: { baseURL: model.url, model: 'fake-model' } });
+  connection = await Connection.connect({ address: inject('temporalAddress') });
+  gateway = await startGateway({
+    client: new Client({ connection }),
+    agents: [llmAgent, purchasingAssistant],
+    taskQueue: worker.taskQueue,
+    grpcPort: false,
+  });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await worker?.shutdown();
+  await connection?.close();
+  await model?.close();
+});
+
+describe('a streamed LLM answer', () => {
+  it('arrives as ordered artifact chunks before the task completes; the chunks joined are the answer', async () => {
+    const token = `t${randomUUID().slice(0, 8)}`;
+    const answer = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    model.script({ match: token, text: answer, chunkSize: 8, chunkDelayMs: 40 });
+
+    const chunks: { text: string; at: number; lastChunk: boolean }[] = [];
+    let completedAt: number | undefined;
+    let finalText: string | undefined;
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: `Tell me about ${token}` }] };
+    for await (const event of sseRpc(`${gateway.url}/agents/test-llm`, 'SendStreamingMessage', { message })) {
+      if (event.artifactUpdate) {
+        chunks.push({
+          text: event.artifactUpdate.artifact.parts.map((part: any) => part.text).join(''),
+          at: Date.now(),
+          lastChunk: event.artifactUpdate.lastChunk === true,
+        });
+      }
+      if (stateOf(event) === 'TASK_STATE_COMPLETED') {
+        completedAt = Date.now();
+        finalText =
+          event.statusUpdate?.status?.message?.parts?.[0]?.text ?? event.task?.status?.message?.parts?.[0]?.text;
+      }
+    }
+    expect(completedAt).toBeDefined();
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe(answer);
+    expect(finalText).toBe(answer);
+    // Several chunks reached the client before the answer was complete, and far fewer than one per token.
+    expect(chunks.filter((chunk) => chunk.at < completedAt! - 200).length).toBeGreaterThanOrEqual(3);
+    expect(chunks.length).toBeLessThan(answer.length / 8);
+    expect(chunks.map((chunk) => chunk.lastChunk)).toEqual([...chunks.slice(1).map(() => false), true]);
+  });
+});
+
+describe('the purchasing assistant example', () => {
+  it('looks up, asks for approval of an order over 100 EUR with the call in the question, and orders after approve', async () => {
+    const token = `t${randomUUID().slice(0, 8)}`;
+    model.script(
+      { match: token, toolCalls: [{ name: 'lookup_product', arguments: { query: 'keyboard' } }] },
+      {
+        match: token,
+        toolCalls: [{ name: 'place_order', arguments: { sku: 'KB-ERGO-01', quantity: 3, unitPrice: 89 } }],
+      },
+      { match: token, text: 'Ordered 3 ergonomic keyboards.' },
+    );
+    const url = `${gateway.url}/agents/purchasing-assistant`;
+    const waiting = await rpc(url, { parts: [{ text: `Order 3 keyboards ${token}` }] });
+    expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const question = waiting.status.message.parts.find((part: any) => part.data).data;
+    expect(question).toMatchObject({
+      tool: 'place_order',
+      arguments: { sku: 'KB-ERGO-01', quantity: 3, unitPrice: 89 },
+      reason: 'the order totals 267 EUR, over the 100 EUR limit',
+    });
+    // The model saw the catalog entry before it ordered.
+    expect(JSON.stringify(model.requestsMatching(token)[1]!.body.messages)).toContain('Ergonomic keyboard');
+
+    const done = await rpc(url, { taskId: waiting.id, parts: [{ text: 'approve' }] });
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(done.status.message.parts[0].text).toBe('Ordered 3 ergonomic keyboards.');
+    expect(JSON.stringify(model.requestsMatching(token)[2]!.body.messages.at(-1))).toContain('orderId');
+  });
+});
+
+async function rpc(url: string, message: Record<string, unknown>): Promise<any> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', ...message } },
+    }),
+  });
+  const body = (await response.json()) as any;
+  if (!body.result?.task) throw new Error(JSON.stringify(body));
+  return body.result.task;
+}
