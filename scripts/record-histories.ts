@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cancelTaskUpdate } from '../src/protocol/contract.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../test/support/fake-model-server.js';
 import { reply, startTask, waitForState } from '../test/support/tasks.js';
 import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';
@@ -47,6 +48,17 @@ const scenarios: Record<string, Scenario> = {
     await handle.result();
     return handle;
   },
+  async 'llm-approved'(client) {
+    model.script(
+      { toolCalls: [{ name: 'place_order', arguments: { item: 'monitor', quantity: 3, total: 450 }, id: 'call-1' }] },
+      { text: 'Ordered 3 monitors.', chunkSize: 4, chunkDelayMs: 60 },
+    );
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-llm', { text: 'Buy 3 monitors' });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'approve', responder: 'alice' });
+    await handle.result();
+    return handle;
+  },
   async 'chat-continued-as-new'(client) {
     const { handle } = await startTask(client, TASK_QUEUE, 'test-chat', { text: 'chat', data: { turns: 12 } });
     for (let turn = 1; turn <= 12; turn++) {
@@ -59,7 +71,10 @@ const scenarios: Record<string, Scenario> = {
   },
 };
 
+let model: FakeModelServer;
+
 async function main(): Promise<void> {
+  model = await startFakeModelServer();
   const server = await startDevServer({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 60 } });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const worker = await createAgentWorker({
@@ -67,6 +82,7 @@ async function main(): Promise<void> {
     taskQueue: TASK_QUEUE,
     agents: TEST_AGENTS_MODULE,
     activities: TEST_ACTIVITIES,
+    model: { baseURL: model.url, model: 'fake-model' },
   });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });
@@ -84,6 +100,7 @@ async function main(): Promise<void> {
     await connection.close();
     await nativeConnection.close();
     await server.stop();
+    await model.close();
   }
 }
 

@@ -167,6 +167,12 @@ export const llmAgent = defineLlmAgent({
       approval: (order) => (order.total > 100 ? `the total ${order.total} is over 100` : false),
     }),
     read_log: defineTool({ description: 'Reads a long log', input: z.object({}), activity: 'testReadLog' }),
+    wait: defineTool({
+      description: 'Waits until canceled',
+      input: z.object({ key: z.string() }),
+      activity: 'testWaitTool',
+      activityOptions: { heartbeatTimeout: '2 seconds' },
+    }),
   },
 });
 

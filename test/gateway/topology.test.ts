@@ -67,8 +67,9 @@ describe('several gateways', () => {
 
   it('after a gateway dies mid-stream, another one resubscribes: snapshot, then the rest, nothing lost or repeated', async () => {
     const first = await gatewayProcess();
-    const sections = 4;
-    const request = message('durability', { parts: [{ text: 'durability' }, { data: { sections, sectionMs: 700 } }] });
+    // Long enough that the task is still running once a fresh gateway process is up on a loaded machine.
+    const sections = 5;
+    const request = message('durability', { parts: [{ text: 'durability' }, { data: { sections, sectionMs: 1200 } }] });
     const url = (gateway: GatewayProcess) => `${gateway.url}/agents/long-report`;
     let taskId = '';
     const before: any[] = [];

@@ -1,4 +1,5 @@
 /** Activities only the tests register: they let a test see what an activity saw. */
+import { Context } from '@temporalio/activity';
 import { sleepUnlessAborted, withHeartbeats } from '../../src/activity/index.js';
 
 /** Task IDs whose `waitForAbort` activity saw the cancellation. Same process as the test worker. */
@@ -35,4 +36,16 @@ export async function testPlaceOrder(order: { item: string; quantity: number; to
 /** A tool whose output is far over the size an LLM conversation keeps. */
 export async function testReadLog(): Promise<string> {
   return 'x'.repeat(50_000);
+}
+
+/** A tool that runs until canceled; records the abort it sees under `key`. */
+export async function testWaitTool(args: { key: string }): Promise<string> {
+  const signal = Context.current().cancellationSignal;
+  try {
+    await sleepUnlessAborted(60_000, signal);
+    return 'waited';
+  } catch (error) {
+    if (signal.aborted) abortedActivities.add(args.key);
+    throw error;
+  }
 }

@@ -10,7 +10,7 @@ import { cancelTaskUpdate, taskQuery } from '../../src/protocol/contract.js';
 import { stateOf } from '../../src/protocol/states.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 import { reply, startTask, waitForState } from '../support/tasks.js';
-import { placedOrders } from '../support/test-activities.js';
+import { abortedActivities, placedOrders } from '../support/test-activities.js';
 import { startTestWorker, testClient } from '../support/worker.js';
 import { useTemporal } from './test-context.js';
 
@@ -153,6 +153,19 @@ describe('an LLM agent', () => {
     expect(stateOf(canceled)).toBe('canceled');
     // The task ends canceled only once the activity has stopped: the request is already gone.
     expect(model.requestsMatching(t).map((request) => request.aborted)).toEqual([true]);
+  });
+});
+
+describe('cancelling an LLM agent', () => {
+  it('stops the running tool (its activity sees the abort) and ends canceled', async () => {
+    const t = token();
+    model.script({ match: t, toolCalls: [{ name: 'wait', arguments: { key: t } }] });
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', { text: `Wait ${t}` });
+    await expect.poll(() => model.requestsMatching(t).length).toBe(1);
+    await sleep(500); // the tool's activity is running
+    const canceled = await handle.executeUpdate(cancelTaskUpdate, { args: [{ by: 'alice' }] });
+    expect(stateOf(canceled)).toBe('canceled');
+    expect(abortedActivities.has(t)).toBe(true);
   });
 });
 
