@@ -158,6 +158,9 @@ function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): 
     ...(ready.grpcAddress ? [`  gRPC (all agents, by tenant; default agent without one):  ${ready.grpcAddress}`] : []),
     `  Temporal:  ${ready.temporalAddress}${where.uiUrl ? `   UI: ${where.uiUrl}` : ''}`,
     ...(where.dbFile ? [`  Tasks persist in ${shortPath(where.dbFile)}`] : []),
+    ready.authentication === 'none'
+      ? '  No authentication (development mode): anyone who reaches the gateway can read, answer and cancel any task. Set A2A_AUTH to turn it on.'
+      : `  Authentication: ${ready.authentication}`,
     ...(ready.modelMissing
       ? [
           '',

@@ -15,6 +15,7 @@ export interface ServeReady {
   gatewayUrl: string;
   grpcAddress?: string;
   temporalAddress: string;
+  authentication: string;
   agents: { name: string; example?: string }[];
   defaultAgent: string;
   /** LLM agents that cannot run on this worker's model settings, and why. */
@@ -40,6 +41,7 @@ try {
   const ready: ServeReady = {
     kind: 'ready',
     gatewayUrl: served.gatewayUrl,
+    authentication: served.authentication,
     ...(served.grpcAddress && { grpcAddress: served.grpcAddress }),
     temporalAddress: settings.address,
     agents: config.agents.map((agent) => ({

@@ -12,6 +12,8 @@ import { createAgentWorker } from '../worker/create-worker.js';
 
 export interface ServedProject {
   gatewayUrl: string;
+  /** The authentication methods on, or 'none'. */
+  authentication: string;
   grpcAddress?: string;
   stop(): Promise<void>;
 }
@@ -33,7 +35,7 @@ export async function serveProject(
 
   const connection = await Connection.connect(settings.connection);
   const client = new Client({ connection, namespace: settings.namespace });
-  const gatewayDefaults = gatewaySettings(env, '127.0.0.1');
+  const gatewayDefaults = gatewaySettings(env, 'development');
   const gateway = await startGateway({
     client,
     agents: config.agents,
@@ -45,6 +47,7 @@ export async function serveProject(
   let stopped: Promise<void> | undefined;
   return {
     gatewayUrl: gateway.url,
+    authentication: gatewayDefaults.authenticator?.required ? gatewayDefaults.authenticator.methods.join(', ') : 'none',
     ...(gateway.grpcAddress && { grpcAddress: gateway.grpcAddress }),
     stop() {
       stopped ??= (async () => {

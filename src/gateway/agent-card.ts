@@ -6,6 +6,8 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { AgentDefinition, AgentSkill } from '../workflows/agent-api.js';
+import { API_KEY_HEADER } from './auth/authenticator.js';
+import type { AuthMethod } from './auth/settings.js';
 
 export const DEFAULT_MODES = ['text/plain', 'application/json'];
 
@@ -14,6 +16,33 @@ export interface CardEndpoints {
   agentUrl: string;
   /** `host:port` of the gRPC server, if any, and the tenant that picks this agent there. */
   grpc?: { address: string; tenant: string };
+  /** How callers authenticate (none: an open development gateway). */
+  authMethods?: readonly AuthMethod[];
+}
+
+/**
+ * The card's security schemes: one per method clients can use themselves (a trusted proxy header is
+ * set by the proxy, not by clients), each alone enough.
+ */
+function security(methods: readonly AuthMethod[] = []) {
+  const schemes: Record<string, unknown> = {};
+  if (methods.includes('api-key')) {
+    schemes.apiKey = {
+      apiKeySecurityScheme: {
+        location: 'header',
+        name: API_KEY_HEADER,
+        description: 'An API key issued for this gateway',
+      },
+    };
+  }
+  if (methods.includes('jwt')) {
+    schemes.bearer = { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT', description: 'A JWT' } };
+  }
+  if (Object.keys(schemes).length === 0) return {};
+  return {
+    securitySchemes: schemes,
+    securityRequirements: Object.keys(schemes).map((name) => ({ schemes: { [name]: { list: [] } } })),
+  };
 }
 
 /** The public card, and the extended one when the agent has extended skills. */
@@ -54,6 +83,7 @@ function buildAgentCard(
     version: agent.version ?? '1.0.0',
     supportedInterfaces: duplicateInterfacesForLegacy(v1, ['JSONRPC']),
     capabilities: { streaming: true, pushNotifications: false, extendedAgentCard },
+    ...security(endpoints.authMethods),
     defaultInputModes: agent.defaultInputModes ?? DEFAULT_MODES,
     defaultOutputModes: agent.defaultOutputModes ?? DEFAULT_MODES,
     skills: skills.map((skill) => ({

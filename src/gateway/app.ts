@@ -13,12 +13,17 @@ import type { AgentDefinition } from '../workflows/agent-api.js';
 import { buildAgentCards } from './agent-card.js';
 import { jsonRpcBody, restBody } from './body-parsing.js';
 import { validateJsonRpc } from './jsonrpc-validation.js';
-import { expressUserBuilder, requestLifetime } from './request-context.js';
+import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
+import { limitNewTasksHttp, type NewTaskRateLimit } from './auth/task-rate-limit.js';
+import { authenticateHttp, expressUserBuilder, principalOf, requestLifetime } from './request-context.js';
 import { restConformance } from './rest-conformance.js';
 import { TemporalRequestHandler } from './request-handler.js';
 import { routeByTenant } from './tenant-router.js';
 
 export const CARD_MAX_AGE_SECONDS = 300;
+
+/** No authentication: every caller is anonymous (development). */
+export const NO_AUTHENTICATION = createAuthenticator({ methods: [], apiKeys: [] });
 
 export interface GatewayOptions {
   client: Client;
@@ -32,8 +37,13 @@ export interface GatewayOptions {
   taskQueue?: string;
   /** SSE keepalive period (tests shorten it). */
   keepaliveMs?: number;
-  /** Header an authenticating proxy sets to the caller's account; then responders are not self-declared. */
-  trustedUserHeader?: string;
+  /**
+   * Who is calling, on every transport: API keys, JWTs, a trusted proxy header (`createAuthenticator`).
+   * Default: none (development): every caller is anonymous and may name who answers.
+   */
+  authenticator?: Authenticator;
+  /** How fast each authenticated principal may start tasks (none without authentication). */
+  newTaskLimit?: NewTaskRateLimit;
 }
 
 export interface Gateway {
@@ -42,6 +52,8 @@ export interface Gateway {
   defaultHandler: TemporalRequestHandler;
   /** Serves every agent over gRPC, by tenant. */
   grpcHandler: A2ARequestHandler;
+  authenticator: Authenticator;
+  newTaskLimit?: NewTaskRateLimit;
 }
 
 export function createGatewayApp(options: GatewayOptions): Gateway {
@@ -50,10 +62,12 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
     throw new Error(`Default agent "${defaultName}" is not among the served agents`);
   }
   const base = options.publicBaseUrl.replace(/\/+$/, '');
+  const authenticator = options.authenticator ?? NO_AUTHENTICATION;
   const handlers = new Map<string, TemporalRequestHandler>();
   for (const agent of options.agents) {
     const cards = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
+      authMethods: authenticator.methods,
       // On gRPC the tenant picks the agent; clients that send none reach the default agent.
       ...(options.grpcPublicAddress && { grpc: { address: options.grpcPublicAddress, tenant: agent.name } }),
     });
@@ -65,9 +79,9 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLifetime(options.keepaliveMs));
-  const userBuilder = expressUserBuilder(options.trustedUserHeader);
-  for (const [name, handler] of handlers) app.use(`/agents/${name}`, agentRouter(handler, userBuilder));
-  app.use('/', agentRouter(defaultHandler, userBuilder));
+  const limit = authenticator.required ? options.newTaskLimit : undefined;
+  for (const [name, handler] of handlers) app.use(`/agents/${name}`, agentRouter(handler, authenticator, limit));
+  app.use('/', agentRouter(defaultHandler, authenticator, limit));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such endpoint', details: [] } });
   });
@@ -76,13 +90,25 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
     if (!res.headersSent)
       res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'Internal error', details: [] } });
   });
-  return { app, handlers, defaultHandler, grpcHandler: routeByTenant(handlers, defaultHandler) };
+  return {
+    app,
+    handlers,
+    defaultHandler,
+    grpcHandler: routeByTenant(handlers, defaultHandler),
+    authenticator,
+    ...(limit && { newTaskLimit: limit }),
+  };
 }
 
 /** Cards are built once at start: they last changed when this process started. */
 const CARDS_BUILT_AT = new Date().toUTCString();
 
-function agentRouter(handler: TemporalRequestHandler, userBuilder: (req: Request) => Promise<User>): express.Router {
+function agentRouter(
+  handler: TemporalRequestHandler,
+  authenticator: Authenticator,
+  limit: NewTaskRateLimit | undefined,
+): express.Router {
+  const userBuilder = expressUserBuilder(authenticator);
   const router = express.Router();
   const cache = { maxAge: CARD_MAX_AGE_SECONDS };
   router.use(['/.well-known/agent-card.json', '/v0.3/.well-known/agent-card.json'], (_req, res, next) => {
@@ -91,23 +117,41 @@ function agentRouter(handler: TemporalRequestHandler, userBuilder: (req: Request
   });
   router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, cache }));
   router.use('/v0.3/.well-known/agent-card.json', legacyAgentCardRouter({ agentCardProvider: handler, cache }));
-  router.use('/rest', restConformance, ...restBody(), restHandler({ requestHandler: handler, userBuilder }));
+  // The public card stays public; everything else needs a principal when authentication is on.
+  router.use(
+    '/rest',
+    restConformance,
+    authenticateHttp(authenticator, 'rest'),
+    ...restBody(),
+    limitNewTasksHttp(limit, principalOf, 'rest'),
+    restHandler({ requestHandler: handler, userBuilder }),
+  );
   const jsonRpc = jsonRpcHandler({
     requestHandler: handler,
     userBuilder,
     legacyCompat: { enabled: true },
   });
   // JSON-RPC answers at the agent URL itself, with or without a trailing slash, and nowhere below it.
-  router.use('/', atRoot(...jsonRpcBody(), jsonRpc));
+  router.use(
+    '/',
+    atRoot(
+      authenticateHttp(authenticator, 'jsonrpc'),
+      ...jsonRpcBody(),
+      limitNewTasksHttp(limit, principalOf, 'jsonrpc'),
+      jsonRpc,
+    ),
+  );
   return router;
 }
 
 function atRoot(
+  authenticate: RequestHandler,
   parse: RequestHandler,
   onParseError: express.ErrorRequestHandler,
+  limit: RequestHandler,
   jsonRpc: RequestHandler,
 ): express.Router {
   const router = express.Router();
-  router.post('/', parse, onParseError, validateJsonRpc, jsonRpc);
+  router.post('/', authenticate, parse, onParseError, validateJsonRpc, limit, jsonRpc);
   return router;
 }

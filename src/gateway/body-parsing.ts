@@ -7,7 +7,7 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
 
-export const BODY_LIMIT = '10mb';
+export const BODY_LIMIT = 10 * 1024 * 1024;
 
 interface BodyParserError extends Error {
   type?: string;
@@ -15,7 +15,8 @@ interface BodyParserError extends Error {
 }
 
 function problem(error: BodyParserError): { status: number; message: string } | undefined {
-  if (error.type === 'entity.too.large') return { status: 413, message: `Request body is larger than ${BODY_LIMIT}` };
+  if (error.type === 'entity.too.large')
+    return { status: 413, message: `Request body is larger than ${BODY_LIMIT / 1024 / 1024} MB` };
   if (error.type === 'entity.parse.failed' || error instanceof SyntaxError) {
     return { status: 400, message: 'Invalid JSON payload.' };
   }

@@ -1,23 +1,37 @@
 /**
- * The gateway's settings from the environment, shared by the gateway entrypoint and `npm start`:
+ * The gateway's settings from the environment, shared by the `gateway` command and the dev stack:
  * PORT (8080), GRPC_PORT (8081, "off" disables gRPC), HOST, A2A_PUBLIC_URL and
- * A2A_GRPC_PUBLIC_ADDRESS (what the cards advertise), A2A_DEFAULT_AGENT, and A2A_TRUSTED_USER_HEADER
- * (the header an authenticating proxy sets to the caller's account).
+ * A2A_GRPC_PUBLIC_ADDRESS (what the cards advertise), A2A_DEFAULT_AGENT, and authentication
+ * (A2A_AUTH and its variables, see auth/settings.ts).
+ *
+ * Production (the `gateway` command) listens on every interface and refuses to start without an
+ * A2A_AUTH setting (`none` must be said explicitly). Development (`dev`) listens on loopback and
+ * runs without authentication unless A2A_AUTH says otherwise.
  */
+import { createAuthenticator } from './auth/authenticator.js';
+import { AuthConfigError, authSettingsFromEnv } from './auth/settings.js';
+import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
 
 export type GatewaySettings = Omit<GatewayServerOptions, 'client' | 'agents' | 'taskQueue'>;
+export type GatewayMode = 'production' | 'development';
 
-export function gatewaySettings(env: NodeJS.ProcessEnv, defaultHost: string): GatewaySettings {
+export const AUTH_REQUIRED_MESSAGE =
+  'Set A2A_AUTH to api-key, jwt or trusted-header (comma-separated for several), or to none to run without ' +
+  'authentication (then anyone who reaches the gateway can read, answer and cancel every task).';
+
+export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): GatewaySettings {
   const port = Number(env.PORT ?? 8080);
   const grpcPort = env.GRPC_PORT === 'off' ? false : Number(env.GRPC_PORT ?? 8081);
+  const auth = authSettingsFromEnv(env);
+  if (!auth && mode === 'production') throw new AuthConfigError(AUTH_REQUIRED_MESSAGE);
   return {
-    host: env.HOST ?? defaultHost,
+    host: env.HOST ?? (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port,
     grpcPort,
     publicBaseUrl: env.A2A_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
     ...(grpcPort !== false && { grpcPublicAddress: env.A2A_GRPC_PUBLIC_ADDRESS ?? `127.0.0.1:${grpcPort}` }),
     ...(env.A2A_DEFAULT_AGENT && { defaultAgent: env.A2A_DEFAULT_AGENT }),
-    ...(env.A2A_TRUSTED_USER_HEADER && { trustedUserHeader: env.A2A_TRUSTED_USER_HEADER }),
+    ...(auth && { authenticator: createAuthenticator(auth), newTaskLimit: newTaskRateLimitFromEnv(env) }),
   };
 }

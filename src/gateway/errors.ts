@@ -45,6 +45,7 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
     case TaskErrorType.TaskNotCancelable:
       return new TaskNotCancelableError(message);
     case TaskErrorType.WrongAgent:
+    case TaskErrorType.NotVisibleToCaller:
       return new TaskNotFoundError(message);
     case TaskErrorType.ContextMismatch:
     case TaskErrorType.InvalidReply:

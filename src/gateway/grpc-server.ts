@@ -4,7 +4,10 @@
 import * as grpc from '@grpc/grpc-js';
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import { grpcUser } from './request-context.js';
+import type { Authenticator } from './auth/authenticator.js';
+import { BODY_LIMIT } from './body-parsing.js';
+import { limitNewTasksGrpc, type NewTaskRateLimit } from './auth/task-rate-limit.js';
+import { authenticateGrpc, grpcPrincipalOf, grpcUserBuilder } from './request-context.js';
 
 export interface RunningGrpcServer {
   port: number;
@@ -16,9 +19,13 @@ export async function startGrpcServer(
   handler: A2ARequestHandler,
   host: string,
   port: number,
+  authenticator: Authenticator,
+  newTaskLimit: () => NewTaskRateLimit | undefined,
 ): Promise<RunningGrpcServer> {
-  const server = new grpc.Server();
-  server.addService(A2AService, withSpecStatusCodes(grpcService({ requestHandler: handler, userBuilder: grpcUser })));
+  // The same request size limit as the HTTP transports.
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': BODY_LIMIT });
+  const service = grpcService({ requestHandler: handler, userBuilder: grpcUserBuilder(authenticator) });
+  server.addService(A2AService, withSpecStatusCodes(authenticated(service, authenticator, newTaskLimit)));
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) =>
       error ? reject(error) : resolve(actual),
@@ -52,6 +59,32 @@ function specStatus<E>(error: E): E {
   if (UNIMPLEMENTED_REASONS.some((reason) => text.includes(reason))) status.code = grpc.status.UNIMPLEMENTED;
   return error;
 }
+
+/** Every call authenticates first (the same authenticator as HTTP); a failure ends it UNAUTHENTICATED. */
+function authenticated(
+  service: grpc.UntypedServiceImplementation,
+  authenticator: Authenticator,
+  newTaskLimit: () => NewTaskRateLimit | undefined,
+): grpc.UntypedServiceImplementation {
+  if (!authenticator.required) return service;
+  const wrapped: grpc.UntypedServiceImplementation = {};
+  for (const [name, method] of Object.entries(service)) {
+    const impl = method as (call: GrpcCall, callback?: grpc.sendUnaryData<unknown>) => void;
+    wrapped[name] = ((call: GrpcCall, callback?: grpc.sendUnaryData<unknown>) => {
+      void authenticateGrpc(authenticator, call).then((refused) => {
+        const failure =
+          refused ??
+          limitNewTasksGrpc(newTaskLimit(), grpcPrincipalOf(call), name, (call as { request?: unknown }).request);
+        if (!failure) return impl(call, callback);
+        if (callback) return callback(failure);
+        (call as grpc.ServerWritableStream<unknown, unknown>).emit('error', failure);
+      });
+    }) as grpc.UntypedHandleCall;
+  }
+  return wrapped;
+}
+
+type GrpcCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
 
 function withSpecStatusCodes(service: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
   const wrapped: grpc.UntypedServiceImplementation = {};

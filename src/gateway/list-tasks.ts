@@ -5,8 +5,8 @@
 import type { Client } from '@temporalio/client';
 import { TaskState, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { workflowIdForTask } from '../protocol/contract.js';
-import { CONTEXT_ID_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
+import { workflowIdForTask, type Caller } from '../protocol/contract.js';
+import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { fromWireState } from '../protocol/states.js';
 import { toSdkTask, withoutArtifacts } from './convert.js';
 import { temporalCall } from './errors.js';
@@ -21,6 +21,7 @@ export async function listTasks(
   reader: TaskReader,
   agentName: string,
   request: ListTasksRequest,
+  caller?: Caller,
 ): Promise<ListTasksResponse> {
   const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
   if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
@@ -29,7 +30,7 @@ export async function listTasks(
   if (request.historyLength !== undefined && request.historyLength < 0) {
     throw new RequestMalformedError('historyLength must not be negative');
   }
-  const query = visibilityQuery(agentName, request);
+  const query = visibilityQuery(agentName, request, caller);
   const page = await temporalCall(undefined, () =>
     client.workflowService.listWorkflowExecutions({
       namespace: client.options.namespace,
@@ -43,7 +44,7 @@ export async function listTasks(
     .map((row) => row.execution?.workflowId ?? '')
     .filter((id) => id.startsWith(WORKFLOW_ID_PREFIX))
     .map((id) => id.slice(WORKFLOW_ID_PREFIX.length));
-  const tasks = (await Promise.all(taskIds.map((id) => reader.read(id))))
+  const tasks = (await Promise.all(taskIds.map((id) => reader.read(id, caller))))
     // Temporal does not index the time of the last status change, so this exact filter runs here.
     .filter((task) => after === undefined || Date.parse(task.status.timestamp) > after)
     .map((task) => toSdkTask(request.includeArtifacts ? task : withoutArtifacts(task), request.historyLength));
@@ -53,8 +54,10 @@ export async function listTasks(
   return { tasks, nextPageToken: token, pageSize, totalSize: count };
 }
 
-function visibilityQuery(agentName: string, request: ListTasksRequest): string {
+function visibilityQuery(agentName: string, request: ListTasksRequest, caller: Caller | undefined): string {
   const clauses = [`WorkflowType = ${quote(agentName)}`];
+  // An authenticated caller lists its own tasks only, in the query itself (never by filtering a page).
+  if (caller) clauses.push(`${OWNER_ATTRIBUTE.name} = ${quote(caller.id)}`);
   if (request.statusTimestampAfter) {
     // Narrows the page: a task whose workflow closed before that time cannot have changed since.
     const after = new Date(request.statusTimestampAfter);

@@ -10,6 +10,7 @@ import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } f
 import {
   sendMessageUpdate,
   workflowIdForTask,
+  type Caller,
   type IncomingMessage,
   type MessageAccepted,
   type TaskWorkflowInput,
@@ -44,8 +45,17 @@ export class MessageSender {
     private readonly taskQueue: string,
   ) {}
 
-  async deliver(message: Message, responder: string | undefined, signal: AbortSignal): Promise<Delivery> {
-    const incoming: IncomingMessage = { ...toIncoming(message, responder), agent: this.agentName };
+  /** `caller`: the authenticated principal (owner of a new task); `responder`: who answers, for the timeline. */
+  async deliver(
+    message: Message,
+    from: { responder: string | undefined; caller: Caller | undefined },
+    signal: AbortSignal,
+  ): Promise<Delivery> {
+    const incoming: IncomingMessage = {
+      ...toIncoming(message, from.responder),
+      agent: this.agentName,
+      ...(from.caller && { caller: from.caller }),
+    };
     // Checked here too: a first message the workflow refused would leave a task that never starts.
     const problem = messageProblem(incoming);
     if (problem) throw new RequestMalformedError(problem);
@@ -69,8 +79,8 @@ export class MessageSender {
         { key: CONTEXT_ID_ATTRIBUTE, value: contextId },
         { key: AGENT_ATTRIBUTE, value: this.agentName },
         { key: TASK_STATE_ATTRIBUTE, value: 'submitted' },
-        // Who asked: an account ID, never an e-mail address (search attributes are not encrypted).
-        ...(incoming.responder ? [{ key: OWNER_ATTRIBUTE, value: incoming.responder }] : []),
+        // Who asked (the owner when authenticated): an account ID, never an e-mail address (search attributes are not encrypted).
+        ...(ownerOf(incoming) ? [{ key: OWNER_ATTRIBUTE, value: ownerOf(incoming)! }] : []),
       ],
     });
     try {
@@ -102,21 +112,25 @@ export class MessageSender {
       return { taskId, accepted };
     } catch (error) {
       const mapped = toA2AError(error, taskId);
-      if (mapped instanceof TaskNotFoundError) throw await this.whyNotFound(taskId, mapped);
+      if (mapped instanceof TaskNotFoundError) throw await this.whyNotFound(taskId, mapped, incoming.caller);
       throw mapped;
     }
   }
 
   /** A closed workflow takes no Updates: tell "finished task" apart from "no such task". */
-  private async whyNotFound(taskId: string, notFound: unknown): Promise<unknown> {
+  private async whyNotFound(taskId: string, notFound: unknown, caller: Caller | undefined): Promise<unknown> {
     try {
-      const task = await this.reader.read(taskId);
+      const task = await this.reader.read(taskId, caller);
       const state = fromWireState(task.status.state) ?? 'completed';
       return new UnsupportedOperationError(`Task ${taskId} is ${state} and accepts no more messages`);
     } catch {
       return notFound;
     }
   }
+}
+
+function ownerOf(incoming: IncomingMessage): string | undefined {
+  return incoming.caller?.id ?? incoming.responder;
 }
 
 /** The static summary operators see in the Temporal UI. */

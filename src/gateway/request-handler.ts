@@ -31,7 +31,13 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { cancelTaskUpdate, snapshotQuery, type TaskEvent, type TaskSnapshotView } from '../protocol/contract.js';
+import {
+  cancelTaskUpdate,
+  snapshotQuery,
+  type Caller,
+  type TaskEvent,
+  type TaskSnapshotView,
+} from '../protocol/contract.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { WireMessage, WireTask } from '../protocol/wire.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
@@ -39,7 +45,7 @@ import { eventStream, messageStream, taskStream, toSdkMessage, toSdkTask, withHi
 import { toA2AError } from './errors.js';
 import { listTasks } from './list-tasks.js';
 import { MessageSender } from './message-sender.js';
-import { responderOf, signalOf } from './request-context.js';
+import { callerOf, responderOf, signalOf } from './request-context.js';
 import { taskEvents } from './task-events.js';
 import { TaskReader } from './task-reader.js';
 import { abortable } from './abortable.js';
@@ -85,14 +91,14 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     const historyLength = params.configuration?.historyLength;
     const state = fromWireState(accepted.task.status.state) ?? 'submitted';
     if (params.configuration?.returnImmediately || (accepted.duplicate && isSettled(state))) {
-      return toSdkTask(await this.reader.read(taskId), historyLength);
+      return toSdkTask(await this.reader.read(taskId, callerOf(context)), historyLength);
     }
     let direct: WireMessage | undefined;
     for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
       if (event.kind === 'message') direct = event.message;
     }
     if (direct) return toSdkMessage(direct);
-    return toSdkTask(await this.reader.read(taskId), historyLength);
+    return toSdkTask(await this.reader.read(taskId, callerOf(context)), historyLength);
   }
 
   /**
@@ -140,34 +146,35 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     if (held) yield* held;
   }
 
-  async getTask(params: GetTaskRequest): Promise<Task> {
+  async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     if (params.historyLength !== undefined && params.historyLength < 0) {
       throw new RequestMalformedError('historyLength must not be negative');
     }
-    return toSdkTask(await this.reader.read(params.id), params.historyLength);
+    return toSdkTask(await this.reader.read(params.id, callerOf(context)), params.historyLength);
   }
 
-  async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
-    return listTasks(this.client, this.reader, this.card.name, params);
+  async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return listTasks(this.client, this.reader, this.card.name, params, callerOf(context));
   }
 
   async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const handle = this.reader.handle(params.id);
     const by = responderOf(context, params.metadata) ?? 'a2a-client';
+    const caller = callerOf(context);
     try {
       await abortable(this.client, signalOf(context), () =>
-        handle.executeUpdate(cancelTaskUpdate, { args: [{ by, agent: this.card.name }] }),
+        handle.executeUpdate(cancelTaskUpdate, { args: [{ by, agent: this.card.name, ...(caller && { caller }) }] }),
       );
     } catch (error) {
       const mapped = toA2AError(error, params.id);
       if (!(mapped instanceof TaskNotFoundError)) throw mapped;
       // A closed workflow takes no Updates: a finished task is not cancelable, a missing one not found.
-      const task = await this.reader.read(params.id);
+      const task = await this.reader.read(params.id, caller);
       throw new TaskNotCancelableError(
         `Task ${params.id} is ${fromWireState(task.status.state)} and can no longer be canceled`,
       );
     }
-    return toSdkTask(await this.reader.read(params.id));
+    return toSdkTask(await this.reader.read(params.id, caller));
   }
 
   /**
@@ -176,7 +183,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
    */
   async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const signal = signalOf(context);
-    const { task, lastSeq } = await this.subscribableSnapshot(params.id);
+    const { task, lastSeq } = await this.subscribableSnapshot(params.id, callerOf(context));
     yield taskStream(task);
     for await (const event of taskEvents(this.client, this.reader, params.id, lastSeq, signal)) {
       // A direct message answers the send that caused it; subscribers follow the task.
@@ -206,12 +213,12 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     if (params.message.parts.length === 0) throw new RequestMalformedError('The message has no parts');
     if (params.configuration?.taskPushNotificationConfig) throw pushNotSupported();
     const responder = responderOf(context, params.message.metadata);
-    return this.sender.deliver(params.message, responder, signalOf(context));
+    return this.sender.deliver(params.message, { responder, caller: callerOf(context) }, signalOf(context));
   }
 
-  private async subscribableSnapshot(taskId: string): Promise<TaskSnapshotView> {
+  private async subscribableSnapshot(taskId: string, caller: Caller | undefined): Promise<TaskSnapshotView> {
     // Reading through the closed-workflow path first answers finished tasks without a worker.
-    assertSubscribable(await this.reader.read(taskId));
+    assertSubscribable(await this.reader.read(taskId, caller));
     const snapshot = await this.snapshot(taskId);
     assertSubscribable(snapshot.task);
     return snapshot;

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
+import { createGatewayApp, NO_AUTHENTICATION, type Gateway, type GatewayOptions } from './app.js';
 import type { RunningGrpcServer } from './grpc-server.js';
 
 export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUrl' | 'grpcPublicAddress'> {
@@ -43,6 +43,8 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       deferred(() => ready.gateway?.grpcHandler),
       host,
       options.grpcPort ?? 0,
+      options.authenticator ?? NO_AUTHENTICATION,
+      () => ready.gateway?.newTaskLimit,
     );
   }
   const url = options.publicBaseUrl ?? `http://${host}:${(http.address() as AddressInfo).port}`;

@@ -3,8 +3,15 @@
  * (result, memo, or status) once it has ended, so finished tasks are readable with no worker up.
  */
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
-import { FINAL_TASK_MEMO, taskQuery, workflowIdForTask } from '../protocol/contract.js';
-import { CONTEXT_ID_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
+import {
+  FINAL_TASK_MEMO,
+  mayAccessTask,
+  taskQuery,
+  workflowIdForTask,
+  type Caller,
+  type TaskAudience,
+} from '../protocol/contract.js';
+import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { isTaskStateName, toWireState } from '../protocol/states.js';
 import type { WireTask } from '../protocol/wire.js';
 import { isUnavailable, taskNotFound, temporalCall } from './errors.js';
@@ -23,35 +30,53 @@ export class TaskReader {
     return this.client.workflow.getHandle(workflowIdForTask(taskId));
   }
 
-  /** The task with its full history; TaskNotFound when no workflow has this task's ID. */
-  async read(taskId: string): Promise<WireTask> {
+  /**
+   * The task with its full history; TaskNotFound when no workflow has this task's ID, and when an
+   * authenticated `caller` neither owns it nor may answer its question (A2A 1.0 section 13.1).
+   */
+  async read(taskId: string, caller?: Caller): Promise<WireTask> {
     return temporalCall(taskId, async () => {
       const handle = this.handle(taskId);
       const description = await handle.describe();
       if (description.type !== this.agent) throw taskNotFound(taskId);
-      switch (description.status.name) {
-        case 'RUNNING':
-        case 'CONTINUED_AS_NEW':
-          return this.queryOrSummarize(handle, taskId, description);
-        case 'COMPLETED':
-          return (await handle.result()) as WireTask;
-        case 'CANCELLED': {
-          const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
-          return final ?? this.ended(taskId, description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE), 'canceled');
-        }
-        case 'UNSPECIFIED':
-        case 'UNKNOWN':
-          throw taskNotFound(taskId);
-        default:
-          // FAILED, TERMINATED, TIMED_OUT: the workflow died without settling the task itself.
-          return this.ended(
-            taskId,
-            description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE),
-            'failed',
-            description.closeTime,
-          );
-      }
+      const task = await this.readDescribed(handle, taskId, description);
+      // The owner from the search attribute: it is there even when the task itself is only summarized.
+      const audience = {
+        ...(task.metadata as TaskAudience | undefined),
+        owner: description.typedSearchAttributes.get(OWNER_ATTRIBUTE),
+      };
+      if (!mayAccessTask(audience, caller)) throw taskNotFound(taskId);
+      return task;
     });
+  }
+
+  private async readDescribed(
+    handle: WorkflowHandle,
+    taskId: string,
+    description: WorkflowExecutionDescription,
+  ): Promise<WireTask> {
+    switch (description.status.name) {
+      case 'RUNNING':
+      case 'CONTINUED_AS_NEW':
+        return this.queryOrSummarize(handle, taskId, description);
+      case 'COMPLETED':
+        return (await handle.result()) as WireTask;
+      case 'CANCELLED': {
+        const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
+        return final ?? this.ended(taskId, description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE), 'canceled');
+      }
+      case 'UNSPECIFIED':
+      case 'UNKNOWN':
+        throw taskNotFound(taskId);
+      default:
+        // FAILED, TERMINATED, TIMED_OUT: the workflow died without settling the task itself.
+        return this.ended(
+          taskId,
+          description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE),
+          'failed',
+          description.closeTime,
+        );
+    }
   }
 
   /**

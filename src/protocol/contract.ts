@@ -18,6 +18,12 @@ export interface TaskWorkflowInput {
  * "A message arrives" (the first one or a follow-up). Kept small and human-writable so an operator
  * can answer from the Temporal UI with just `{"text": "approve"}`.
  */
+/** The authenticated caller, as the gateway established it (never what a client claims). */
+export interface Caller {
+  id: string;
+  groups: string[];
+}
+
 export interface IncomingMessage {
   text?: string;
   /** Full A2A parts; when given, `text` and `data` are ignored. */
@@ -32,6 +38,8 @@ export interface IncomingMessage {
   referenceTaskIds?: string[];
   /** The agent whose endpoint the message came through; refused if the task is another agent's. */
   agent?: string;
+  /** Set by the gateway when authentication is on: the first message's caller owns the task. Absent: an operator. */
+  caller?: Caller;
 }
 
 export interface MessageAccepted {
@@ -46,6 +54,8 @@ export interface MessageAccepted {
 export interface CancelRequest {
   reason?: string;
   by?: string;
+  /** As in IncomingMessage: only the owner may cancel. */
+  caller?: Caller;
   /** As in IncomingMessage. */
   agent?: string;
 }
@@ -91,6 +101,33 @@ export interface PendingQuestion {
   outOfBand?: boolean;
   /** Structured data about the question (e.g. the tool call awaiting approval); also a DataPart of the status message. */
   details?: JsonObject;
+  /** The task's owner may not answer (no self-approval). */
+  notByRequester?: boolean;
+}
+
+/** Whether `caller` is among `responders`: by principal, or by a `group:NAME` entry. */
+export function isAllowedResponder(responders: readonly string[], caller: Caller): boolean {
+  return (
+    responders.includes(caller.id) ||
+    responders.some((entry) => entry.startsWith('group:') && caller.groups.includes(entry.slice('group:'.length)))
+  );
+}
+
+/** What decides who may see a task (the task's own state, as `Task.metadata` shows it). */
+export interface TaskAudience {
+  owner?: string;
+  pendingQuestion?: Pick<PendingQuestion, 'responders'>;
+  participants?: string[];
+}
+
+/**
+ * Who may see a task: everyone without authentication or on a task without an owner; else its
+ * owner, who may answer its pending question, and who answered one before.
+ */
+export function mayAccessTask(audience: TaskAudience, caller: Caller | undefined): boolean {
+  const { owner, pendingQuestion, participants } = audience;
+  if (!caller || !owner || owner === caller.id || participants?.includes(caller.id)) return true;
+  return pendingQuestion?.responders !== undefined && isAllowedResponder(pendingQuestion.responders, caller);
 }
 
 /** Everything a run hands to its continuation. */
@@ -114,6 +151,10 @@ export interface TaskSnapshot {
   directMessage?: boolean;
   /** Who sent the first message (the agent sees it again after continue-as-new). */
   firstResponder?: string;
+  /** The authenticated principal that created the task; only it (and who may answer its question) sees it. */
+  owner?: string;
+  /** Authenticated principals other than the owner who answered a question: they keep seeing the task. */
+  participants?: string[];
 }
 
 /** One recorded effect of agent code (see agent-journal.ts). */

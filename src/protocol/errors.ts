@@ -17,6 +17,8 @@ export const TaskErrorType = {
   WrongAgent: 'WrongAgent',
   /** The sender is not among the question's allowed responders. */
   ResponderNotAllowed: 'ResponderNotAllowed',
+  /** The authenticated caller is neither the task's owner nor one who may answer it (answered as TaskNotFound). */
+  NotVisibleToCaller: 'NotVisibleToCaller',
 } as const;
 
 export type TaskErrorType = (typeof TaskErrorType)[keyof typeof TaskErrorType];

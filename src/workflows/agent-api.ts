@@ -78,8 +78,13 @@ export interface AskOptions<T = unknown> {
   deadline?: Duration;
   /** What happens when the deadline passes. Default: fail. */
   onDeadline?: DeadlineOutcome;
-  /** Only these responders may answer. */
+  /**
+   * Only these may answer: principals, and groups as `group:NAME`. With authentication on they are
+   * checked against the caller's identity; without, against the name a client gives.
+   */
   responders?: string[];
+  /** The task's requester may not answer (no self-approval). */
+  notByRequester?: boolean;
   /** A structured DataPart reply; invalid replies are rejected and the task keeps waiting. */
   schema?: ZodType<T>;
   /** Structured data shown with the question: a DataPart of the status message and `metadata.pendingQuestion.details`. */

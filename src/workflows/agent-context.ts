@@ -171,11 +171,13 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
         ...(ask.responders && { responders: ask.responders }),
         ...(ask.schema && { expects: ask.schema.description ?? 'a DataPart matching the agent schema' }),
         ...(ask.details && { details: ask.details }),
+        ...(ask.notByRequester && { notByRequester: true }),
       };
       const waiter: ReplyWaiter = {
         kind: 'input',
         outOfBand: false,
         ...(ask.responders && { responders: ask.responders }),
+        ...(ask.notByRequester && { notByRequester: true }),
         ...(ask.schema && { schema: ask.schema }),
       };
       return (await waitForReply(question, waiter, ask.onDeadline)) as Reply<T>;

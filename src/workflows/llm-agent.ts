@@ -48,8 +48,10 @@ export interface LlmTool<I = unknown> {
   activity: string;
   /** Default 'never'. A reason the function returns is shown to the approver. */
   approval?: ApprovalPolicy<I>;
-  /** Who may approve (as `ctx.ask`'s responders). */
+  /** Who may approve (as `ctx.ask`'s responders: principals, and groups as `group:NAME`). */
   approvers?: string[];
+  /** The task's requester may not approve their own call. */
+  notByRequester?: boolean;
   /** How long an approval may wait. */
   approvalDeadline?: Duration;
   /** When the deadline passes. Default: the call is denied and the model is told so. */
@@ -309,6 +311,7 @@ class LlmLoop {
         schema,
         details,
         ...(tool.approvers && { responders: tool.approvers }),
+        ...(tool.notByRequester && { notByRequester: true }),
         ...(tool.approvalDeadline !== undefined && { deadline: tool.approvalDeadline }),
         onDeadline: tool.onApprovalDeadline ?? {
           kind: 'answer',

@@ -3,7 +3,14 @@
  * log the gateway streams from. Pure and deterministic (clock and ID generator are injected), so
  * it runs inside the workflow sandbox and in plain unit tests alike.
  */
-import type { EventsSince, PendingQuestion, TaskEvent, TaskSnapshot, TimelineEntry } from '../protocol/contract.js';
+import type {
+  EventsSince,
+  PendingQuestion,
+  TaskAudience,
+  TaskEvent,
+  TaskSnapshot,
+  TimelineEntry,
+} from '../protocol/contract.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
 
@@ -153,6 +160,8 @@ export class TaskRecord {
     if (kept.length > 0) task.history = clone(kept);
     task.metadata = {
       agent: this.data.agent,
+      ...(this.data.owner && { owner: this.data.owner }),
+      ...(this.data.participants && { participants: clone(this.data.participants) }),
       timeline: clone(this.data.timeline),
       ...(this.data.pending && { pendingQuestion: clone(this.data.pending) }),
     };
@@ -194,8 +203,30 @@ export class TaskRecord {
     return kept;
   }
 
-  recordFirstResponder(responder: string | undefined): void {
+  recordFirstResponder(responder: string | undefined, owner: string | undefined): void {
     if (responder) this.data.firstResponder = responder;
+    if (owner) this.data.owner = owner;
+  }
+
+  get owner(): string | undefined {
+    return this.data.owner;
+  }
+
+  /** The audience of the task: who may see it (see mayAccessTask). */
+  get audience(): TaskAudience {
+    const { owner, pending, participants } = this.data;
+    return {
+      ...(owner && { owner }),
+      ...(pending && { pendingQuestion: pending }),
+      ...(participants && { participants }),
+    };
+  }
+
+  /** An authenticated principal answered: it keeps seeing the task. */
+  addParticipant(principal: string): void {
+    if (principal === this.data.owner) return;
+    this.data.participants ??= [];
+    if (!this.data.participants.includes(principal)) this.data.participants.push(principal);
   }
 
   get firstResponder(): string | undefined {

@@ -18,6 +18,9 @@ import type { ZodType } from 'zod';
 import {
   cancelTaskUpdate,
   completeAuthUpdate,
+  isAllowedResponder,
+  mayAccessTask,
+  type Caller,
   eventsQuery,
   sendMessageUpdate,
   snapshotQuery,
@@ -45,6 +48,7 @@ export interface ReplyWaiter {
   kind: 'input' | 'auth';
   outOfBand: boolean;
   responders?: string[];
+  notByRequester?: boolean;
   schema?: ZodType;
   reply?: Reply;
 }
@@ -118,7 +122,7 @@ export class TaskRuntime {
     setHandler(
       cancelTaskUpdate,
       async (request) => {
-        this.cancelRequest ??= { ...request };
+        this.cancelRequest ??= { ...request, ...(request.caller && { by: request.caller.id }) };
         this.agentScope?.cancel();
         // Not cancellable: a Temporal cancel arriving meanwhile must not fail this A2A cancel.
         await CancellationScope.nonCancellable(() => condition(() => this.record.isTerminal));
@@ -127,6 +131,7 @@ export class TaskRuntime {
       {
         validator: (request) => {
           this.checkAgent(request?.agent);
+          this.checkOwner(request?.caller, { ownerOnly: true });
           if (this.record.isTerminal) {
             reject(TaskErrorType.TaskNotCancelable, `Task is ${this.record.state} and can no longer be canceled`);
           }
@@ -161,6 +166,7 @@ export class TaskRuntime {
     const problem = messageProblem(incoming);
     if (problem) reject(TaskErrorType.InvalidReply, problem);
     this.checkAgent(incoming.agent);
+    this.checkOwner(incoming.caller);
     const { record, waiter } = this;
     if (record.isTerminal) {
       reject(TaskErrorType.TaskTerminal, `Task ${record.id} is ${record.state} and accepts no more messages`);
@@ -183,11 +189,19 @@ export class TaskRuntime {
     if (waiter.outOfBand) {
       reject(TaskErrorType.TaskNotWaitingForInput, 'Task waits for an out-of-band authorization, not a message');
     }
-    if (waiter.responders && !waiter.responders.includes(incoming.responder ?? '')) {
+    // Authenticated callers are checked by principal and groups; operators (no caller) by the name they give.
+    const who = incoming.caller?.id ?? incoming.responder;
+    const allowed = incoming.caller
+      ? isAllowedResponder(waiter.responders ?? [], incoming.caller)
+      : waiter.responders?.includes(who ?? '');
+    if (waiter.responders && !allowed) {
       reject(
         TaskErrorType.ResponderNotAllowed,
-        `Only ${waiter.responders.join(', ')} may answer this question${incoming.responder ? `, not ${incoming.responder}` : ''}`,
+        `Only ${waiter.responders.join(', ')} may answer this question${who ? `, not ${who}` : ''}`,
       );
+    }
+    if (waiter.notByRequester && who !== undefined && who === (record.owner ?? record.firstResponder)) {
+      reject(TaskErrorType.ResponderNotAllowed, 'The requester may not answer their own request; another person must');
     }
     if (waiter.schema) {
       const parsed = waiter.schema.safeParse(dataOf(parts));
@@ -196,6 +210,15 @@ export class TaskRuntime {
         reject(TaskErrorType.InvalidReply, `The reply does not match the expected data: ${issues}`);
       }
     }
+  }
+
+  /** For an authenticated caller who neither owns the task nor may answer it, the task does not exist. */
+  private checkOwner(caller: Caller | undefined, options: { ownerOnly?: boolean } = {}): void {
+    const { owner } = this.record;
+    const visible = options.ownerOnly
+      ? !caller || !owner || owner === caller.id
+      : mayAccessTask(this.record.audience, caller);
+    if (!visible) reject(TaskErrorType.NotVisibleToCaller, `Task ${this.record.id} not found`);
   }
 
   /** A task is reachable only through its own agent's endpoint. */
@@ -219,13 +242,15 @@ export class TaskRuntime {
       ...(incoming.referenceTaskIds?.length && { referenceTaskIds: incoming.referenceTaskIds }),
     };
     this.record.addUserMessage(message, key);
-    const user = toUserMessage(message, incoming.responder);
+    const responder = incoming.caller?.id ?? incoming.responder;
+    const user = toUserMessage(message, responder);
     if (!this.firstMessage) {
       this.firstMessage = user;
-      this.record.recordFirstResponder(incoming.responder);
+      this.record.recordFirstResponder(responder, incoming.caller?.id);
     } else {
       const value = this.waiter?.schema ? this.waiter.schema.parse(user.data) : user.data;
-      this.deliver({ ...user, value, timedOut: false }, incoming.responder ?? 'user');
+      if (incoming.caller) this.record.addParticipant(incoming.caller.id);
+      this.deliver({ ...user, value, timedOut: false }, responder ?? 'user');
     }
     return { task: this.record.header(), lastSeq, duplicate: false };
   }

@@ -38,6 +38,7 @@ interface AskRequest {
   deadline?: string;
   onDeadline?: DeadlineOutcome;
   responders?: string[];
+  notByRequester?: boolean;
   structured?: boolean;
 }
 
@@ -55,6 +56,7 @@ export const askingAgent = defineAgent({
       ...(request.deadline && { deadline: request.deadline }),
       ...(request.onDeadline && { onDeadline: request.onDeadline }),
       ...(request.responders && { responders: request.responders }),
+      ...(request.notByRequester && { notByRequester: true }),
       ...(request.structured && { schema: Decision }),
     };
     const reply = await ctx.ask(options);

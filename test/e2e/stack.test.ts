@@ -43,6 +43,7 @@ describe('npm start', () => {
     expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(first.output()).toContain(`/agents/expense-approval`);
     expect(first.output()).toMatch(/purchasing-assistant: No model endpoint is configured: set A2A_MODEL_BASE_URL/);
+    expect(first.output()).toContain('No authentication (development mode)');
     expect(await first.stop()).toBe(0);
 
     const second = await runStack(ports);

@@ -20,6 +20,7 @@ export async function startGatewayProcess(taskQueue: string): Promise<GatewayPro
     HOST: '127.0.0.1',
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     A2A_TASK_QUEUE: taskQueue,
+    A2A_AUTH: 'none',
     LOG_LEVEL: 'warn',
   };
   const child: ChildProcess = spawn(

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import agents from '../../examples/agents/index.js';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { OWNER_ATTRIBUTE } from '../../src/protocol/search-attributes.js';
+import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
@@ -168,23 +169,31 @@ describe('across the wall', () => {
     expect(large.error).toMatchObject({ code: -32602, message: expect.stringContaining('limit') });
   });
 
-  it('behind an authenticating proxy, the responder is the account it names, not what clients claim', async () => {
+  it('behind an authenticating proxy, the owner and responder are the account it names, not what clients claim', async () => {
     const gateway = await startGateway({
       client: harness.temporal,
       agents,
       taskQueue: harness.worker.taskQueue,
       grpcPort: false,
-      trustedUserHeader: 'x-authenticated-user',
+      authenticator: createAuthenticator({
+        methods: ['trusted-header'],
+        apiKeys: [],
+        trustedHeader: 'x-authenticated-user',
+      }),
     });
     try {
       const url = `${gateway.url}/agents/expense-approval`;
       const as = (user: string) => ({ 'x-authenticated-user': user });
       const waiting = (await rpc(url, 'SendMessage', message(EXPENSE_REQUEST), as('alice'))).result.task;
       const claim = { taskId: waiting.id, metadata: { responder: 'mallory' } };
-      const done = (await rpc(url, 'SendMessage', message('approve', claim), as('bob'))).result.task;
-      expect(done.artifacts[0].parts[0].data).toMatchObject({ decidedBy: 'bob' });
+      // bob is neither the owner nor a listed approver: for him the task does not exist.
+      expect((await rpc(url, 'SendMessage', message('approve', claim), as('bob'))).error.code).toBe(-32001);
+      const done = (await rpc(url, 'SendMessage', message('approve', claim), as('alice'))).result.task;
+      expect(done.artifacts[0].parts[0].data).toMatchObject({ decidedBy: 'alice' });
       const description = await harness.temporal.workflow.getHandle(workflowIdForTask(waiting.id)).describe();
       expect(description.typedSearchAttributes.get(OWNER_ATTRIBUTE)).toBe('alice');
+      // Without the header, nobody: the request is refused before anything reaches Temporal.
+      expect((await rpc(url, 'SendMessage', message(EXPENSE_REQUEST))).error?.message).toMatch(/authentication/i);
     } finally {
       await gateway.close();
     }

@@ -6,6 +6,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { Command } from '../args.js';
 import { ConfigError, loadConfig, type LoadedConfig } from '../../config/load-config.js';
 import { startDevStack } from '../../dev/dev-stack.js';
+import { AuthConfigError } from '../../gateway/auth/settings.js';
 import { gatewaySettings } from '../../gateway/config.js';
 import { startGateway } from '../../gateway/server.js';
 import { createTemporalClient } from '../../gateway/temporal-client.js';
@@ -49,6 +50,7 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
 
 export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCode> {
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
+  const gateway = await configErrorsAsUsage(async () => gatewaySettings(io.env, 'production'));
   const settings = temporalSettings(io.env, taskQueueOf(config));
   // Lazy: the gateway starts (and answers "Temporal is unreachable, retry later") while Temporal is down.
   const { client, connection } = createTemporalClient(settings.connection, settings.namespace);
@@ -56,7 +58,7 @@ export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCod
     client,
     agents: config.agents,
     ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
-    ...gatewaySettings(io.env, '0.0.0.0'),
+    ...gateway,
     taskQueue: settings.taskQueue,
   });
   logger.info(
@@ -66,6 +68,7 @@ export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCod
       agents: config.agents.map((agent) => agent.name),
       temporal: `${settings.address}/${settings.namespace}`,
       taskQueue: settings.taskQueue,
+      authentication: gateway.authenticator?.required ? gateway.authenticator.methods : 'none',
     },
     'A2A gateway started',
   );
@@ -83,7 +86,7 @@ async function configErrorsAsUsage<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
+    if (error instanceof ConfigError || error instanceof AuthConfigError) throw new UsageError(error.message);
     throw error;
   }
 }

@@ -1,0 +1,245 @@
+/**
+ * The one place callers are authenticated, whatever the transport: JSON-RPC and HTTP+JSON pass their
+ * request headers, gRPC its metadata, and all get the same Principal or the same refusal. A credential
+ * that is present must be valid, even when another method could admit the caller, so a bad token is
+ * never silently ignored. Refusals say nothing a client could probe with; `detail` is for the logs.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWSHeaderParameters,
+  type FlattenedJWSInput,
+} from 'jose';
+import type { Principal } from './principal.js';
+import type { AuthMethod, AuthSettings } from './settings.js';
+
+/** Missing or bad credentials: the transport answers 401 (gRPC UNAUTHENTICATED) with `challenge`. */
+export class AuthenticationError extends Error {
+  override name = 'AuthenticationError';
+  constructor(
+    message: string,
+    /** WWW-Authenticate value, e.g. 'Bearer error="invalid_token"' or 'ApiKey'. */
+    readonly challenge: string,
+    /** Why, for the logs only (e.g. the jose error code): never sent to the client. */
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The JWKS could not be fetched: not the caller's fault, so not a 401; the caller may retry. */
+export class AuthUnavailableError extends Error {
+  override name = 'AuthUnavailableError';
+  constructor(
+    readonly detail: string,
+    cause?: unknown,
+  ) {
+    super('Authentication is temporarily unavailable, retry later', { cause });
+  }
+}
+
+/** Header lookup over express headers or gRPC metadata (names lowercase). */
+export type HeaderLookup = (name: string) => string | undefined;
+
+export interface Authenticator {
+  /** false when A2A_AUTH=none (or no methods): every caller is anonymous. */
+  readonly required: boolean;
+  readonly methods: readonly AuthMethod[];
+  /** The caller, or throws AuthenticationError (missing or bad credentials: never says which tasks exist). Returns undefined only when !required. */
+  authenticate(header: HeaderLookup): Promise<Principal | undefined>;
+}
+
+/** Verifies one method's credential if the request carries it; undefined when it does not. */
+type Verifier = (header: HeaderLookup) => Promise<Principal> | undefined;
+
+/** Where callers put an API key (the agent card advertises it). */
+export const API_KEY_HEADER = 'x-api-key';
+/** What a JWKS may sign with: never a shared-secret algorithm, never `none`. */
+const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
+const CHALLENGES: Record<AuthMethod, string> = {
+  'api-key': 'ApiKey',
+  jwt: 'Bearer',
+  'trusted-header': 'TrustedProxy',
+};
+
+export function createAuthenticator(settings: AuthSettings): Authenticator {
+  const methods: readonly AuthMethod[] = Object.freeze([...new Set(settings.methods)]);
+  const verifiers = methods.map((method) => verifierFor(method, settings));
+  const challenge = methods.map((method) => CHALLENGES[method]).join(', ');
+  return {
+    required: methods.length > 0,
+    methods,
+    async authenticate(header) {
+      if (methods.length === 0) return undefined;
+      let principal: Principal | undefined;
+      // Every credential present is checked, in the order A2A_AUTH lists the methods; the first wins.
+      for (const verify of verifiers) {
+        const pending = verify(header);
+        if (!pending) continue;
+        const caller = await pending;
+        principal ??= caller;
+      }
+      if (!principal) throw new AuthenticationError('Authentication required', challenge, 'no credentials');
+      return principal;
+    },
+  };
+}
+
+function verifierFor(method: AuthMethod, settings: AuthSettings): Verifier {
+  switch (method) {
+    case 'api-key':
+      return apiKeyVerifier(settings);
+    case 'jwt':
+      return jwtVerifier(settings);
+    case 'trusted-header':
+      return trustedHeaderVerifier(settings);
+  }
+}
+
+/** A header's value, or undefined when absent or blank. */
+function present(header: HeaderLookup, name: string): string | undefined {
+  const value = header(name);
+  return value?.trim() ? value : undefined;
+}
+
+function apiKeyVerifier(settings: AuthSettings): Verifier {
+  const keys = settings.apiKeys.map((entry) => ({
+    digest: Buffer.from(entry.sha256, 'hex'),
+    principal: { id: entry.principal, groups: [...(entry.groups ?? [])], via: 'api-key' } satisfies Principal,
+  }));
+  return (header) => {
+    const key = present(header, API_KEY_HEADER);
+    if (key === undefined) return undefined;
+    const digest = createHash('sha256').update(key, 'utf8').digest();
+    // Every entry is compared, so the time taken does not depend on which one matched.
+    let match: Principal | undefined;
+    for (const entry of keys) if (timingSafeEqual(entry.digest, digest) && !match) match = entry.principal;
+    if (!match) {
+      const hint = `no configured key has sha256 ${digest.toString('hex').slice(0, 8)}…`;
+      return Promise.reject(new AuthenticationError('Unknown API key', CHALLENGES['api-key'], hint));
+    }
+    return Promise.resolve({ ...match, groups: [...match.groups] });
+  };
+}
+
+function jwtVerifier(settings: AuthSettings): Verifier {
+  const jwt = settings.jwt;
+  if (!jwt || (jwt.jwksUrl === undefined) === (jwt.secret === undefined)) {
+    throw new TypeError('jwt authentication needs exactly one of settings.jwt.jwksUrl and settings.jwt.secret');
+  }
+  const { getKey, algorithms } = jwt.jwksUrl
+    ? { getKey: remoteKeys(new URL(jwt.jwksUrl)), algorithms: ASYMMETRIC_ALGORITHMS }
+    : { getKey: sharedSecret(jwt.secret ?? ''), algorithms: ['HS256'] };
+  const options = {
+    algorithms,
+    clockTolerance: jwt.clockToleranceSeconds,
+    requiredClaims: ['sub'],
+    ...(jwt.issuer !== undefined && { issuer: jwt.issuer }),
+    ...(jwt.audience !== undefined && { audience: jwt.audience }),
+  };
+  const invalid = (detail: string) =>
+    new AuthenticationError('Invalid or expired token', 'Bearer error="invalid_token"', detail);
+
+  return (header) => {
+    const authorization = present(header, 'authorization');
+    if (authorization === undefined) return undefined;
+    const token = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(authorization)?.[1];
+    if (token === undefined) {
+      return Promise.reject(
+        new AuthenticationError(
+          'Authorization must be a Bearer token',
+          'Bearer error="invalid_request"',
+          'authorization header is not "Bearer <token>"',
+        ),
+      );
+    }
+    return jwtVerify(token, getKey, options).then(
+      ({ payload }) => {
+        if (typeof payload.sub !== 'string' || payload.sub === '') throw invalid('sub claim is not a non-empty string');
+        const groups = groupsFrom(payload, jwt.groupsClaim);
+        if (!groups) throw invalid(`${jwt.groupsClaim} claim is neither a string array nor a string`);
+        return { id: payload.sub, groups, via: 'jwt' } satisfies Principal;
+      },
+      (error: unknown) => {
+        if (error instanceof AuthUnavailableError) throw error;
+        throw invalid(describeJoseError(error));
+      },
+    );
+  };
+}
+
+/** The JWKS, fetched once and cached by jose (refetched when a token names an unknown key). */
+function remoteKeys(url: URL): JWTVerifyGetKey {
+  const jwks = createRemoteJWKSet(url);
+  return async (protectedHeader: JWSHeaderParameters, token: FlattenedJWSInput) => {
+    try {
+      return await jwks(protectedHeader, token);
+    } catch (error) {
+      if (jwksUnreachable(error))
+        throw new AuthUnavailableError(`JWKS ${url.href}: ${describeJoseError(error)}`, error);
+      throw error;
+    }
+  };
+}
+
+/** Fetch failures (network, timeout, non-200, not a JWKS) as opposed to a token naming no known key. */
+function jwksUnreachable(error: unknown): boolean {
+  if (!(error instanceof joseErrors.JOSEError)) return true;
+  return ['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC'].includes(error.code);
+}
+
+function sharedSecret(secret: string): JWTVerifyGetKey {
+  const key = new TextEncoder().encode(secret);
+  return () => key;
+}
+
+/** The caller's groups: a string array, or one string separated by spaces or commas; [] when absent. */
+function groupsFrom(payload: JWTPayload, claim: string): string[] | undefined {
+  const value = payload[claim];
+  if (value === undefined) return [];
+  if (typeof value === 'string') return splitList(value, /[\s,]+/);
+  if (Array.isArray(value) && value.every((group): group is string => typeof group === 'string')) {
+    return value.filter((group) => group !== '');
+  }
+  return undefined;
+}
+
+function describeJoseError(error: unknown): string {
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return `${error.code} (${error.claim}): ${error.message}`;
+  if (error instanceof joseErrors.JOSEError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function trustedHeaderVerifier(settings: AuthSettings): Verifier {
+  const { trustedHeader, trustedGroupsHeader } = settings;
+  if (!trustedHeader) throw new TypeError('trusted-header authentication needs settings.trustedHeader');
+  return (header) => {
+    const id = present(header, trustedHeader)?.trim();
+    if (id === undefined) return undefined;
+    const groups = trustedGroupsHeader ? splitList(header(trustedGroupsHeader) ?? '', /,/) : [];
+    return Promise.resolve({ id, groups, via: 'trusted-header' } satisfies Principal);
+  };
+}
+
+function splitList(list: string, separator: RegExp): string[] {
+  return list
+    .split(separator)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

@@ -1,0 +1,97 @@
+/**
+ * A per-principal limit on new tasks (each one is a workflow): a token bucket per caller, refilled
+ * continuously. One gateway's view only: with N gateways a caller may create up to N times as
+ * many; put a shared limiter in front for an exact global limit.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { Request, RequestHandler } from 'express';
+import { AuthConfigError } from './settings.js';
+
+export const DEFAULT_NEW_TASKS_PER_MINUTE = 120;
+
+export class NewTaskRateLimit {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes one new task for `principal`; the seconds to wait when none is left, else 0. */
+  take(principal: string): number {
+    const now = this.now();
+    const refillPerMs = this.perMinute / 60_000;
+    const bucket = this.buckets.get(principal) ?? { tokens: this.perMinute, at: now };
+    bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.at) * refillPerMs);
+    bucket.at = now;
+    this.buckets.set(principal, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil((1 - bucket.tokens) / refillPerMs / 1000);
+  }
+}
+
+export function newTaskRateLimitFromEnv(env: NodeJS.ProcessEnv): NewTaskRateLimit {
+  const raw = env.A2A_NEW_TASKS_PER_MINUTE;
+  const perMinute = raw === undefined || raw === '' ? DEFAULT_NEW_TASKS_PER_MINUTE : Number(raw);
+  if (!Number.isFinite(perMinute) || perMinute <= 0) {
+    throw new AuthConfigError(`A2A_NEW_TASKS_PER_MINUTE must be a positive number (got "${raw}")`);
+  }
+  return new NewTaskRateLimit(perMinute);
+}
+
+const NEW_TASK_METHODS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
+
+/** The body of a request that would start a task (a message without a taskId), if it is one. */
+function startsTask(method: string | undefined, params: unknown): boolean {
+  if (method !== undefined && !NEW_TASK_METHODS.has(method)) return false;
+  const message = (params as { message?: { taskId?: unknown; task_id?: unknown } } | undefined)?.message;
+  return message !== undefined && !message.taskId && !message.task_id;
+}
+
+const retryMessage = (seconds: number) => `Too many new tasks; retry in ${seconds} s`;
+
+/** Express middleware after body parsing: 429 with Retry-After when the caller starts tasks too fast. */
+export function limitNewTasksHttp(
+  limit: NewTaskRateLimit | undefined,
+  principalOf: (req: Request) => string | undefined,
+  shape: 'jsonrpc' | 'rest',
+): RequestHandler {
+  return (req, res, next) => {
+    const principal = principalOf(req);
+    if (!limit || principal === undefined) return next();
+    const body = req.body as { method?: string; params?: unknown; id?: unknown } | undefined;
+    const starts =
+      shape === 'jsonrpc'
+        ? startsTask(body?.method ?? '', body?.params)
+        : /\/message:(send|stream)$/.test(req.path) && startsTask(undefined, body);
+    const wait = starts ? limit.take(principal) : 0;
+    if (wait === 0) return next();
+    res.status(429).setHeader('Retry-After', String(wait));
+    res.json(
+      shape === 'jsonrpc'
+        ? { jsonrpc: '2.0', id: body?.id ?? null, error: { code: -32603, message: retryMessage(wait) } }
+        : { error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: retryMessage(wait), details: [] } },
+    );
+  };
+}
+
+/** gRPC's side: RESOURCE_EXHAUSTED when the caller starts tasks too fast. */
+export function limitNewTasksGrpc(
+  limit: NewTaskRateLimit | undefined,
+  principal: string | undefined,
+  method: string,
+  request: unknown,
+): grpc.ServiceError | undefined {
+  const name = method.charAt(0).toUpperCase() + method.slice(1);
+  if (!limit || principal === undefined || !startsTask(name, request)) return undefined;
+  const wait = limit.take(principal);
+  if (wait === 0) return undefined;
+  return Object.assign(new Error(retryMessage(wait)), {
+    code: grpc.status.RESOURCE_EXHAUSTED,
+    details: retryMessage(wait),
+    metadata: new grpc.Metadata(),
+  });
+}

@@ -1,0 +1,322 @@
+/**
+ * Identity on every transport: API keys and JWTs authenticate callers; a task belongs to the
+ * principal that created it, and for anyone else (bar the principals and groups allowed to answer
+ * its question) it does not exist; approvers are checked by principal and group, never by a name a
+ * client claims; bad credentials are refused on JSON-RPC, HTTP+JSON and gRPC alike.
+ */
+import { ListTasksRequest, Message } from '@a2a-js/sdk';
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { ClientFactory, ClientFactoryOptions, type Client as A2AClient } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { SignJWT } from 'jose';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import agents from '../../examples/agents/index.js';
+import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
+import { hashApiKey } from '../../src/gateway/auth/settings.js';
+import { NewTaskRateLimit } from '../../src/gateway/auth/task-rate-limit.js';
+import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { askingAgent } from '../agents/test-agents.js';
+import { startTestWorker, type TestWorker } from '../support/worker.js';
+import { EXPENSE_REQUEST } from './harness.js';
+import { sseRpc } from './sse.js';
+
+const SECRET = 'a-shared-secret-of-at-least-32-bytes!';
+const PEOPLE = { alice: ['staff'], bob: ['staff'], carol: ['finance'], dave: ['finance'] } as const;
+type Person = keyof typeof PEOPLE;
+const keyOf = (person: Person) => `key-of-${person}`;
+
+let worker: TestWorker;
+let connection: Connection;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  worker = await startTestWorker();
+  connection = await Connection.connect({ address: inject('temporalAddress') });
+  gateway = await startGateway({
+    client: new TemporalClient({ connection }),
+    agents: [...agents, askingAgent],
+    taskQueue: worker.taskQueue,
+    authenticator: createAuthenticator({
+      methods: ['api-key', 'jwt'],
+      apiKeys: Object.entries(PEOPLE).map(([person, groups]) => ({
+        sha256: hashApiKey(keyOf(person as Person)),
+        principal: person,
+        groups: [...groups],
+      })),
+      jwt: {
+        secret: SECRET,
+        issuer: 'https://issuer.test',
+        audience: 'a2a-gateway',
+        clockToleranceSeconds: 30,
+        groupsClaim: 'groups',
+      },
+    }),
+  });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await worker?.shutdown();
+  await connection?.close();
+});
+
+const as = (person: Person) => ({ 'x-api-key': keyOf(person) });
+
+async function rpc(agent: string, method: string, params: unknown, headers: Record<string, string>) {
+  const response = await fetch(`${gateway.url}/agents/${agent}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return { status: response.status, ...((await response.json()) as { result?: any; error?: any }) };
+}
+
+async function rest(agent: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const response = await fetch(`${gateway.url}/agents/${agent}/rest${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...headers },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function grpcClient(agent: string): Promise<A2AClient> {
+  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [...ClientFactoryOptions.default.transports, new GrpcTransportFactory()],
+    preferredTransports: ['GRPC'],
+  });
+  return new ClientFactory(options).createFromUrl(`${gateway.url}/agents/${agent}/`);
+}
+
+function message(text: string, extra: Record<string, unknown> = {}) {
+  return { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra };
+}
+
+async function waitingExpense(owner: Person): Promise<string> {
+  const sent = await rpc('expense-approval', 'SendMessage', { message: message(EXPENSE_REQUEST) }, as(owner));
+  expect(sent.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  return sent.result.task.id;
+}
+
+/** What a gRPC call ended with: 'ok', 'TaskNotFound' (the SDK client's A2A error), or the gRPC status code. */
+async function grpcOutcome(call: Promise<unknown>): Promise<string | number> {
+  try {
+    await call;
+    return 'ok';
+  } catch (error) {
+    if (error instanceof TaskNotFoundError) return 'TaskNotFound';
+    const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+    return typeof code === 'number' ? code : String(error);
+  }
+}
+
+describe('another principal cannot reach a task', () => {
+  it('over JSON-RPC: get, list, subscribe, follow-up (even claiming the owner as responder), cancel', async () => {
+    const taskId = await waitingExpense('alice');
+    const bob = as('bob');
+    expect((await rpc('expense-approval', 'GetTask', { id: taskId }, bob)).error.code).toBe(-32001);
+    const listed = await rpc('expense-approval', 'ListTasks', {}, bob);
+    expect(listed.result.tasks.map((task: any) => task.id)).not.toContain(taskId);
+    await expect(async () => {
+      for await (const _ of sseRpc(`${gateway.url}/agents/expense-approval`, 'SubscribeToTask', { id: taskId })) break;
+    }).rejects.toThrow(/-32001|401/);
+    const claim = message('approve', { taskId, metadata: { responder: 'alice' } });
+    expect((await rpc('expense-approval', 'SendMessage', { message: claim }, bob)).error.code).toBe(-32001);
+    expect((await rpc('expense-approval', 'CancelTask', { id: taskId }, bob)).error.code).toBe(-32001);
+    // Through another agent's endpoint, the owner does not find it either.
+    expect((await rpc('echo', 'GetTask', { id: taskId }, as('alice'))).error.code).toBe(-32001);
+
+    // The rightful owner: each of the same calls works.
+    expect((await rpc('expense-approval', 'GetTask', { id: taskId }, as('alice'))).result.id).toBe(taskId);
+    await expect
+      .poll(async () =>
+        (await rpc('expense-approval', 'ListTasks', {}, as('alice'))).result.tasks.map((t: any) => t.id),
+      )
+      .toContain(taskId);
+    const canceled = await rpc('expense-approval', 'CancelTask', { id: taskId }, as('alice'));
+    expect(canceled.result.status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('over HTTP+JSON: get, list, subscribe, follow-up, cancel', async () => {
+    const taskId = await waitingExpense('alice');
+    const bob = as('bob');
+    expect((await rest('expense-approval', 'GET', `/tasks/${taskId}`, bob)).status).toBe(404);
+    const listed = await rest('expense-approval', 'GET', '/tasks', bob);
+    expect(listed.body.tasks?.map((task: any) => task.id) ?? []).not.toContain(taskId);
+    expect((await rest('expense-approval', 'GET', `/tasks/${taskId}:subscribe`, bob)).status).toBe(404);
+    const followUp = { message: message('approve', { taskId }) };
+    expect((await rest('expense-approval', 'POST', '/message:send', bob, followUp)).status).toBe(404);
+    expect((await rest('expense-approval', 'POST', `/tasks/${taskId}:cancel`, bob, {})).status).toBe(404);
+
+    expect((await rest('expense-approval', 'GET', `/tasks/${taskId}`, as('alice'))).body.id).toBe(taskId);
+    const done = await rest('expense-approval', 'POST', '/message:send', as('alice'), followUp);
+    expect(done.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('over gRPC: get, list, subscribe, follow-up (claiming a responder), cancel, and another tenant', async () => {
+    const taskId = await waitingExpense('alice');
+    const client = await grpcClient('expense-approval');
+    const bob = { serviceParameters: as('bob') };
+    const NOT_FOUND = 'TaskNotFound';
+    expect(await grpcOutcome(client.getTask({ id: taskId, tenant: 'expense-approval' } as any, bob))).toBe(NOT_FOUND);
+    const listed: any = await client.listTasks(ListTasksRequest.fromJSON({ tenant: 'expense-approval' }), bob);
+    expect(listed.tasks.map((task: any) => task.id)).not.toContain(taskId);
+    const subscribe = (async () => {
+      for await (const _ of client.resubscribeTask({ id: taskId, tenant: 'expense-approval' } as any, bob)) break;
+    })();
+    expect(await grpcOutcome(subscribe)).toBe(NOT_FOUND);
+    const claim = Message.fromJSON(message('approve', { taskId, metadata: { responder: 'alice' } }));
+    expect(await grpcOutcome(client.sendMessage({ message: claim, tenant: 'expense-approval' } as any, bob))).toBe(
+      NOT_FOUND,
+    );
+    expect(await grpcOutcome(client.cancelTask({ id: taskId, tenant: 'expense-approval' } as any, bob))).toBe(
+      NOT_FOUND,
+    );
+    const otherTenant = { id: taskId, tenant: 'echo' };
+    expect(await grpcOutcome(client.getTask(otherTenant as any, { serviceParameters: as('alice') }))).toBe(NOT_FOUND);
+
+    const alice = { serviceParameters: as('alice') };
+    expect(((await client.getTask({ id: taskId, tenant: 'expense-approval' } as any, alice)) as any).id).toBe(taskId);
+    expect(await grpcOutcome(client.cancelTask({ id: taskId, tenant: 'expense-approval' } as any, alice))).toBe('ok');
+  });
+});
+
+describe('credentials', () => {
+  const token = (claims: { aud?: string; exp?: number; sub?: string }, secret = SECRET) =>
+    new SignJWT({ groups: ['staff'] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub ?? 'erin')
+      .setIssuer('https://issuer.test')
+      .setAudience(claims.aud ?? 'a2a-gateway')
+      .setIssuedAt()
+      .setExpirationTime(claims.exp ?? Math.floor(Date.now() / 1000) + 600)
+      .sign(new TextEncoder().encode(secret));
+
+  it('refuses expired, wrong-audience and wrongly signed JWTs, unknown API keys and no credentials, on each transport', async () => {
+    const bad: Record<string, Record<string, string>> = {
+      expired: { authorization: `Bearer ${await token({ exp: Math.floor(Date.now() / 1000) - 3600 })}` },
+      'wrong audience': { authorization: `Bearer ${await token({ aud: 'someone-else' })}` },
+      'wrong signature': { authorization: `Bearer ${await token({}, 'another-secret-of-at-least-32-bytes!!')}` },
+      'unknown API key': { 'x-api-key': 'not-a-key' },
+      none: {},
+    };
+    const grpc = await grpcClient('echo');
+    for (const [what, headers] of Object.entries(bad)) {
+      const viaRpc = await rpc('echo', 'SendMessage', { message: message('hi') }, headers);
+      expect(viaRpc.status, `JSON-RPC, ${what}`).toBe(401);
+      expect((await rest('echo', 'POST', '/message:send', headers, { message: message('hi') })).status, what).toBe(401);
+      const viaGrpc = grpc.sendMessage({ message: Message.fromJSON(message('hi')), tenant: 'echo' } as any, {
+        serviceParameters: headers,
+      });
+      expect(await grpcOutcome(viaGrpc), `gRPC, ${what}`).toBe(16 /* UNAUTHENTICATED */);
+    }
+    const good = { authorization: `Bearer ${await token({})}` };
+    expect((await rpc('echo', 'SendMessage', { message: message('hi') }, good)).result.task.status.state).toBe(
+      'TASK_STATE_COMPLETED',
+    );
+    // The public card stays public and declares how to authenticate.
+    const card: any = await (await fetch(`${gateway.url}/agents/echo/.well-known/agent-card.json`)).json();
+    expect(Object.keys(card.securitySchemes).sort()).toEqual(['apiKey', 'bearer']);
+  });
+});
+
+describe('approvers', () => {
+  it('are checked by group against the authenticated identity; the requester may be barred from approving', async () => {
+    const ask = {
+      message: {
+        ...message('approve my request'),
+        parts: [{ data: { responders: ['group:finance'], notByRequester: true } }],
+      },
+    };
+    const created = await rpc('test-ask', 'SendMessage', ask, as('carol'));
+    expect(created.error).toBeUndefined();
+    const taskId = created.result.task.id;
+    expect(created.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+
+    // bob is not in finance: for him the task does not exist, whatever name he claims.
+    const claimed = message('yes', { taskId, metadata: { responder: 'dave' } });
+    expect((await rpc('test-ask', 'SendMessage', { message: claimed }, as('bob'))).error.code).toBe(-32001);
+    // carol is in finance but asked: refused, and the task keeps waiting.
+    const self = await rpc('test-ask', 'SendMessage', { message: message('yes', { taskId }) }, as('carol'));
+    expect(self.error.message).toMatch(/requester may not answer/);
+    // dave (finance) sees the question and answers it.
+    expect((await rpc('test-ask', 'GetTask', { id: taskId }, as('dave'))).result.status.state).toBe(
+      'TASK_STATE_INPUT_REQUIRED',
+    );
+    const done = await rpc('test-ask', 'SendMessage', { message: message('yes', { taskId }) }, as('dave'));
+    expect(done.error).toBeUndefined();
+    expect(done.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(JSON.parse(done.result.task.status.message.parts[0].text)).toMatchObject({ responder: 'dave' });
+    const timeline = done.result.task.metadata.timeline as { by?: string }[];
+    expect(timeline.map((entry) => entry.by)).toContain('dave');
+  });
+});
+
+describe('abuse limits', () => {
+  it('limits how fast a principal starts tasks, on each transport, with a retry-later answer', async () => {
+    const limited = await startGateway({
+      client: new TemporalClient({ connection }),
+      agents,
+      taskQueue: worker.taskQueue,
+      authenticator: createAuthenticator({
+        methods: ['api-key'],
+        apiKeys: [{ sha256: hashApiKey(keyOf('erin' as Person)), principal: 'erin', groups: [] }],
+      }),
+      newTaskLimit: new NewTaskRateLimit(2),
+    });
+    try {
+      const erin = { 'x-api-key': keyOf('erin' as Person) };
+      const send = (body: unknown) =>
+        fetch(`${limited.url}/agents/echo`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...erin },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: body }),
+        });
+      expect((await send({ message: message('one') })).status).toBe(200);
+      expect((await send({ message: message('two') })).status).toBe(200);
+      const third = await send({ message: message('three') });
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await third.json()) as any).error.message).toMatch(/Too many new tasks; retry in \d+ s/);
+      const viaRest = await fetch(`${limited.url}/agents/echo/rest/message:send`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...erin },
+        body: JSON.stringify({ message: message('four') }),
+      });
+      expect(viaRest.status).toBe(429);
+      const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [...ClientFactoryOptions.default.transports, new GrpcTransportFactory()],
+        preferredTransports: ['GRPC'],
+      });
+      const grpc = await new ClientFactory(options).createFromUrl(`${limited.url}/agents/echo/`);
+      const viaGrpc = grpc.sendMessage({ message: Message.fromJSON(message('five')), tenant: 'echo' } as any, {
+        serviceParameters: erin,
+      });
+      expect(await grpcOutcome(viaGrpc)).toBe(8 /* RESOURCE_EXHAUSTED */);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the production gateway', () => {
+  it('refuses to start without an authentication setting, and says what to set', async () => {
+    const env = { ...process.env, PORT: '0', GRPC_PORT: 'off', TEMPORAL_ADDRESS: inject('temporalAddress') };
+    delete env.A2A_AUTH;
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const child = spawn(process.execPath, ['bin/a2a-temporal.js', 'gateway', 'examples/a2a-temporal.config.ts'], {
+      cwd: root,
+      env,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/Set A2A_AUTH to api-key, jwt or trusted-header .*or to none/);
+  });
+});
