@@ -306,7 +306,12 @@ describe('abuse limits', () => {
 
 describe('the production gateway', () => {
   it('refuses to start without an authentication setting, and says what to set', async () => {
-    const env = { ...process.env, PORT: '0', GRPC_PORT: 'off', TEMPORAL_ADDRESS: inject('temporalAddress') };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      GRPC_PORT: 'off',
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+    };
     delete env.A2A_AUTH;
     const root = fileURLToPath(new URL('../../', import.meta.url));
     const child = spawn(process.execPath, ['bin/a2a-temporal.js', 'gateway', 'examples/a2a-temporal.config.ts'], {
