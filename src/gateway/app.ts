@@ -4,7 +4,7 @@
  */
 import express, { type Request, type RequestHandler, type Response, type NextFunction } from 'express';
 import type { Client } from '@temporalio/client';
-import type { A2ARequestHandler, User } from '@a2a-js/sdk/server';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import { logger } from '../logging.js';
