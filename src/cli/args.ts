@@ -13,6 +13,8 @@ export interface Gateway {
   /** Base URL without a trailing slash. */
   url: string;
   transport: Transport;
+  /** Headers that authenticate the caller (from A2A_API_KEY or A2A_TOKEN). */
+  credentials?: Record<string, string>;
 }
 
 /** Text and/or structured content of an outgoing message. */
@@ -235,7 +237,13 @@ export function parseGateway(values: Values, env: NodeJS.ProcessEnv): Gateway {
     throw new UsageError(`Invalid gateway URL "${raw}": only http and https are supported`);
   }
   const transport = parseTransport(optionalString(values.transport) ?? optionalString(env.A2A_TRANSPORT) ?? 'jsonrpc');
-  return { url: normalizeUrl(url.href), transport };
+  const apiKey = optionalString(env.A2A_API_KEY);
+  const token = optionalString(env.A2A_TOKEN);
+  const credentials = {
+    ...(apiKey && { 'x-api-key': apiKey }),
+    ...(token && { authorization: `Bearer ${token}` }),
+  };
+  return { url: normalizeUrl(url.href), transport, ...(Object.keys(credentials).length > 0 && { credentials }) };
 }
 
 /** One spelling per gateway, so the chat state file keys do not depend on a trailing slash. */

@@ -2,7 +2,7 @@
  * An SDK client for one agent of the gateway. Each agent lives under `<gateway>/agents/<name>/`
  * with its own card; the card names the transports, and the factory picks the preferred one.
  */
-import { ClientFactory, ClientFactoryOptions, type Client } from '@a2a-js/sdk/client';
+import { ClientFactory, ClientFactoryOptions, type CallInterceptor, type Client } from '@a2a-js/sdk/client';
 import type { Gateway } from './args.js';
 import { CliError, ExitCode } from './errors.js';
 
@@ -14,9 +14,23 @@ export function agentCardUrl(gatewayUrl: string, agent: string): string {
   return `${agentUrl(gatewayUrl, agent)}/.well-known/agent-card.json`;
 }
 
+/** Sends the caller's credentials (headers on HTTP, metadata on gRPC) with every call. */
+function withCredentials(credentials: Record<string, string>): CallInterceptor {
+  return {
+    async before(args) {
+      args.options = {
+        ...args.options,
+        serviceParameters: { ...args.options?.serviceParameters, ...credentials },
+      };
+    },
+    async after() {},
+  };
+}
+
 export async function connectAgent(gateway: Gateway, agent: string): Promise<Client> {
   const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
     preferredTransports: [gateway.transport],
+    ...(gateway.credentials && { clientConfig: { interceptors: [withCredentials(gateway.credentials)] } }),
   });
   const cardUrl = agentCardUrl(gateway.url, agent);
   try {

@@ -8,6 +8,8 @@ const ENVIRONMENT = [
   '  A2A_AGENT      default agent of the tasks commands',
   '  A2A_TRANSPORT  jsonrpc (default) or rest',
   '  A2A_RESPONDER  default --as',
+  '  A2A_API_KEY    API key for a gateway with authentication (sent as X-API-Key)',
+  '  A2A_TOKEN      JWT for a gateway with authentication (sent as Authorization: Bearer)',
   '  A2A_CLI_STATE  chat state file',
   '  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup',
 ];

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import agents from '../../examples/agents/index.js';
 import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
 import { hashApiKey } from '../../src/gateway/auth/settings.js';
+import { run as runCli } from '../../src/cli/run.js';
 import { NewTaskRateLimit } from '../../src/gateway/auth/task-rate-limit.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { askingAgent } from '../agents/test-agents.js';
@@ -301,6 +302,22 @@ describe('abuse limits', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('the CLI', () => {
+  it('sends A2A_API_KEY (or A2A_TOKEN) with every call, and fails without it', async () => {
+    const lines: string[] = [];
+    const io = (env: NodeJS.ProcessEnv) => ({
+      out: (text: string) => lines.push(text),
+      err: (text: string) => lines.push(text),
+      env,
+      now: () => new Date(),
+    });
+    const argv = ['send', 'echo', 'hello', '--url', gateway.url, '--json'];
+    expect(await runCli(argv, io({ A2A_API_KEY: keyOf('alice') }))).toBe(0);
+    expect(JSON.parse(lines.at(-1)!).task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(await runCli(argv, io({}))).not.toBe(0);
   });
 });
 
