@@ -69,7 +69,8 @@ export function toIncoming(message: Message, responder: string | undefined): Inc
  * reuses a messageId (real clients do) is a new update.
  */
 export function updateIdFor(incoming: IncomingMessage): string {
-  const content = JSON.stringify(incoming.parts ?? []);
+  // The caller is part of it: Temporal answers a repeated update ID with the first outcome, unchecked.
+  const content = JSON.stringify([incoming.parts ?? [], incoming.caller?.id ?? null]);
   const digest = createHash('sha256').update(content).digest('hex').slice(0, 32);
   return `${incoming.messageId ?? 'message'}:${digest}`;
 }

@@ -48,13 +48,14 @@ export class MessageSender {
   /** `caller`: the authenticated principal (owner of a new task); `responder`: who answers, for the timeline. */
   async deliver(
     message: Message,
-    from: { responder: string | undefined; caller: Caller | undefined },
+    from: { responder: string | undefined; caller: Caller | undefined; untilSettled?: boolean },
     signal: AbortSignal,
   ): Promise<Delivery> {
     const incoming: IncomingMessage = {
       ...toIncoming(message, from.responder),
       agent: this.agentName,
       ...(from.caller && { caller: from.caller }),
+      ...(from.untilSettled && { untilSettled: true }),
     };
     // Checked here too: a first message the workflow refused would leave a task that never starts.
     const problem = messageProblem(incoming);

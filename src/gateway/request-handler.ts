@@ -87,12 +87,19 @@ export class TemporalRequestHandler implements A2ARequestHandler {
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     const signal = signalOf(context);
-    const { taskId, accepted } = await this.deliver(params, context);
+    const returnImmediately = params.configuration?.returnImmediately ?? false;
+    const { taskId, accepted } = await this.deliver(params, context, { untilSettled: !returnImmediately });
     const historyLength = params.configuration?.historyLength;
+    if (accepted.settled) {
+      // The update itself waited for the answer: one more call reads the settled task.
+      if (accepted.settled.directMessage) return toSdkMessage(accepted.settled.directMessage);
+      return toSdkTask(await this.reader.readSettled(taskId, accepted.settled.state), historyLength);
+    }
     const state = fromWireState(accepted.task.status.state) ?? 'submitted';
-    if (params.configuration?.returnImmediately || (accepted.duplicate && isSettled(state))) {
+    if (returnImmediately || (accepted.duplicate && isSettled(state))) {
       return toSdkTask(await this.reader.read(taskId, callerOf(context)), historyLength);
     }
+    // A worker without the settled answer (older code) answered at once: follow the events.
     let direct: WireMessage | undefined;
     for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
       if (event.kind === 'message') direct = event.message;
@@ -208,12 +215,17 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     throw pushNotSupported();
   }
 
-  private async deliver(params: SendMessageRequest, context: ServerCallContext) {
+  private async deliver(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+    options: { untilSettled?: boolean } = {},
+  ) {
     if (!params.message) throw new RequestMalformedError('params.message is required');
     if (params.message.parts.length === 0) throw new RequestMalformedError('The message has no parts');
     if (params.configuration?.taskPushNotificationConfig) throw pushNotSupported();
     const responder = responderOf(context, params.message.metadata);
-    return this.sender.deliver(params.message, { responder, caller: callerOf(context) }, signalOf(context));
+    const from = { responder, caller: callerOf(context), untilSettled: options.untilSettled ?? false };
+    return this.sender.deliver(params.message, from, signalOf(context));
   }
 
   private async subscribableSnapshot(taskId: string, caller: Caller | undefined): Promise<TaskSnapshotView> {

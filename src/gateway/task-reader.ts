@@ -12,7 +12,7 @@ import {
   type TaskAudience,
 } from '../protocol/contract.js';
 import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
-import { isTaskStateName, toWireState } from '../protocol/states.js';
+import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import type { WireTask } from '../protocol/wire.js';
 import { isUnavailable, taskNotFound, temporalCall } from './errors.js';
 
@@ -47,6 +47,25 @@ export class TaskReader {
       };
       if (!mayAccessTask(audience, caller)) throw taskNotFound(taskId);
       return task;
+    });
+  }
+
+  /**
+   * A task that just settled under a message the caller was allowed to send (so no agent or owner
+   * check is needed): one call. A terminal task's workflow is ending with the task as its result; a
+   * task waiting for input answers the query.
+   */
+  async readSettled(taskId: string, state: TaskStateName): Promise<WireTask> {
+    return temporalCall(taskId, async () => {
+      const handle = this.handle(taskId);
+      if (!isTerminal(state))
+        return this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
+      try {
+        return (await handle.result()) as WireTask;
+      } catch {
+        // Not a normal completion (an operator's cancel or terminate raced the answer): read it the long way.
+        return this.read(taskId);
+      }
     });
   }
 

@@ -4,7 +4,7 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { TaskStateName } from './states.js';
-import type { JsonObject, WireArtifact, WirePart, WireTask, WireTaskStatus } from './wire.js';
+import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
 
 /** Arguments the workflow is started with. */
 export interface TaskWorkflowInput {
@@ -40,6 +40,8 @@ export interface IncomingMessage {
   agent?: string;
   /** Set by the gateway when authentication is on: the first message's caller owns the task. Absent: an operator. */
   caller?: Caller;
+  /** The sender waits for the answer: the update returns once the task settles, with `settled` set. */
+  untilSettled?: boolean;
 }
 
 export interface MessageAccepted {
@@ -49,6 +51,8 @@ export interface MessageAccepted {
   lastSeq: number;
   /** True when this exact message had been applied before and nothing changed. */
   duplicate: boolean;
+  /** When the sender asked to wait (untilSettled): the state the task settled in, and its direct answer, if any. */
+  settled?: { state: TaskStateName; directMessage?: WireMessage };
 }
 
 export interface CancelRequest {

@@ -9,6 +9,7 @@ import {
   condition,
   currentUpdateInfo,
   log,
+  patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -37,7 +38,7 @@ import {
   INPUT_DEADLINE_ATTRIBUTE,
   TASK_STATE_ATTRIBUTE,
 } from '../protocol/search-attributes.js';
-import type { TaskStateName } from '../protocol/states.js';
+import { isSettled, type TaskStateName } from '../protocol/states.js';
 import { dataOf, textOf, type WireMessage } from '../protocol/wire.js';
 import type { Reply, UserMessage } from './agent-api.js';
 import { MAX_MESSAGE_BYTES, messageProblem, partsOf, sizeProblem } from '../protocol/message-checks.js';
@@ -62,6 +63,9 @@ export interface ModelStream {
   /** Streamed text beyond this is dropped (the final artifact chunk holds the capped text). */
   maxChars: number;
 }
+
+/** Workflows that started before a message could wait for the task to settle replay without it. */
+const SETTLED_ANSWER_PATCH = 'settled-answer';
 
 export class TaskRuntime {
   waiter?: ReplyWaiter;
@@ -228,7 +232,21 @@ export class TaskRuntime {
     }
   }
 
-  private acceptMessage(incoming: IncomingMessage): MessageAccepted {
+  /**
+   * A message arrives. A sender that waits for the answer (untilSettled) gets it in this update's
+   * own result once the task settles (terminal, or waiting for input again), instead of reading
+   * the task with further calls.
+   */
+  private async acceptMessage(incoming: IncomingMessage): Promise<MessageAccepted> {
+    const accepted = this.applyMessage(incoming);
+    if (!incoming.untilSettled || accepted.duplicate || !patched(SETTLED_ANSWER_PATCH)) return accepted;
+    // Not cancellable: a Temporal cancel settles the task as canceled, which is this sender's answer too.
+    await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
+    const directMessage = this.record.directMessage;
+    return { ...accepted, settled: { state: this.record.state, ...(directMessage && { directMessage }) } };
+  }
+
+  private applyMessage(incoming: IncomingMessage): MessageAccepted {
     const key = currentUpdateInfo()?.id;
     if (this.isDuplicate()) return { task: this.record.header(), lastSeq: this.record.lastSeq, duplicate: true };
     const lastSeq = this.record.lastSeq;

@@ -1,0 +1,103 @@
+/**
+ * Benchmark flags. Every count has a full default and a `--quick` default (a smoke run of a
+ * minute or two); a flag given explicitly wins over both.
+ */
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  quick: boolean;
+  /** Sequential operations per side (echo, HITL resume) and rounds of the 1-subscriber fan-out. */
+  iterations: number;
+  /** Operations per side for the in-flight throughput path. */
+  parallelOps: number;
+  /** Operations in flight in the throughput path. */
+  concurrency: number;
+  /** Alternating raw/project batches per side. */
+  batches: number;
+  /** Subscriber counts of the one-task fan-out path. */
+  fanout: number[];
+  /** Rounds per fan-out size above 1 subscriber. */
+  fanoutRounds: number;
+  /** SSE streams on distinct waiting tasks (idle memory and CPU). */
+  streams: number;
+  idleSeconds: number;
+  /** ListTasks (page of 50) calls per side. */
+  listIterations: number;
+  /** Waiting tasks (and raw waiting workflows) for the worker memory path; 0 skips it. */
+  waitingTasks: number;
+  /** The whole run is stopped (and everything it started) after this many minutes. */
+  maxMinutes: number;
+}
+
+const FULL = {
+  iterations: 200,
+  'parallel-ops': 800,
+  concurrency: 16,
+  batches: 10,
+  fanout: '1,100,1000',
+  'fanout-rounds': 5,
+  streams: 1000,
+  'idle-seconds': 10,
+  'list-iterations': 50,
+  'waiting-tasks': 10000,
+  'max-minutes': 20,
+};
+const QUICK: typeof FULL = {
+  iterations: 20,
+  'parallel-ops': 80,
+  concurrency: 16,
+  batches: 4,
+  fanout: '1,10,100',
+  'fanout-rounds': 2,
+  streams: 100,
+  'idle-seconds': 3,
+  'list-iterations': 10,
+  'waiting-tasks': 500,
+  'max-minutes': 6,
+};
+
+const USAGE = `npm run bench -- [--quick] [--iterations N] [--parallel-ops N] [--concurrency N] [--batches N]
+  [--fanout 1,100,1000] [--fanout-rounds N] [--streams N] [--idle-seconds N] [--list-iterations N]
+  [--waiting-tasks N] [--max-minutes N]`;
+
+export function parseBenchOptions(argv: string[] = process.argv.slice(2)): BenchOptions {
+  const flags = Object.fromEntries(Object.keys(FULL).map((name) => [name, { type: 'string' as const }]));
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...flags, quick: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const quick = values.quick === true;
+  const defaults = quick ? QUICK : FULL;
+  const raw = (name: keyof typeof FULL): string => {
+    const given = (values as Record<string, unknown>)[name];
+    return typeof given === 'string' ? given : String(defaults[name]);
+  };
+  const count = (name: keyof typeof FULL, min = 0): number => {
+    const value = Number(raw(name));
+    if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer >= ${min}\n${USAGE}`);
+    return value;
+  };
+  const fanout = raw('fanout')
+    .split(',')
+    .map((part) => Number(part.trim()));
+  if (fanout.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--fanout takes counts like 1,100,1000`);
+  return {
+    quick,
+    iterations: count('iterations', 1),
+    parallelOps: count('parallel-ops', 1),
+    concurrency: count('concurrency', 1),
+    batches: count('batches', 1),
+    fanout,
+    fanoutRounds: count('fanout-rounds', 1),
+    streams: count('streams', 1),
+    idleSeconds: count('idle-seconds', 1),
+    listIterations: count('list-iterations', 1),
+    waitingTasks: count('waiting-tasks'),
+    maxMinutes: count('max-minutes', 1),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Child process: the worker of the raw floor (bench/raw-workflows.ts), bundled with
+ * `bundleWorkflowCode` and polling its own task queue. No project code. Tells the parent "ready"
+ * over IPC; stops on SIGINT/SIGTERM (the SDK's default shutdown signals).
+ *   node --import tsx bench/raw-worker.ts   (env TEMPORAL_ADDRESS, RAW_TASK_QUEUE)
+ */
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { fileURLToPath } from 'node:url';
+
+const address = process.env.TEMPORAL_ADDRESS;
+const taskQueue = process.env.RAW_TASK_QUEUE;
+if (!address || !taskQueue) throw new Error('TEMPORAL_ADDRESS and RAW_TASK_QUEUE are required');
+
+Runtime.install({ logger: new (await import('@temporalio/worker')).DefaultLogger('WARN') });
+const workflowBundle = await bundleWorkflowCode({
+  workflowsPath: fileURLToPath(new URL('./raw-workflows.ts', import.meta.url)),
+  logger: Runtime.instance().logger,
+});
+const connection = await NativeConnection.connect({ address });
+const worker = await Worker.create({ connection, namespace: 'default', taskQueue, workflowBundle });
+const running = worker.run();
+process.send?.('ready');
+// The parent going away (even killed) must not leave this worker polling.
+process.on('disconnect', () => {
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+});
+await running;
+await connection.close();
+process.disconnect?.();
