@@ -4,14 +4,14 @@
  * over IPC; stops on SIGINT/SIGTERM (the SDK's default shutdown signals).
  *   node --import tsx bench/raw-worker.ts   (env TEMPORAL_ADDRESS, RAW_TASK_QUEUE)
  */
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 
 const address = process.env.TEMPORAL_ADDRESS;
 const taskQueue = process.env.RAW_TASK_QUEUE;
 if (!address || !taskQueue) throw new Error('TEMPORAL_ADDRESS and RAW_TASK_QUEUE are required');
 
-Runtime.install({ logger: new (await import('@temporalio/worker')).DefaultLogger('WARN') });
+Runtime.install({ logger: new DefaultLogger('WARN') });
 const workflowBundle = await bundleWorkflowCode({
   workflowsPath: fileURLToPath(new URL('./raw-workflows.ts', import.meta.url)),
   logger: Runtime.instance().logger,
@@ -26,4 +26,4 @@ process.on('disconnect', () => {
 });
 await running;
 await connection.close();
-process.disconnect?.();
+if (process.connected) process.disconnect();

@@ -46,7 +46,7 @@ import { toA2AError } from './errors.js';
 import { listTasks } from './list-tasks.js';
 import { MessageSender } from './message-sender.js';
 import { callerOf, responderOf, signalOf } from './request-context.js';
-import { taskEvents } from './task-events.js';
+import { TaskEventHub } from './task-events.js';
 import { TaskReader } from './task-reader.js';
 import { abortable } from './abortable.js';
 
@@ -65,6 +65,8 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   private readonly extendedCard: AgentCard | undefined;
   private readonly reader: TaskReader;
   private readonly sender: MessageSender;
+  /** Followers of one task share one feed of its events. */
+  readonly events: TaskEventHub;
   private readonly mayAnswerWithMessage: boolean;
 
   constructor(options: TemporalRequestHandlerOptions) {
@@ -73,6 +75,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     this.extendedCard = options.extendedCard;
     this.reader = new TaskReader(options.client, options.agent.name);
     this.sender = new MessageSender(options.client, this.reader, options.agent.name, options.taskQueue);
+    this.events = new TaskEventHub(options.client, this.reader);
     this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;
   }
 
@@ -101,7 +104,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     }
     // A worker without the settled answer (older code) answered at once: follow the events.
     let direct: WireMessage | undefined;
-    for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
+    for await (const event of this.events.follow(taskId, accepted.lastSeq, signal)) {
       if (event.kind === 'message') direct = event.message;
     }
     if (direct) return toSdkMessage(direct);
@@ -126,7 +129,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       yield taskStream(task);
       // Already terminal or waiting again (fast agents settle within the update's workflow task).
       if (isSettled(fromWireState(task.status.state) ?? 'submitted')) return;
-      for await (const event of taskEvents(this.client, this.reader, taskId, lastSeq, signal)) {
+      for await (const event of this.events.follow(taskId, lastSeq, signal)) {
         if (event.kind !== 'message') yield eventStream(task, event);
       }
       return;
@@ -135,7 +138,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     // after the message was accepted tell; the accepted task header stands for the snapshot.
     const task = accepted.task;
     let held: StreamResponse[] | undefined = [taskStream(withHistoryLength(task, historyLength))];
-    for await (const event of taskEvents(this.client, this.reader, taskId, accepted.lastSeq, signal)) {
+    for await (const event of this.events.follow(taskId, accepted.lastSeq, signal)) {
       if (event.kind === 'message') {
         // Once the task has started streaming, the answer is the task, not a separate message.
         if (!held) continue;
@@ -192,7 +195,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     const signal = signalOf(context);
     const { task, lastSeq } = await this.subscribableSnapshot(params.id, callerOf(context));
     yield taskStream(task);
-    for await (const event of taskEvents(this.client, this.reader, params.id, lastSeq, signal)) {
+    for await (const event of this.events.follow(params.id, lastSeq, signal)) {
       // A direct message answers the send that caused it; subscribers follow the task.
       if (event.kind !== 'message') yield eventStream(task, event);
     }

@@ -1,8 +1,8 @@
 /**
  * A task's events after a given sequence number, as they happen. The workflow keeps the numbered
- * event log; history long-polling says when to read it again. The stream ends at the first status
- * event that settles the task (terminal, input-required or auth-required), when the workflow
- * closes, or at once when `signal` aborts (the client went away).
+ * event log; history long-polling says when to read it again. A follower's stream ends at the first
+ * status event that settles the task (terminal, input-required or auth-required), when the workflow
+ * closes, or at once when its signal aborts (the client went away).
  */
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import {
@@ -18,47 +18,160 @@ import { HistoryWatcher } from './history-watcher.js';
 import type { TaskReader } from './task-reader.js';
 import { abortable } from './abortable.js';
 
-export async function* taskEvents(
-  client: Client,
-  reader: TaskReader,
-  taskId: string,
-  afterSeq: number,
-  signal: AbortSignal,
-): AsyncGenerator<TaskEvent, void, undefined> {
-  const handle = reader.handle(taskId);
-  const watcher = new HistoryWatcher(client, workflowIdForTask(taskId), signal);
-  let seq = afterSeq;
-  let closed = false;
-  try {
-    for (;;) {
-      const events = closed ? await finalEvents(client, reader, taskId, seq, signal) : await whileRunning(seq);
-      for (const event of events) {
-        seq = event.seq;
-        yield event;
-        if (settles(event)) return;
-      }
-      if (closed || signal.aborted) return;
-      closed = (await watcher.next()).closed;
+/**
+ * The events of every task some client of this gateway follows, read once per change however many
+ * follow it: one feed per task (one history long-poll, one event query per change), shared by its
+ * followers, each of which reads from its own sequence number and stops at its own settling event.
+ */
+export class TaskEventHub {
+  private readonly feeds = new Map<string, TaskFeed>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly reader: TaskReader,
+  ) {}
+
+  /** Tasks with a feed open now (one per task, whatever the number of followers). */
+  get openFeeds(): number {
+    return this.feeds.size;
+  }
+
+  /** How many follow `taskId` through this hub now. */
+  followersOf(taskId: string): number {
+    return this.feeds.get(taskId)?.followers ?? 0;
+  }
+
+  async *follow(taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<TaskEvent, void, undefined> {
+    let feed = this.feeds.get(taskId);
+    if (!feed) {
+      feed = new TaskFeed(this.client, this.reader, taskId, afterSeq);
+      this.feeds.set(taskId, feed);
     }
-  } catch (error) {
-    if (signal.aborted) return;
-    throw toA2AError(error, taskId);
+    feed.followers++;
+    try {
+      yield* feed.follow(afterSeq, signal);
+    } finally {
+      if (--feed.followers === 0) {
+        feed.stop();
+        this.feeds.delete(taskId);
+      }
+    }
+  }
+}
+
+/** One task's events as they happen, from `fromSeq` on, for all of its followers. */
+class TaskFeed {
+  followers = 0;
+  private readonly events: TaskEvent[] = [];
+  private ended = false;
+  private failure: unknown;
+  private changed = deferred();
+  private readonly controller = new AbortController();
+
+  constructor(
+    private readonly client: Client,
+    private readonly reader: TaskReader,
+    private readonly taskId: string,
+    private fromSeq: number,
+  ) {
+    void this.run();
+  }
+
+  stop(): void {
+    this.controller.abort();
+  }
+
+  async *follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<TaskEvent, void, undefined> {
+    let seq = afterSeq;
+    const stopped = aborted(signal);
+    try {
+      // A follower further behind than the feed reads the gap once, by itself.
+      if (seq < this.fromSeq) {
+        const handle = this.reader.handle(this.taskId);
+        for (const event of (await queryEvents(this.client, handle, seq, signal)).events) {
+          if (event.seq > this.fromSeq) break;
+          seq = event.seq;
+          yield event;
+          if (settles(event)) return;
+        }
+      }
+      for (;;) {
+        const next = this.events.filter((event) => event.seq > seq);
+        for (const event of next) {
+          seq = event.seq;
+          yield event;
+          if (settles(event)) return;
+        }
+        if (next.length > 0) continue;
+        if (this.ended) {
+          if (this.failure && !this.controller.signal.aborted) throw this.failure;
+          return;
+        }
+        if (signal.aborted) return;
+        await Promise.race([this.changed.promise, stopped]);
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      throw toA2AError(error, this.taskId);
+    }
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.controller.signal;
+    const handle = this.reader.handle(this.taskId);
+    const watcher = new HistoryWatcher(this.client, workflowIdForTask(this.taskId), signal);
+    let seq = this.fromSeq;
+    let closed = false;
+    try {
+      for (;;) {
+        const events = closed
+          ? await finalEvents(this.client, this.reader, this.taskId, seq, signal)
+          : await this.whileRunning(handle, seq, signal);
+        if (events.length > 0) {
+          this.events.push(...events);
+          seq = events.at(-1)!.seq;
+          this.notify();
+        }
+        if (closed || signal.aborted) break;
+        closed = (await watcher.next()).closed;
+      }
+    } catch (error) {
+      this.failure = error;
+    }
+    this.ended = true;
+    this.notify();
   }
 
   /**
    * Events of the running workflow. With no worker up (a deploy, an outage) queries time out:
    * the task still stands, so wait for its next change rather than fail the stream.
    */
-  async function whileRunning(after: number): Promise<TaskEvent[]> {
+  private async whileRunning(handle: WorkflowHandle, after: number, signal: AbortSignal): Promise<TaskEvent[]> {
     try {
-      return (await queryEvents(client, handle, after, signal)).events;
+      return (await queryEvents(this.client, handle, after, signal)).events;
     } catch (error) {
       if (signal.aborted) throw error;
-      const { status } = await abortable(client, signal, () => handle.describe());
+      const { status } = await abortable(this.client, signal, () => handle.describe());
       if (status.name === 'RUNNING') return [];
       throw error;
     }
   }
+
+  private notify(): void {
+    this.changed.resolve();
+    this.changed = deferred();
+  }
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** A promise with its resolver (Promise.withResolvers needs Node 22). */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }
 
 const QUERY_ATTEMPTS = 3;

@@ -5,7 +5,8 @@ import agents from '../../examples/agents/index.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
 import { TaskReader } from '../../src/gateway/task-reader.js';
-import { taskEvents } from '../../src/gateway/task-events.js';
+import { TaskEventHub } from '../../src/gateway/task-events.js';
+import { sseRpc, stateOf } from './sse.js';
 import { startTestWorker } from '../support/worker.js';
 import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
 
@@ -37,19 +38,44 @@ describe('open streams', () => {
   it('stop waiting on Temporal the moment their signal aborts', async () => {
     const taskId = await waitingTaskId(`${harness.gateway.url}/agents/expense-approval`);
     const controller = new AbortController();
-    const events = taskEvents(
-      harness.temporal,
-      new TaskReader(harness.temporal, 'expense-approval'),
-      taskId,
-      Number.MAX_SAFE_INTEGER,
-      controller.signal,
-    );
+    const hub = new TaskEventHub(harness.temporal, new TaskReader(harness.temporal, 'expense-approval'));
+    const events = hub.follow(taskId, Number.MAX_SAFE_INTEGER, controller.signal);
     const next = events.next();
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();
     expect(await next).toEqual({ done: true, value: undefined });
     // Not a speed check: "at once" versus "when the server's ~20 s history long-poll returns".
     expect(Date.now() - started).toBeLessThan(10_000);
+    expect(hub.openFeeds).toBe(0);
+  });
+
+  it('of one task share one feed of its events, and each sees them all, in order', async () => {
+    const url = `${harness.gateway.url}/agents/expense-approval`;
+    const taskId = await waitingTaskId(url);
+    const hub = harness.gateway.gateway.handlers.get('expense-approval')!.events;
+    const followers = Array.from({ length: 20 }, async () => {
+      const states: string[] = [];
+      for await (const event of sseRpc(url, 'SubscribeToTask', { id: taskId }))
+        states.push(stateOf(event) ?? 'artifact');
+      return states;
+    });
+    await expect.poll(() => hub.followersOf(taskId), { timeout: 20_000 }).toBe(20);
+    expect(hub.openFeeds).toBe(1);
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: randomUUID(), role: 'ROLE_USER', taskId, parts: [{ text: 'approve' }] } },
+      }),
+    });
+    const seen = await Promise.all(followers);
+    for (const states of seen) {
+      expect(states).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING', 'artifact', 'TASK_STATE_COMPLETED']);
+    }
+    expect(hub.openFeeds).toBe(0);
   });
 
   it('carry keepalive comments while the task waits', async () => {

@@ -1,0 +1,64 @@
+/**
+ * Paths 1 and 2: a blocking SendMessage to the echo agent (a new task that answers and completes)
+ * against raw update-with-start on a workflow that returns the update's argument and completes.
+ */
+import { sendBlocking } from '../a2a.js';
+import { interleave, pool, Sample } from '../measure.js';
+import type { BenchPath } from './types.js';
+
+const COMPLETED = 'TASK_STATE_COMPLETED';
+
+export const echoSequential: BenchPath = {
+  title: '1. blocking SendMessage to echo, one at a time (raw: executeUpdateWithStart)',
+  async run({ stack, options }) {
+    const raw = new Sample();
+    const project = new Sample();
+    const url = stack.agentUrl('echo');
+    await interleave(options.iterations, options.batches, {
+      raw: (size) =>
+        raw.batch(size, async () => {
+          for (let i = 0; i < size; i++) await raw.time(() => stack.raw.echo('hello'));
+        }),
+      project: (size) =>
+        project.batch(size, async () => {
+          for (let i = 0; i < size; i++) await project.time(() => sendBlocking(url, 'hello', COMPLETED));
+        }),
+    });
+    const path = '1 echo, sequential';
+    const note = `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms`;
+    return [
+      { path, metric: 'p50 latency', unit: 'ms', raw: raw.p(50), project: project.p(50), note, target: { kind: 'ratio-at-most', value: 1.3 } },
+      { path, metric: 'throughput', unit: '/s', raw: raw.throughput, project: project.throughput, target: { kind: 'ratio-at-least', value: 0.7 } },
+    ];
+  },
+};
+
+export const echoInFlight: BenchPath = {
+  title: '2. blocking SendMessage to echo, N in flight (raw: executeUpdateWithStart)',
+  async run({ stack, options }) {
+    const raw = new Sample();
+    const project = new Sample();
+    const url = stack.agentUrl('echo');
+    const inFlight = options.concurrency;
+    await interleave(options.parallelOps, options.batches, {
+      raw: (size) =>
+        raw.batch(size, () => pool(size, inFlight, async () => void (await raw.time(() => stack.raw.echo('hello'))))),
+      project: (size) =>
+        project.batch(size, () =>
+          pool(size, inFlight, async () => void (await project.time(() => sendBlocking(url, 'hello', COMPLETED)))),
+        ),
+    });
+    const path = `2 echo, ${inFlight} in flight`;
+    return [
+      {
+        path,
+        metric: 'throughput',
+        unit: '/s',
+        raw: raw.throughput,
+        project: project.throughput,
+        target: { kind: 'ratio-at-least', value: 0.7 },
+        note: `${options.parallelOps} per side in ${options.batches} alternating batches; p50 latency raw ${raw.p(50).toFixed(1)} ms, project ${project.p(50).toFixed(1)} ms`,
+      },
+    ];
+  },
+};

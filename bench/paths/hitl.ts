@@ -1,0 +1,42 @@
+/**
+ * Path 3: resuming a task that waits for a human. Project: an expense-approval task at
+ * input-required, then a blocking "approve" until it answers completed. Raw: a workflow waiting in
+ * `condition`, then one executeUpdate that resolves it. Only the reply is timed.
+ */
+import { replyBlocking, waitingExpenseTask } from '../a2a.js';
+import { interleave, Sample } from '../measure.js';
+import type { BenchPath } from './types.js';
+
+export const hitlResume: BenchPath = {
+  title: '3. HITL resume: blocking "approve" to a waiting task (raw: one executeUpdate)',
+  async run({ stack, options }) {
+    const raw = new Sample();
+    const project = new Sample();
+    const url = stack.agentUrl('expense-approval');
+    await interleave(options.iterations, options.batches, {
+      raw: async (size) => {
+        for (let i = 0; i < size; i++) {
+          const workflowId = await stack.raw.waiting();
+          await raw.time(() => stack.raw.resume(workflowId, 'approve'));
+        }
+      },
+      project: async (size) => {
+        for (let i = 0; i < size; i++) {
+          const taskId = await waitingExpenseTask(url);
+          await project.time(() => replyBlocking(url, taskId, 'approve'));
+        }
+      },
+    });
+    return [
+      {
+        path: '3 HITL resume',
+        metric: 'p50 latency',
+        unit: 'ms',
+        raw: raw.p(50),
+        project: project.p(50),
+        target: { kind: 'ratio-at-most', value: 1.3 },
+        note: `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms`,
+      },
+    ];
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * The raw-Temporal side of each path, straight through the Temporal client on the raw worker's task
+ * queue (bench/raw-worker.ts): no project code.
+ */
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { withTimeout } from './measure.js';
+import { armUpdate, echoUpdate, rawEcho, rawWaiting, resumeUpdate } from './raw-workflows.js';
+
+const OPERATION_TIMEOUT_MS = 30_000;
+
+export class RawFloor {
+  private constructor(
+    private readonly connection: Connection,
+    readonly client: Client,
+    readonly taskQueue: string,
+  ) {}
+
+  static async connect(address: string, taskQueue: string): Promise<RawFloor> {
+    const connection = await Connection.connect({ address });
+    return new RawFloor(connection, new Client({ connection }), taskQueue);
+  }
+
+  /** Update-with-start on a new workflow that answers the update with its argument and completes. */
+  echo(text: string): Promise<string> {
+    const startWorkflowOperation = new WithStartWorkflowOperation(rawEcho, {
+      workflowId: `raw-echo-${randomUUID()}`,
+      taskQueue: this.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    return withTimeout(
+      'raw echo',
+      OPERATION_TIMEOUT_MS,
+      this.client.workflow.executeUpdateWithStart(echoUpdate, { args: [text], startWorkflowOperation }),
+    );
+  }
+
+  /** Starts a workflow and returns its ID once it is waiting in `condition` for the resume update. */
+  async waiting(): Promise<string> {
+    const workflowId = `raw-waiting-${randomUUID()}`;
+    const startWorkflowOperation = new WithStartWorkflowOperation(rawWaiting, {
+      workflowId,
+      taskQueue: this.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    await withTimeout(
+      'raw waiting start',
+      OPERATION_TIMEOUT_MS,
+      this.client.workflow.executeUpdateWithStart(armUpdate, { args: ['ready'], startWorkflowOperation }),
+    );
+    return workflowId;
+  }
+
+  /** The one Update that resolves a waiting workflow's `condition`; returns when the update has. */
+  resume(workflowId: string, text: string): Promise<string> {
+    return withTimeout(
+      'raw resume',
+      OPERATION_TIMEOUT_MS,
+      this.client.workflow.getHandle(workflowId).executeUpdate(resumeUpdate, { args: [text] }),
+    );
+  }
+
+  /** One visibility page of the raw waiting workflows: the floor under ListTasks. */
+  list(pageSize: number): Promise<number> {
+    return withTimeout(
+      'raw list',
+      OPERATION_TIMEOUT_MS,
+      (async () => {
+        let rows = 0;
+        for await (const _row of this.client.workflow.list({ query: `WorkflowType = 'rawWaiting'`, pageSize })) {
+          if (++rows >= pageSize) break;
+        }
+        return rows;
+      })(),
+    );
+  }
+
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Everything one bench run talks to, on loopback: one Temporal dev server; the raw floor's worker
+ * (child process) and client; the project's worker (child process) and gateway (this process).
+ */
+import { Client, Connection } from '@temporalio/client';
+import type { ChildProcess } from 'node:child_process';
+import { sleep } from './measure.js';
+import { sendBlocking, waitingExpenseTask } from './a2a.js';
+import { startProjectWorker, startRawWorker, stopChild } from './processes.js';
+import { RawFloor } from './raw.js';
+import { Subscribers } from './subscribers.js';
+
+export const RAW_TASK_QUEUE = 'bench-raw';
+export const PROJECT_TASK_QUEUE = 'bench-a2a';
+
+export interface Stack {
+  temporalAddress: string;
+  raw: RawFloor;
+  rawWorker: ChildProcess;
+  projectWorker: ChildProcess;
+  subscribers: Subscribers;
+  gatewayUrl: string;
+  /** An agent's JSON-RPC endpoint. */
+  agentUrl(name: string): string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(log: (line: string) => void): Promise<Stack> {
+  // The gateway logs through the project's logger: quiet, and no pretty-printing thread, in a benchmark.
+  process.env.LOG_LEVEL ??= 'warn';
+  process.env.LOG_FORMAT ??= 'json';
+  const { startDevServer } = await import('../src/temporal/dev-server.js');
+  const { startGateway } = await import('../src/gateway/server.js');
+  const { default: agents } = await import('../examples/agents/index.js');
+
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stops.reverse()) {
+      await stopOne().catch((error: unknown) => console.error(`stopping: ${String(error)}`));
+    }
+    stops.length = 0;
+  };
+  try {
+    log('starting the Temporal dev server');
+    const server = await startDevServer();
+    stops.push(() => server.stop());
+
+    log('starting the raw worker and the project worker (child processes)');
+    const projectWorker = startProjectWorker(server.address, PROJECT_TASK_QUEUE);
+    stops.push(() => stopChild(projectWorker));
+    const rawWorker = await startRawWorker(server.address, RAW_TASK_QUEUE);
+    stops.push(() => stopChild(rawWorker));
+    const raw = await RawFloor.connect(server.address, RAW_TASK_QUEUE);
+    stops.push(() => raw.close());
+
+    const connection = await Connection.connect({ address: server.address });
+    stops.push(() => connection.close());
+    const gateway = await startGateway({
+      client: new Client({ connection }),
+      agents,
+      grpcPort: false,
+      taskQueue: PROJECT_TASK_QUEUE,
+    });
+    stops.push(() => gateway.close());
+    const subscribers = await Subscribers.start();
+    stops.push(() => subscribers.stop());
+
+    const agentUrl = (name: string) => `${gateway.url}/agents/${name}`;
+    log('warming up both sides');
+    // The project worker bundles its workflows on start: the first messages wait for it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sendBlocking(agentUrl('echo'), 'warm-up', 'TASK_STATE_COMPLETED');
+        break;
+      } catch (error) {
+        if (attempt >= 4 || projectWorker.exitCode !== null) throw error;
+        await sleep(1000);
+      }
+    }
+    for (let i = 0; i < 5; i++) {
+      await sendBlocking(agentUrl('echo'), 'warm-up', 'TASK_STATE_COMPLETED');
+      await waitingExpenseTask(agentUrl('expense-approval'));
+      await raw.echo('warm-up');
+      await raw.waiting();
+    }
+    return {
+      temporalAddress: server.address,
+      raw,
+      rawWorker,
+      projectWorker,
+      subscribers,
+      gatewayUrl: gateway.url,
+      agentUrl,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
