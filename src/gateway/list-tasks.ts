@@ -5,7 +5,11 @@
 import type { Client } from '@temporalio/client';
 import { TaskState, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { workflowIdForTask, type Caller } from '../protocol/contract.js';
+import type { Payload } from '@temporalio/common';
+// The client's own decoding of memo payloads (with its data converter and codecs); the public index does not export it.
+import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
+import { SUMMARY_MEMO, workflowIdForTask, type Caller } from '../protocol/contract.js';
+import type { WireTask } from '../protocol/wire.js';
 import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { fromWireState } from '../protocol/states.js';
 import { toSdkTask, withoutArtifacts } from './convert.js';
@@ -40,11 +44,14 @@ export async function listTasks(
     }),
   );
   const after = request.statusTimestampAfter ? Date.parse(request.statusTimestampAfter) : undefined;
-  const taskIds = (page.executions ?? [])
-    .map((row) => row.execution?.workflowId ?? '')
-    .filter((id) => id.startsWith(WORKFLOW_ID_PREFIX))
-    .map((id) => id.slice(WORKFLOW_ID_PREFIX.length));
-  const tasks = (await Promise.all(taskIds.map((id) => reader.read(id, caller))))
+  // Without history and artifacts a row's summary memo is the task: no call per listed task.
+  const summaryOnly = request.historyLength === 0 && !request.includeArtifacts;
+  const rows = (page.executions ?? []).filter((row) => row.execution?.workflowId?.startsWith(WORKFLOW_ID_PREFIX));
+  const read = async (row: (typeof rows)[number]): Promise<WireTask> => {
+    const summary = summaryOnly ? await summaryOf(client, row.memo?.fields) : undefined;
+    return summary ?? reader.read(row.execution!.workflowId!.slice(WORKFLOW_ID_PREFIX.length), caller);
+  };
+  const tasks = (await Promise.all(rows.map(read)))
     // Temporal does not index the time of the last status change, so this exact filter runs here.
     .filter((task) => after === undefined || Date.parse(task.status.timestamp) > after)
     .map((task) => toSdkTask(request.includeArtifacts ? task : withoutArtifacts(task), request.historyLength));
@@ -52,6 +59,16 @@ export async function listTasks(
   const token =
     page.nextPageToken && page.nextPageToken.length > 0 ? Buffer.from(page.nextPageToken).toString('base64url') : '';
   return { tasks, nextPageToken: token, pageSize, totalSize: count };
+}
+
+/** The summary memo of a visibility row; absent on tasks that started before it existed. */
+async function summaryOf(
+  client: Client,
+  fields: Record<string, Payload> | null | undefined,
+): Promise<WireTask | undefined> {
+  if (!fields?.[SUMMARY_MEMO]) return undefined;
+  const memo = await decodeMapFromPayloads(client.workflow.options.loadedDataConverter, fields);
+  return memo?.[SUMMARY_MEMO] as WireTask | undefined;
 }
 
 function visibilityQuery(agentName: string, request: ListTasksRequest, caller: Caller | undefined): string {

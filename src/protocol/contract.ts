@@ -184,6 +184,11 @@ export interface TaskSnapshotView {
 
 /** Memo key holding the final task when Temporal itself canceled the workflow (there is no result then). */
 export const FINAL_TASK_MEMO = 'a2aFinalTask';
+/**
+ * The task without history and artifacts (status message text capped), kept in a memo so ListTasks
+ * answers a page from visibility alone.
+ */
+export const SUMMARY_MEMO = 'a2aSummary';
 /** Memo key holding the last events (TaskEvent[]) of a closed task, for streams open at its end. */
 export const FINAL_EVENTS_MEMO = 'a2aFinalEvents';
 

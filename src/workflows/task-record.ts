@@ -41,6 +41,8 @@ export interface TransitionOptions {
   by?: string;
 }
 
+const SUMMARY_TEXT_CHARS = 1_000;
+
 export class TaskRecord {
   private constructor(
     private readonly data: TaskSnapshot,
@@ -172,6 +174,31 @@ export class TaskRecord {
    * The task with only its latest message and no artifacts: small enough for every update result
    * (a full copy in each would grow history quadratically), and complete for a task just created.
    */
+  /**
+   * The task for the summary memo, rewritten at every change: no history, artifacts or timeline,
+   * status text capped and other parts left out, so each change stays small.
+   */
+  summary(): WireTask {
+    const { id, contextId, agent, owner, pending } = this.data;
+    const { state, timestamp, message } = this.data.status;
+    const capped = (text: string) => text.slice(0, SUMMARY_TEXT_CHARS);
+    const status: WireTask['status'] = { state, timestamp };
+    if (message) {
+      const { metadata: _metadata, ...rest } = message;
+      const parts = rest.parts
+        .filter((part) => typeof part.text === 'string')
+        .map((part) => ({ text: capped(part.text!) }));
+      status.message = { ...rest, parts };
+    }
+    const pendingQuestion = pending && { ...pending, prompt: capped(pending.prompt), details: undefined };
+    return {
+      id,
+      contextId,
+      status,
+      metadata: { agent, ...(owner && { owner }), ...(pendingQuestion && { pendingQuestion: clone(pendingQuestion) }) },
+    };
+  }
+
   header(): WireTask {
     const { artifacts: _artifacts, ...header } = this.view(1);
     return header;

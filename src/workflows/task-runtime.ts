@@ -12,6 +12,7 @@ import {
   patched,
   setCurrentDetails,
   setHandler,
+  upsertMemo,
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
@@ -25,6 +26,7 @@ import {
   eventsQuery,
   sendMessageUpdate,
   snapshotQuery,
+  SUMMARY_MEMO,
   taskQuery,
   type CancelRequest,
   type IncomingMessage,
@@ -66,6 +68,8 @@ export interface ModelStream {
 
 /** Workflows that started before a message could wait for the task to settle replay without it. */
 const SETTLED_ANSWER_PATCH = 'settled-answer';
+/** Workflows that started before the summary memo replay without it. */
+const SUMMARY_MEMO_PATCH = 'summary-memo';
 
 export class TaskRuntime {
   waiter?: ReplyWaiter;
@@ -95,6 +99,8 @@ export class TaskRuntime {
 
   /** Search attributes and current details follow every transition. */
   publish(): void {
+    // Visibility rows carry the memo: ListTasks reads a page of tasks without a query per task.
+    if (patched(SUMMARY_MEMO_PATCH)) upsertMemo({ [SUMMARY_MEMO]: this.record.summary() });
     const deadline = this.record.pending?.deadline;
     upsertSearchAttributes([
       { key: TASK_STATE_ATTRIBUTE, value: this.record.state },

@@ -184,4 +184,20 @@ describe('ListTasks', () => {
     const empty = (await rpc('ListTasks', { contextId: randomUUID() })).result;
     expect(empty.tasks ?? []).toEqual([]);
   });
+
+  it('without history answers each row from its summary memo: status and pending question, no extra reads', async () => {
+    const contextId = randomUUID();
+    const task = (await send(EXPENSE_REQUEST, { contextId })).result.task;
+    let row: any;
+    for (let attempt = 0; attempt < 50 && !row?.status?.message; attempt++) {
+      row = (await rpc('ListTasks', { contextId, historyLength: 0 })).result?.tasks?.[0];
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(row.id).toBe(task.id);
+    expect(row.status).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED', message: task.status.message });
+    expect(row.metadata.pendingQuestion.prompt).toBe(task.metadata.pendingQuestion.prompt);
+    expect(row.history).toBeUndefined();
+    // The full task has a timeline; the summary does not: this row came from the memo, not a read.
+    expect(row.metadata.timeline).toBeUndefined();
+  });
 });

@@ -1,0 +1,77 @@
+/**
+ * The benchmark suite: one Temporal dev server; for each path the raw-Temporal floor (own minimal
+ * workflows and worker, bench/raw*.ts) next to the project over A2A JSON-RPC, in alternating batches;
+ * each path's figures, ratio and target as it finishes, then one table.
+ *   npm run bench                 full run (several minutes)
+ *   npm run bench -- --quick      smoke run with small counts
+ *   npm run bench -- --help       every count flag
+ */
+import { echoInFlight, echoSequential } from './paths/echo.js';
+import { statusFanout } from './paths/fanout.js';
+import { hitlResume } from './paths/hitl.js';
+import { idleStreams } from './paths/idle-streams.js';
+import { listTasks } from './paths/list-tasks.js';
+import type { BenchPath } from './paths/types.js';
+import { waitingMemory } from './paths/waiting-memory.js';
+import { parseBenchOptions } from './options.js';
+import { printRows, printTable, verdict, type Row } from './report.js';
+import { startStack, type Stack } from './stack.js';
+
+const PATHS: BenchPath[] = [
+  echoSequential,
+  echoInFlight,
+  hitlResume,
+  statusFanout,
+  idleStreams,
+  listTasks,
+  // Last: it leaves thousands of waiting tasks behind.
+  waitingMemory,
+];
+
+const options = parseBenchOptions();
+const began = performance.now();
+const log = (line: string) => console.log(`[${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+let stack: Stack | undefined;
+let stopping: Promise<void> | undefined;
+const stopAll = () => (stopping ??= stack?.stop() ?? Promise.resolve());
+
+// Bounded in time whatever happens: stop everything this run started, then exit.
+const watchdog = setTimeout(() => {
+  console.error(`bench: still running after ${options.maxMinutes} min (--max-minutes); stopping`);
+  void stopAll().finally(() => process.exit(2));
+}, options.maxMinutes * 60_000);
+watchdog.unref();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void stopAll().finally(() => process.exit(130)));
+}
+
+const rows: Row[] = [];
+const failures: string[] = [];
+try {
+  log(`options: ${JSON.stringify(options)}`);
+  stack = await startStack(log);
+  for (const path of PATHS) {
+    log(path.title);
+    try {
+      const pathRows = await path.run({ stack, options, log });
+      printRows(pathRows);
+      rows.push(...pathRows);
+    } catch (error) {
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.error(`    FAILED: ${detail}`);
+      failures.push(`${path.title}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+} finally {
+  log('stopping');
+  await stopAll();
+  clearTimeout(watchdog);
+}
+
+console.log(`\nResults (${options.quick ? 'quick' : 'full'} run, ${((performance.now() - began) / 1000).toFixed(0)} s):`);
+printTable(rows);
+const missed = rows.filter((row) => verdict(row).met === false);
+console.log(`\n${missed.length} of ${rows.filter((row) => verdict(row).met !== undefined).length} targets missed.`);
+for (const failure of failures) console.log(`FAILED path: ${failure}`);
+process.exitCode = failures.length > 0 ? 1 : 0;
