@@ -5,7 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { TASK_STATES, type TaskStateName } from '../protocol/states.js';
 import { UsageError } from './errors.js';
-import { commandSpec, DEFAULT_TASK_AGENT, DEFAULT_URL, type CommandId } from './spec.js';
+import { commandSpec, DEFAULT_URL, type CommandId } from './spec.js';
 
 export type Transport = 'JSONRPC' | 'HTTP+JSON';
 
@@ -42,25 +42,26 @@ export type Command =
   | {
       kind: 'tasks list';
       gateway: Gateway;
-      agent: string;
+      /** Absent: the gateway's default agent (served at its root). */
+      agent?: string;
       json: boolean;
       state?: TaskStateName;
       contextId?: string;
       pageSize?: number;
       pageToken?: string;
     }
-  | { kind: 'tasks show'; gateway: Gateway; agent: string; json: boolean; id: string; historyLength?: number }
+  | { kind: 'tasks show'; gateway: Gateway; agent?: string; json: boolean; id: string; historyLength?: number }
   | {
       kind: 'tasks reply';
       gateway: Gateway;
-      agent: string;
+      agent?: string;
       json: boolean;
       id: string;
       content: Content;
       stream: boolean;
       responder?: string;
     }
-  | { kind: 'tasks cancel'; gateway: Gateway; agent: string; json: boolean; id: string; responder?: string }
+  | { kind: 'tasks cancel'; gateway: Gateway; agent?: string; json: boolean; id: string; responder?: string }
   | { kind: 'setup'; json: boolean; namespace?: string; address?: string };
 
 type Values = Record<string, string | boolean | undefined>;
@@ -120,7 +121,7 @@ function parseCommand(id: CommandId, args: readonly string[], env: NodeJS.Proces
       return {
         kind: id,
         gateway: parseGateway(values, env),
-        agent: taskAgent(values, env),
+        ...taskAgent(values, env),
         json,
         ...(state && { state: parseState(state) }),
         ...(contextId && { contextId }),
@@ -134,7 +135,7 @@ function parseCommand(id: CommandId, args: readonly string[], env: NodeJS.Proces
       return {
         kind: id,
         gateway: parseGateway(values, env),
-        agent: taskAgent(values, env),
+        ...taskAgent(values, env),
         json,
         id: taskId!,
         ...(history && { historyLength: parseInteger('--history-length', history, 0, Number.MAX_SAFE_INTEGER) }),
@@ -147,7 +148,7 @@ function parseCommand(id: CommandId, args: readonly string[], env: NodeJS.Proces
       return {
         kind: id,
         gateway,
-        agent: taskAgent(values, env),
+        ...taskAgent(values, env),
         json,
         id: taskId!,
         content,
@@ -157,7 +158,7 @@ function parseCommand(id: CommandId, args: readonly string[], env: NodeJS.Proces
     }
     case 'tasks cancel': {
       const [taskId] = expectPositionals(id, positionals, ['ID'], []);
-      return { kind: id, gateway: parseGateway(values, env), agent: taskAgent(values, env), json, id: taskId!, ...who };
+      return { kind: id, gateway: parseGateway(values, env), ...taskAgent(values, env), json, id: taskId!, ...who };
     }
     case 'setup': {
       expectPositionals(id, positionals, [], []);
@@ -279,8 +280,10 @@ export function parseInteger(option: string, raw: string, min: number, max: numb
   return value;
 }
 
-function taskAgent(values: Values, env: NodeJS.ProcessEnv): string {
-  return optionalString(values.agent) ?? optionalString(env.A2A_AGENT) ?? DEFAULT_TASK_AGENT;
+/** --agent, else A2A_AGENT, else none: the gateway's default agent answers. */
+function taskAgent(values: Values, env: NodeJS.ProcessEnv): { agent?: string } {
+  const agent = optionalString(values.agent) ?? optionalString(env.A2A_AGENT);
+  return agent ? { agent } : {};
 }
 
 function optionalString(value: string | boolean | undefined): string | undefined {

@@ -6,11 +6,13 @@ import { ClientFactory, ClientFactoryOptions, type CallInterceptor, type Client 
 import type { Gateway } from './args.js';
 import { CliError, ExitCode } from './errors.js';
 
-export function agentUrl(gatewayUrl: string, agent: string): string {
-  return `${gatewayUrl.replace(/\/+$/, '')}/agents/${encodeURIComponent(agent)}`;
+/** An agent's endpoint; without a name, the gateway's root, where its default agent answers. */
+export function agentUrl(gatewayUrl: string, agent: string | undefined): string {
+  const root = gatewayUrl.replace(/\/+$/, '');
+  return agent === undefined ? root : `${root}/agents/${encodeURIComponent(agent)}`;
 }
 
-export function agentCardUrl(gatewayUrl: string, agent: string): string {
+export function agentCardUrl(gatewayUrl: string, agent: string | undefined): string {
   return `${agentUrl(gatewayUrl, agent)}/.well-known/agent-card.json`;
 }
 
@@ -27,7 +29,7 @@ function withCredentials(credentials: Record<string, string>): CallInterceptor {
   };
 }
 
-export async function connectAgent(gateway: Gateway, agent: string): Promise<Client> {
+export async function connectAgent(gateway: Gateway, agent: string | undefined): Promise<Client> {
   const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
     preferredTransports: [gateway.transport],
     ...(gateway.credentials && { clientConfig: { interceptors: [withCredentials(gateway.credentials)] } }),

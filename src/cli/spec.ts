@@ -35,7 +35,6 @@ export interface CommandSpec {
 }
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
-export const DEFAULT_TASK_AGENT = 'expense-approval';
 
 const HELP: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h', description: 'Show this help' },
@@ -62,7 +61,7 @@ const TASK_AGENT: Record<string, OptionSpec> = {
   agent: {
     type: 'string',
     value: 'NAME',
-    description: `Agent endpoint to ask (env A2A_AGENT, default ${DEFAULT_TASK_AGENT}); task IDs are global`,
+    description: "The task's agent (env A2A_AGENT; default: the gateway's default agent)",
   },
 };
 const DATA: Record<string, OptionSpec> = {

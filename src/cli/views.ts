@@ -75,7 +75,9 @@ export function pendingView(task: Task, options: ViewOptions): string[] {
     lines.push('  The answer arrives out of band (e.g. an OAuth callback), not as a message.');
   } else {
     const answer = question?.expects ? `--data '<JSON>'` : '<answer>';
-    lines.push(`  Answer:  a2a-temporal tasks reply ${shellWord(task.id)} ${answer}`);
+    const agent = task.metadata?.['agent'];
+    const which = typeof agent === 'string' ? ` --agent ${shellWord(agent)}` : '';
+    lines.push(`  Answer:  a2a-temporal tasks reply ${shellWord(task.id)} ${answer}${which}`);
   }
   return lines;
 }

@@ -9,7 +9,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch } from 'chokidar';
 import { findConfigFile } from '../config/load-config.js';
-import { startDevServer, type DevServer } from '../temporal/dev-server.js';
+import { portInUse, startDevServer, type DevServer } from '../temporal/dev-server.js';
 import type { ServeReady } from './serve-process.js';
 
 export const DEFAULT_DB_FILE = '.data/temporal.db';
@@ -44,7 +44,20 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
     dbFile = resolve(env.A2A_DATA_DB ?? DEFAULT_DB_FILE);
     mkdirSync(dirname(dbFile), { recursive: true });
     const uiPort = Number(env.TEMPORAL_UI_PORT ?? 8233);
-    devServer = await startDevServer({ port: Number(env.TEMPORAL_PORT ?? 7233), uiPort, dbFile });
+    const port = Number(env.TEMPORAL_PORT ?? 7233);
+    // The CLI would fail to bind, and this stack would then talk to whatever server holds the port.
+    for (const [name, taken] of [
+      ['TEMPORAL_PORT', port],
+      ['TEMPORAL_UI_PORT', uiPort],
+    ] as const) {
+      if (await portInUse(taken)) {
+        throw new Error(
+          `Port ${taken} (${name}) is in use, probably by another Temporal dev server or a2a-temporal dev. Stop it, ` +
+            `pick other ports with TEMPORAL_PORT and TEMPORAL_UI_PORT, or use that server: TEMPORAL_ADDRESS=127.0.0.1:${port}`,
+        );
+      }
+    }
+    devServer = await startDevServer({ port, uiPort, dbFile });
     uiUrl = `http://127.0.0.1:${uiPort}`;
   }
   const childEnv = { ...env, ...(devServer && { TEMPORAL_ADDRESS: devServer.address, TEMPORAL_NAMESPACE: 'default' }) };

@@ -41,6 +41,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** True when something already listens on 127.0.0.1:`port` (e.g. another dev server). */
+export function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(true));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
+  });
+}
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const source = locateTemporalCli();
   const port = options.port ?? (await freePort());

@@ -100,7 +100,7 @@ describe('send', () => {
 });
 
 describe('tasks', () => {
-  it('lists with filters; the agent defaults to A2A_AGENT, then expense-approval', () => {
+  it("lists with filters; the agent defaults to A2A_AGENT, then none (the gateway's default agent)", () => {
     const argv = [
       'tasks',
       'list',
@@ -113,8 +113,8 @@ describe('tasks', () => {
       '--page-token',
       't',
     ];
+    expect(parse('tasks list', argv).agent).toBeUndefined();
     expect(parse('tasks list', argv)).toMatchObject({
-      agent: 'expense-approval',
       state: 'input-required',
       contextId: 'c1',
       pageSize: 10,

@@ -24,7 +24,8 @@ export async function runTasksList(command: TasksCommand<'tasks list'>, io: Io):
   if (command.json) {
     io.out(JSON.stringify(ListTasksResponse.toJSON(page)));
   } else {
-    io.out(taskListView(page, { now: io.now(), agent: command.agent, filters: listFilters(command), ...columns(io) }));
+    const agent = command.agent ?? "the gateway's default agent";
+    io.out(taskListView(page, { now: io.now(), agent, filters: listFilters(command), ...columns(io) }));
   }
   return ExitCode.Ok;
 }
@@ -66,7 +67,7 @@ async function call<T>(command: { gateway: { url: string } }, fn: () => Promise<
 /** The filters to repeat with a page token (it only continues the query it came from). */
 function listFilters(command: TasksCommand<'tasks list'>): string {
   const parts: string[] = [];
-  parts.push(`--agent ${shellWord(command.agent)}`);
+  if (command.agent) parts.push(`--agent ${shellWord(command.agent)}`);
   if (command.state) parts.push(`--state ${command.state}`);
   if (command.contextId) parts.push(`--context ${shellWord(command.contextId)}`);
   if (command.pageSize !== undefined) parts.push(`--page-size ${command.pageSize}`);
