@@ -25,11 +25,13 @@ type Scenario = (client: Client) => Promise<WorkflowHandle>;
 
 const scenarios: Record<string, Scenario> = {
   async 'expense-approved'(client) {
+    // As the gateway sends blocking messages: each update answers once the task settles.
     const { handle } = await startTask(client, TASK_QUEUE, 'expense-approval', {
       text: 'Please approve an expense of 120 USD for a team lunch',
+      untilSettled: true,
     });
     await waitForState(handle, 'input-required');
-    await reply(handle, { text: 'approve', responder: 'alice' });
+    await reply(handle, { text: 'approve', responder: 'alice', untilSettled: true });
     await handle.result();
     return handle;
   },
