@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import { TaskState, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { Payload } from '@temporalio/common';
+import proto from '@temporalio/proto';
 // The client's own decoding of memo payloads (with its data converter and codecs); the public index does not export it.
 import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
 import { SUMMARY_MEMO, workflowIdForTask, type Caller } from '../protocol/contract.js';
@@ -48,7 +49,9 @@ export async function listTasks(
   const summaryOnly = request.historyLength === 0 && !request.includeArtifacts;
   const rows = (page.executions ?? []).filter((row) => row.execution?.workflowId?.startsWith(WORKFLOW_ID_PREFIX));
   const read = async (row: (typeof rows)[number]): Promise<WireTask> => {
-    const summary = summaryOnly ? await summaryOf(client, row.memo?.fields) : undefined;
+    // A workflow that died without settling (terminated, timed out, failed) left a stale summary.
+    const settledItself = !row.status || SUMMARY_STATUSES.has(row.status);
+    const summary = summaryOnly && settledItself ? await summaryOf(client, row.memo?.fields) : undefined;
     return summary ?? reader.read(row.execution!.workflowId!.slice(WORKFLOW_ID_PREFIX.length), caller);
   };
   const tasks = (await Promise.all(rows.map(read)))
@@ -60,6 +63,14 @@ export async function listTasks(
     page.nextPageToken && page.nextPageToken.length > 0 ? Buffer.from(page.nextPageToken).toString('base64url') : '';
   return { tasks, nextPageToken: token, pageSize, totalSize: count };
 }
+
+const ExecutionStatus = proto.temporal.api.enums.v1.WorkflowExecutionStatus;
+const SUMMARY_STATUSES = new Set<number>([
+  ExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
+  ExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
+  ExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED,
+  ExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW,
+]);
 
 /** The summary memo of a visibility row; absent on tasks that started before it existed. */
 async function summaryOf(

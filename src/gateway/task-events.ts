@@ -44,7 +44,9 @@ export class TaskEventHub {
   async *follow(taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<TaskEvent, void, undefined> {
     let feed = this.feeds.get(taskId);
     if (!feed) {
-      feed = new TaskFeed(this.client, this.reader, taskId, afterSeq);
+      // An ended feed leaves the hub at once: a new follower never inherits its end (or its error).
+      const started: TaskFeed = new TaskFeed(this.client, this.reader, taskId, afterSeq, () => this.forget(started));
+      feed = started;
       this.feeds.set(taskId, feed);
     }
     feed.followers++;
@@ -53,9 +55,13 @@ export class TaskEventHub {
     } finally {
       if (--feed.followers === 0) {
         feed.stop();
-        this.feeds.delete(taskId);
+        this.forget(feed);
       }
     }
+  }
+
+  private forget(feed: TaskFeed): void {
+    if (this.feeds.get(feed.taskId) === feed) this.feeds.delete(feed.taskId);
   }
 }
 
@@ -71,8 +77,9 @@ class TaskFeed {
   constructor(
     private readonly client: Client,
     private readonly reader: TaskReader,
-    private readonly taskId: string,
+    readonly taskId: string,
     private fromSeq: number,
+    private readonly onEnd: () => void,
   ) {
     void this.run();
   }
@@ -83,7 +90,6 @@ class TaskFeed {
 
   async *follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<TaskEvent, void, undefined> {
     let seq = afterSeq;
-    const stopped = aborted(signal);
     try {
       // A follower further behind than the feed reads the gap once, by itself.
       if (seq < this.fromSeq) {
@@ -108,7 +114,7 @@ class TaskFeed {
           return;
         }
         if (signal.aborted) return;
-        await Promise.race([this.changed.promise, stopped]);
+        await this.nextChange(signal);
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -139,7 +145,20 @@ class TaskFeed {
       this.failure = error;
     }
     this.ended = true;
+    this.onEnd();
     this.notify();
+  }
+
+  /** The next change, or the follower going away; one listener per wait, removed after it. */
+  private nextChange(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const onAbort = () => resolve();
+      signal.addEventListener('abort', onAbort, { once: true });
+      void this.changed.promise.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
   }
 
   /**
@@ -161,10 +180,6 @@ class TaskFeed {
     this.changed.resolve();
     this.changed = deferred();
   }
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /** A promise with its resolver (Promise.withResolvers needs Node 22). */

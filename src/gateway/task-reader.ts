@@ -58,12 +58,13 @@ export class TaskReader {
   async readSettled(taskId: string, state: TaskStateName): Promise<WireTask> {
     return temporalCall(taskId, async () => {
       const handle = this.handle(taskId);
-      if (!isTerminal(state))
-        return this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
       try {
+        if (!isTerminal(state)) {
+          return await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
+        }
         return (await handle.result()) as WireTask;
       } catch {
-        // Not a normal completion (an operator's cancel or terminate raced the answer): read it the long way.
+        // No worker answered, or an operator's cancel or terminate raced the answer: read it the long way.
         return this.read(taskId);
       }
     });

@@ -140,8 +140,12 @@ export class TaskRuntime {
       },
       {
         validator: (request) => {
+          this.checkOwner(request?.caller);
           this.checkAgent(request?.agent);
-          this.checkOwner(request?.caller, { ownerOnly: true });
+          const { owner } = this.record;
+          if (request?.caller && owner && request.caller.id !== owner) {
+            reject(TaskErrorType.TaskNotCancelable, `Only the task's owner may cancel task ${this.record.id}`);
+          }
           if (this.record.isTerminal) {
             reject(TaskErrorType.TaskNotCancelable, `Task is ${this.record.state} and can no longer be canceled`);
           }
@@ -175,8 +179,9 @@ export class TaskRuntime {
     if (this.isDuplicate()) return;
     const problem = messageProblem(incoming);
     if (problem) reject(TaskErrorType.InvalidReply, problem);
-    this.checkAgent(incoming.agent);
+    // Owner first: a stranger learns nothing, not even which agent the task belongs to.
     this.checkOwner(incoming.caller);
+    this.checkAgent(incoming.agent);
     const { record, waiter } = this;
     if (record.isTerminal) {
       reject(TaskErrorType.TaskTerminal, `Task ${record.id} is ${record.state} and accepts no more messages`);
@@ -223,12 +228,10 @@ export class TaskRuntime {
   }
 
   /** For an authenticated caller who neither owns the task nor may answer it, the task does not exist. */
-  private checkOwner(caller: Caller | undefined, options: { ownerOnly?: boolean } = {}): void {
-    const { owner } = this.record;
-    const visible = options.ownerOnly
-      ? !caller || !owner || owner === caller.id
-      : mayAccessTask(this.record.audience, caller);
-    if (!visible) reject(TaskErrorType.NotVisibleToCaller, `Task ${this.record.id} not found`);
+  private checkOwner(caller: Caller | undefined): void {
+    if (!mayAccessTask(this.record.audience, caller)) {
+      reject(TaskErrorType.NotVisibleToCaller, `Task ${this.record.id} not found`);
+    }
   }
 
   /** A task is reachable only through its own agent's endpoint. */

@@ -42,6 +42,8 @@ async function rpc(url: string, method: string, params: unknown, headers: Record
   return (await response.json()) as { result?: any; error?: any };
 }
 
+const PROXY_SECRET = 'the-proxy-secret-of-at-least-32-bytes';
+
 describe('several gateways', () => {
   it('a stream on gateway A sees the completion caused by an answer through gateway B', async () => {
     const [a, b] = await Promise.all([gatewayProcess(), gatewayProcess()]);
@@ -179,11 +181,12 @@ describe('across the wall', () => {
         methods: ['trusted-header'],
         apiKeys: [],
         trustedHeader: 'x-authenticated-user',
+        trustedProxySecret: PROXY_SECRET,
       }),
     });
     try {
       const url = `${gateway.url}/agents/expense-approval`;
-      const as = (user: string) => ({ 'x-authenticated-user': user });
+      const as = (user: string) => ({ 'x-authenticated-user': user, 'x-a2a-proxy-secret': PROXY_SECRET });
       const waiting = (await rpc(url, 'SendMessage', message(EXPENSE_REQUEST), as('alice'))).result.task;
       const claim = { taskId: waiting.id, metadata: { responder: 'mallory' } };
       // bob is neither the owner nor a listed approver: for him the task does not exist.
@@ -194,6 +197,9 @@ describe('across the wall', () => {
       expect(description.typedSearchAttributes.get(OWNER_ATTRIBUTE)).toBe('alice');
       // Without the header, nobody: the request is refused before anything reaches Temporal.
       expect((await rpc(url, 'SendMessage', message(EXPENSE_REQUEST))).error?.message).toMatch(/authentication/i);
+      // The header without the proxy's secret is a forgery (a client that bypassed the proxy).
+      const forged = await rpc(url, 'SendMessage', message(EXPENSE_REQUEST), { 'x-authenticated-user': 'alice' });
+      expect(forged.error?.message).toMatch(/invalid credentials/i);
     } finally {
       await gateway.close();
     }

@@ -239,20 +239,31 @@ describe('API keys', () => {
   });
 });
 
+const PROXY_SECRET = 'the-proxy-secret-of-at-least-32-bytes';
+/** What the authenticating proxy adds to every request it forwards. */
+const fromProxy = (fields: Record<string, string>) => headers({ ...fields, 'x-a2a-proxy-secret': PROXY_SECRET });
+
 describe('trusted header', () => {
   const authenticator = createAuthenticator({
     methods: ['trusted-header'],
     apiKeys: [],
     trustedHeader: 'x-forwarded-user',
     trustedGroupsHeader: 'x-forwarded-groups',
+    trustedProxySecret: PROXY_SECRET,
+  });
+
+  it('refuses the identity header without the proxy secret: a client that bypassed the proxy', async () => {
+    expect((await refusal(authenticator, headers({ 'x-forwarded-user': 'erin' }))).message).toBe('Invalid credentials');
+    const wrong = headers({ 'x-forwarded-user': 'erin', 'x-a2a-proxy-secret': 'guess' });
+    expect((await refusal(authenticator, wrong)).message).toBe('Invalid credentials');
   });
 
   it('takes the caller and groups the proxy set', async () => {
     const principal = await authenticator.authenticate(
-      headers({ 'x-forwarded-user': 'dave@example.com', 'x-forwarded-groups': 'ops, approvers,' }),
+      fromProxy({ 'x-forwarded-user': 'dave@example.com', 'x-forwarded-groups': 'ops, approvers,' }),
     );
     expect(principal).toEqual({ id: 'dave@example.com', groups: ['ops', 'approvers'], via: 'trusted-header' });
-    expect(await authenticator.authenticate(headers({ 'x-forwarded-user': 'erin' }))).toEqual({
+    expect(await authenticator.authenticate(fromProxy({ 'x-forwarded-user': 'erin' }))).toEqual({
       id: 'erin',
       groups: [],
       via: 'trusted-header',
@@ -260,7 +271,7 @@ describe('trusted header', () => {
   });
 
   it('counts a blank header as no credential', async () => {
-    expect((await refusal(authenticator, headers({ 'x-forwarded-user': '  ' }))).message).toBe(
+    expect((await refusal(authenticator, fromProxy({ 'x-forwarded-user': '  ' }))).message).toBe(
       'Authentication required',
     );
   });
@@ -273,12 +284,13 @@ describe('several methods', () => {
       methods: ['api-key', 'jwt', 'trusted-header'],
       apiKeys: [{ sha256: hashApiKey('key-of-bob'), principal: 'bob' }],
       trustedHeader: 'x-forwarded-user',
+      trustedProxySecret: PROXY_SECRET,
     });
 
   it('admits whichever credential is present', async () => {
     expect((await authenticator().authenticate(headers({ 'x-api-key': 'key-of-bob' })))?.via).toBe('api-key');
     expect((await authenticator().authenticate(bearer(await token())))?.via).toBe('jwt');
-    expect((await authenticator().authenticate(headers({ 'x-forwarded-user': 'erin' })))?.via).toBe('trusted-header');
+    expect((await authenticator().authenticate(fromProxy({ 'x-forwarded-user': 'erin' })))?.via).toBe('trusted-header');
   });
 
   it('refuses a bad credential even when another one is good', async () => {
@@ -287,7 +299,7 @@ describe('several methods', () => {
     expect(badKey.message).toBe('Unknown API key');
     const badToken = await refusal(
       authenticator(),
-      headers({ 'x-api-key': 'key-of-bob', authorization: 'Bearer not-a-token', 'x-forwarded-user': 'erin' }),
+      fromProxy({ 'x-api-key': 'key-of-bob', authorization: 'Bearer not-a-token', 'x-forwarded-user': 'erin' }),
     );
     expect(badToken.message).toBe('Invalid or expired token');
   });
@@ -343,6 +355,7 @@ describe('authSettingsFromEnv', () => {
       A2A_JWT_GROUPS_CLAIM: 'roles',
       A2A_TRUSTED_USER_HEADER: 'X-Forwarded-User',
       A2A_TRUSTED_GROUPS_HEADER: 'X-Forwarded-Groups',
+      A2A_TRUSTED_PROXY_SECRET: PROXY_SECRET,
     });
     expect(settings).toEqual({
       methods: ['api-key', 'jwt', 'trusted-header'],
@@ -356,6 +369,7 @@ describe('authSettingsFromEnv', () => {
       },
       trustedHeader: 'x-forwarded-user',
       trustedGroupsHeader: 'x-forwarded-groups',
+      trustedProxySecret: PROXY_SECRET,
     });
   });
 
@@ -445,8 +459,18 @@ describe('authSettingsFromEnv', () => {
     ],
     [
       'a header name that is not one',
-      { A2A_AUTH: 'trusted-header', A2A_TRUSTED_USER_HEADER: 'x user' },
+      { A2A_AUTH: 'trusted-header', A2A_TRUSTED_USER_HEADER: 'x user', A2A_TRUSTED_PROXY_SECRET: PROXY_SECRET },
       /A2A_TRUSTED_USER_HEADER must be a header name/,
+    ],
+    [
+      'trusted-header without a proxy secret',
+      { A2A_AUTH: 'trusted-header', A2A_TRUSTED_USER_HEADER: 'x-forwarded-user' },
+      /A2A_TRUSTED_PROXY_SECRET is unset/,
+    ],
+    [
+      'a JWKS without an audience',
+      { A2A_AUTH: 'jwt', A2A_JWT_JWKS_URL: 'https://issuer.test/jwks' },
+      /A2A_JWT_AUDIENCE is not/,
     ],
   ])('refuses %s', (_case, env, reason) => {
     expect(() => authSettingsFromEnv(env)).toThrow(AuthConfigError);

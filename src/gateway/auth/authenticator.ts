@@ -15,7 +15,7 @@ import {
   type FlattenedJWSInput,
 } from 'jose';
 import type { Principal } from './principal.js';
-import type { AuthMethod, AuthSettings } from './settings.js';
+import { TRUSTED_PROXY_SECRET_HEADER, type AuthMethod, type AuthSettings } from './settings.js';
 
 /** Missing or bad credentials: the transport answers 401 (gRPC UNAUTHENTICATED) with `challenge`. */
 export class AuthenticationError extends Error {
@@ -149,7 +149,8 @@ function jwtVerifier(settings: AuthSettings): Verifier {
   const options = {
     algorithms,
     clockTolerance: jwt.clockToleranceSeconds,
-    requiredClaims: ['sub'],
+    // A token without an expiry would be good forever.
+    requiredClaims: ['sub', 'exp'],
     ...(jwt.issuer !== undefined && { issuer: jwt.issuer }),
     ...(jwt.audience !== undefined && { audience: jwt.audience }),
   };
@@ -227,11 +228,22 @@ function describeJoseError(error: unknown): string {
 }
 
 function trustedHeaderVerifier(settings: AuthSettings): Verifier {
-  const { trustedHeader, trustedGroupsHeader } = settings;
+  const { trustedHeader, trustedGroupsHeader, trustedProxySecret } = settings;
   if (!trustedHeader) throw new TypeError('trusted-header authentication needs settings.trustedHeader');
+  if (!trustedProxySecret) throw new TypeError('trusted-header authentication needs settings.trustedProxySecret');
+  const expected = createHash('sha256').update(trustedProxySecret).digest();
   return (header) => {
     const id = present(header, trustedHeader)?.trim();
     if (id === undefined) return undefined;
+    const sent = createHash('sha256')
+      .update(header(TRUSTED_PROXY_SECRET_HEADER) ?? '')
+      .digest();
+    if (!timingSafeEqual(sent, expected)) {
+      // Someone who is not the proxy set the identity header: a forgery, not a missing credential.
+      return Promise.reject(
+        new AuthenticationError('Invalid credentials', 'TrustedProxy', 'identity header without the proxy secret'),
+      );
+    }
     const groups = trustedGroupsHeader ? splitList(header(trustedGroupsHeader) ?? '', /,/) : [];
     return Promise.resolve({ id, groups, via: 'trusted-header' } satisfies Principal);
   };

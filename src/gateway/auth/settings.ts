@@ -42,9 +42,17 @@ export interface AuthSettings {
   };
   /** Lowercase header name. */
   trustedHeader?: string;
+  /**
+   * A secret only the proxy knows, sent in TRUSTED_PROXY_SECRET_HEADER: without it a client that
+   * reaches the gateway directly (gRPC port included) could name itself anyone.
+   */
+  trustedProxySecret?: string;
   /** Lowercase header name. */
   trustedGroupsHeader?: string;
 }
+
+/** The header in which an authenticating proxy proves it is the proxy (A2A_TRUSTED_PROXY_SECRET). */
+export const TRUSTED_PROXY_SECRET_HEADER = 'x-a2a-proxy-secret';
 
 export class AuthConfigError extends Error {
   override name = 'AuthConfigError';
@@ -180,6 +188,11 @@ function jwtSettings(env: NodeJS.ProcessEnv): NonNullable<AuthSettings['jwt']> {
   }
   const issuer = value(env, 'A2A_JWT_ISSUER');
   const audience = value(env, 'A2A_JWT_AUDIENCE');
+  if (jwksUrl !== undefined && audience === undefined) {
+    throw new AuthConfigError(
+      'A2A_JWT_JWKS_URL is set but A2A_JWT_AUDIENCE is not: set the audience your identity provider issues tokens for this gateway with, or tokens it issued for other applications would be accepted.',
+    );
+  }
   const skew = value(env, 'A2A_JWT_CLOCK_SKEW');
   return {
     ...(jwksUrl !== undefined && { jwksUrl: parse(jwksUrlSchema, jwksUrl) }),
@@ -198,15 +211,24 @@ const headerNameSchema = (variable: string) =>
     .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, `${variable} must be a header name, e.g. x-forwarded-user`)
     .transform((name) => name.toLowerCase());
 
-function trustedHeaders(env: NodeJS.ProcessEnv): Pick<AuthSettings, 'trustedHeader' | 'trustedGroupsHeader'> {
+function trustedHeaders(
+  env: NodeJS.ProcessEnv,
+): Pick<AuthSettings, 'trustedHeader' | 'trustedGroupsHeader' | 'trustedProxySecret'> {
   const header = value(env, 'A2A_TRUSTED_USER_HEADER');
   if (header === undefined) {
     throw new AuthConfigError(
       'A2A_AUTH includes trusted-header but A2A_TRUSTED_USER_HEADER is unset: set it to the header your authenticating proxy sets to the caller id, e.g. x-forwarded-user.',
     );
   }
+  const secret = value(env, 'A2A_TRUSTED_PROXY_SECRET');
+  if (secret === undefined || Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
+    throw new AuthConfigError(
+      `A2A_AUTH includes trusted-header but A2A_TRUSTED_PROXY_SECRET is unset or shorter than ${MIN_SECRET_BYTES} bytes: set it to a random secret your proxy sends in the ${TRUSTED_PROXY_SECRET_HEADER} header, so clients that bypass the proxy cannot name themselves.`,
+    );
+  }
   const groups = value(env, 'A2A_TRUSTED_GROUPS_HEADER');
   return {
+    trustedProxySecret: secret,
     trustedHeader: parse(headerNameSchema('A2A_TRUSTED_USER_HEADER'), header),
     ...(groups !== undefined && {
       trustedGroupsHeader: parse(headerNameSchema('A2A_TRUSTED_GROUPS_HEADER'), groups),

@@ -42,13 +42,21 @@ export function newTaskRateLimitFromEnv(env: NodeJS.ProcessEnv): NewTaskRateLimi
   return new NewTaskRateLimit(perMinute);
 }
 
-const NEW_TASK_METHODS = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
+const NEW_TASK_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
+const LEGACY_NEW_TASK_METHODS = new Set(['message/send', 'message/stream']);
 
-/** The body of a request that would start a task (a message without a taskId), if it is one. */
+/**
+ * Whether a request would start a task: a message without a task ID, read the way the SDK reads it
+ * (v1.0: `taskId` when the key is there, else `task_id`; v0.3: `taskId` only). Anything that is not
+ * a non-empty string is no task ID, so odd values are counted as new tasks, never waved through.
+ */
 function startsTask(method: string | undefined, params: unknown): boolean {
-  if (method !== undefined && !NEW_TASK_METHODS.has(method)) return false;
-  const message = (params as { message?: { taskId?: unknown; task_id?: unknown } } | undefined)?.message;
-  return message !== undefined && !message.taskId && !message.task_id;
+  const legacy = method !== undefined && LEGACY_NEW_TASK_METHODS.has(method);
+  if (method !== undefined && !legacy && !NEW_TASK_METHODS.has(method)) return false;
+  const message = (params as { message?: Record<string, unknown> } | undefined)?.message;
+  if (typeof message !== 'object' || message === null) return false;
+  const taskId = legacy || 'taskId' in message ? message.taskId : message.task_id;
+  return !(typeof taskId === 'string' && taskId !== '');
 }
 
 const retryMessage = (seconds: number) => `Too many new tasks; retry in ${seconds} s`;
@@ -66,7 +74,7 @@ export function limitNewTasksHttp(
     const starts =
       shape === 'jsonrpc'
         ? startsTask(body?.method ?? '', body?.params)
-        : /\/message:(send|stream)$/.test(req.path) && startsTask(undefined, body);
+        : /\/message:(send|stream)\/?$/i.test(req.path) && startsTask(undefined, body);
     const wait = starts ? limit.take(principal) : 0;
     if (wait === 0) return next();
     res.status(429).setHeader('Retry-After', String(wait));
