@@ -51,7 +51,8 @@ const failures: string[] = [];
 try {
   log(`options: ${JSON.stringify(options)}`);
   stack = await startStack(log);
-  for (const path of PATHS) {
+  for (const [index, path] of PATHS.entries()) {
+    if (options.paths && !options.paths.includes(index + 1)) continue;
     log(path.title);
     try {
       const pathRows = await path.run({ stack, options, log });
@@ -69,7 +70,9 @@ try {
   clearTimeout(watchdog);
 }
 
-console.log(`\nResults (${options.quick ? 'quick' : 'full'} run, ${((performance.now() - began) / 1000).toFixed(0)} s):`);
+console.log(
+  `\nResults (${options.quick ? 'quick' : 'full'} run, ${((performance.now() - began) / 1000).toFixed(0)} s):`,
+);
 printTable(rows);
 const missed = rows.filter((row) => verdict(row).met === false);
 console.log(`\n${missed.length} of ${rows.filter((row) => verdict(row).met !== undefined).length} targets missed.`);

@@ -46,7 +46,7 @@ export class Sample {
   operations = 0;
   elapsedMs = 0;
 
-  /** Times one operation (its latency) and counts it toward throughput. */
+  /** Times one operation: its latency. */
   async time<T>(operation: () => Promise<T>): Promise<T> {
     const start = performance.now();
     const result = await operation();

@@ -57,16 +57,23 @@ export function startProjectWorker(temporalAddress: string, taskQueue: string): 
 
 /** The raw floor's worker (bench/raw-worker.ts); resolves once it polls. */
 export async function startRawWorker(temporalAddress: string, taskQueue: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./raw-worker.ts', import.meta.url))], {
-    cwd: ROOT,
-    env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress, RAW_TASK_QUEUE: taskQueue },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./raw-worker.ts', import.meta.url))],
+    {
+      cwd: ROOT,
+      env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress, RAW_TASK_QUEUE: taskQueue },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   try {
     await withTimeout(
       'raw worker start',
       120_000,
-      Promise.race([new Promise<void>((resolve) => child.once('message', () => resolve())), exitedEarly(child, 'raw worker')]),
+      Promise.race([
+        new Promise<void>((resolve) => child.once('message', () => resolve())),
+        exitedEarly(child, 'raw worker'),
+      ]),
     );
   } catch (error) {
     await stopChild(child, 'SIGKILL');
@@ -74,4 +81,3 @@ export async function startRawWorker(temporalAddress: string, taskQueue: string)
   }
   return child;
 }
-

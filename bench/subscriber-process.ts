@@ -56,11 +56,7 @@ async function handle(command: SubscriberCommand): Promise<SubscriberReply> {
       const streams = groups.get(command.group) ?? [];
       groups.delete(command.group);
       for (const stream of streams) stream.abort.abort();
-      await withTimeout(
-        'closing streams',
-        10_000,
-        Promise.all(streams.map((s) => s.opened?.ended)),
-      ).catch(() => {});
+      await withTimeout('closing streams', 10_000, Promise.all(streams.map((s) => s.opened?.ended))).catch(() => {});
       return { seq, kind: 'closed' };
     }
   }

@@ -9,7 +9,15 @@ import { withTimeout } from './measure.js';
 import { stopChild } from './processes.js';
 
 export type SubscriberCommand =
-  | { seq: number; kind: 'open'; group: string; agentUrl: string; taskIds: string[]; perTask: number; timeoutMs: number }
+  | {
+      seq: number;
+      kind: 'open';
+      group: string;
+      agentUrl: string;
+      taskIds: string[];
+      perTask: number;
+      timeoutMs: number;
+    }
   | { seq: number; kind: 'collect'; group: string; timeoutMs: number }
   | { seq: number; kind: 'close'; group: string };
 
@@ -32,7 +40,9 @@ export class Subscribers {
 
   static async start(): Promise<Subscribers> {
     const entry = fileURLToPath(new URL('./subscriber-process.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     await withTimeout(
       'subscriber process start',
       30_000,

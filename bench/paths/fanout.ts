@@ -43,10 +43,23 @@ export const statusFanout: BenchPath = {
       }
       log(`  ${subscribers} subscriber(s): ${rounds} rounds, ${latencies.length} arrivals, ${missing} missing`);
       const path = `4 status->SSE, ${subscribers} sub${subscribers === 1 ? '' : 's'}`;
-      const note = `${rounds} rounds x ${subscribers}; max ${Math.max(...latencies).toFixed(1)} ms${missing ? `; ${missing} streams never saw the change` : ''}`;
+      const note = `${rounds} rounds x ${subscribers}; fastest stream ${Math.min(...latencies).toFixed(1)} ms, slowest ${Math.max(...latencies).toFixed(1)} ms${missing ? `; ${missing} streams never saw the change` : ''}`;
       rows.push(
-        { path, metric: 'p50 latency', unit: 'ms', project: percentile(latencies, 50), target: { kind: 'at-most', value: 50 }, note },
-        { path, metric: 'p99 latency', unit: 'ms', project: percentile(latencies, 99), target: { kind: 'at-most', value: 250 } },
+        {
+          path,
+          metric: 'p50 latency',
+          unit: 'ms',
+          project: percentile(latencies, 50),
+          target: { kind: 'at-most', value: 50 },
+          note,
+        },
+        {
+          path,
+          metric: 'p99 latency',
+          unit: 'ms',
+          project: percentile(latencies, 99),
+          target: { kind: 'at-most', value: 250 },
+        },
       );
     }
     rows.push(await runningTaskLag(stack.agentUrl('long-report'), options.quick ? 10 : 30));

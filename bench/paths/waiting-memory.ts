@@ -42,8 +42,22 @@ export const waitingMemory: BenchPath = {
     const after = { raw: rssOf(rawPid), project: rssOf(projectPid) };
     const path = `7 worker, ${count} waiting`;
     return [
-      { path, metric: 'worker RSS before', unit: 'MB', raw: before.raw / MB, project: before.project / MB, target: { kind: 'none' } },
-      { path, metric: 'worker RSS after', unit: 'MB', raw: after.raw / MB, project: after.project / MB, target: { kind: 'none' } },
+      {
+        path,
+        metric: 'worker RSS before',
+        unit: 'MB',
+        raw: before.raw / MB,
+        project: before.project / MB,
+        target: { kind: 'none' },
+      },
+      {
+        path,
+        metric: 'worker RSS after',
+        unit: 'MB',
+        raw: after.raw / MB,
+        project: after.project / MB,
+        target: { kind: 'none' },
+      },
       {
         path,
         metric: 'RSS per waiting task',
