@@ -21,4 +21,7 @@ export const TaskErrorType = {
   NotVisibleToCaller: 'NotVisibleToCaller',
 } as const;
 
+/** The failure type of a call to an activity the worker does not have (see the agents plugin). */
+export const UNKNOWN_ACTIVITY = 'UnknownActivity';
+
 export type TaskErrorType = (typeof TaskErrorType)[keyof typeof TaskErrorType];

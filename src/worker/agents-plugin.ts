@@ -14,7 +14,10 @@ import {
 } from '@temporalio/worker';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { createLlmActivities } from '../llm/activities.js';
+import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
 
 /** The alias the workflow entry imports the project's agents module by. */
@@ -43,6 +46,8 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
       return {
         ...worker,
         activities: {
+          // An agent calling an activity nobody registered fails at once, saying so (below).
+          default: unknownActivity,
           // LLM agents' model calls and tool runner, beside (never over) the project's own activities.
           ...createLlmActivities(options.activities, options.model),
           ...(options.activities as WorkerOptions['activities']),
@@ -55,6 +60,20 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
       return { ...worker, ...(!worker.workflowBundle && bundleSettings(worker, hook)) };
     },
   };
+}
+
+/**
+ * Temporal runs the `default` activity for activity types the worker does not know. Without it such a
+ * call retries for ever and the task stays `working`; this ends it: the agent fails, naming the activity.
+ * (A worker of an older deploy that lacks a new activity fails such tasks too: deploy activities with
+ * the agents that call them.)
+ */
+async function unknownActivity(): Promise<never> {
+  const { activityType } = Context.current().info;
+  throw ApplicationFailure.nonRetryable(
+    `No activity named "${activityType}" is registered on this worker: export it from the activities module your a2a-temporal config names`,
+    UNKNOWN_ACTIVITY,
+  );
 }
 
 /** The workflow bundle of a project's agents, built once (tests share one across many workers). */

@@ -14,6 +14,7 @@ import {
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { PendingQuestion } from '../protocol/contract.js';
+import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import { MAX_ARTIFACT_BYTES, sizeProblem } from '../protocol/message-checks.js';
 import type { WireMessage, WirePart } from '../protocol/wire.js';
 import {
@@ -214,7 +215,14 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
         get: (_, name) =>
           typeof name === 'string'
             ? (...args: unknown[]) =>
-                journal.step(`activity:${name}`, () => proxied[name]!.executeWithOptions({ summary: name }, args))
+                journal.step(`activity:${name}`, () =>
+                  proxied[name]!.executeWithOptions({ summary: name }, args).catch((error: unknown) => {
+                    // A setup mistake, not a secret: the task says what is missing.
+                    const cause = (error as { cause?: { type?: string; message?: string } }).cause;
+                    if (cause?.type === UNKNOWN_ACTIVITY) throw new AgentFailure(cause.message ?? String(error));
+                    throw error;
+                  }),
+                )
             : undefined,
       });
     },

@@ -145,6 +145,17 @@ export const shortExpenseApproval = expenseApprovalAgent({
   onDeadline: { kind: 'reject', reason: 'Approval deadline passed' },
 });
 
+/** Calls an activity no worker registers: the commonest agent mistake. */
+export const unknownActivityAgent = defineAgent({
+  name: 'test-unknown-activity',
+  description: 'Calls an unregistered activity',
+  skills,
+  async run(ctx) {
+    const { lookupOrder } = ctx.activities<{ lookupOrder(id: string): Promise<string> }>();
+    return lookupOrder('42');
+  },
+});
+
 const orderInput = z.object({ item: z.string(), quantity: z.number().int().positive(), total: z.number() });
 
 /** An LLM agent with a free lookup tool and an order tool that needs approval over 100. */
@@ -210,4 +221,5 @@ export const testAgents = [
   shortExpenseApproval,
   llmAgent,
   llmDeadlineAgent,
+  unknownActivityAgent,
 ];

@@ -36,6 +36,16 @@ describe('task lifecycle', () => {
     expect(text).not.toMatch(/hunter2/);
   });
 
+  it('an agent calling an activity no worker registers fails at once, naming it (not working for ever)', async () => {
+    const { handle } = await startTask(client, worker.taskQueue, 'test-unknown-activity', { text: 'go' });
+    const task = await handle.result();
+    expect(stateOf(task)).toBe('failed');
+    expect(textOf(task.status.message!.parts)).toMatch(/No activity named "lookupOrder" is registered on this worker/);
+    const history = await handle.fetchHistory();
+    const attempts = history.events?.filter((event) => event.activityTaskStartedEventAttributes) ?? [];
+    expect(attempts.map((event) => event.activityTaskStartedEventAttributes?.attempt)).toEqual([1]);
+  });
+
   it('an AgentFailure ends failed with its message', async () => {
     const { handle } = await startTask(client, worker.taskQueue, 'test-fail', { text: 'go' });
     const task = await waitForState(handle, 'failed');
