@@ -178,9 +178,11 @@ function parseOptions(id: CommandId, args: readonly string[]): { values: Values;
     const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
     return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (error) {
-    // parseArgs messages are precise ("Unknown option '--foo'"); add where to look next.
+    // parseArgs messages are precise ("Unknown option '--foo'") but its advice on "--" for unknown
+    // options has unbalanced quotes: keep the first sentence, add where to look next.
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${message}. See: a2a-temporal ${id} --help`);
+    const unknown = /^Unknown option '[^']+'/.exec(message)?.[0];
+    throw new UsageError(`${unknown ?? message.replace(/\.$/, '')}. See: a2a-temporal ${id} --help`);
   }
 }
 

@@ -230,7 +230,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     id: 'tasks cancel',
     usage: 'tasks cancel ID [--agent A] [--json]',
     summary: 'Cancel a task; returns once its work has really stopped (CancelTask)',
-    options: { ...RESPONDER, ...TASK_AGENT, ...GATEWAY, ...JSON_OUTPUT, ...HELP },
+    options: {
+      as: { type: 'string', value: 'NAME', description: 'Who cancels, for the audit timeline (env A2A_RESPONDER)' },
+      ...TASK_AGENT,
+      ...GATEWAY,
+      ...JSON_OUTPUT,
+      ...HELP,
+    },
     examples: ['a2a-temporal tasks cancel 3f0c9a4e-...'],
   },
   {
@@ -250,7 +256,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: 'HOST:PORT',
         description: 'Frontend address (env TEMPORAL_ADDRESS, default 127.0.0.1:7233)',
       },
-      ...JSON_OUTPUT,
+      json: { type: 'boolean', description: 'Machine-readable JSON on stdout: address, namespace, attributes' },
       ...HELP,
     },
     examples: ['a2a-temporal setup --address temporal.internal:7233 --namespace prod'],

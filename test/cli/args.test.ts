@@ -204,3 +204,11 @@ describe('project commands', () => {
     expect(usageError(() => parseCommandLine([kind, 'a', 'b'])).message).toMatch(/Unexpected argument/);
   });
 });
+
+describe('usage errors', () => {
+  it('name an unknown option with balanced quotes and say where to look', () => {
+    expect(usageError(() => parseCommandLine(['send', 'echo', 'hi', '--foo'])).message).toBe(
+      "Unknown option '--foo'. See: a2a-temporal send --help",
+    );
+  });
+});

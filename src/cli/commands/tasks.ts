@@ -22,7 +22,8 @@ export async function runTasksList(command: TasksCommand<'tasks list'>, io: Io):
   else request.status = TaskState.TASK_STATE_UNSPECIFIED;
   const page = await call(command, async () => (await connectAgent(command.gateway, command.agent)).listTasks(request));
   if (command.json) {
-    io.out(JSON.stringify(ListTasksResponse.toJSON(page)));
+    // proto3 JSON leaves an empty list out; scripts read `tasks` whatever the count.
+    io.out(JSON.stringify({ tasks: [], ...(ListTasksResponse.toJSON(page) as object) }));
   } else {
     const agent = command.agent ?? "the gateway's default agent";
     io.out(taskListView(page, { now: io.now(), agent, filters: listFilters(command), ...columns(io) }));
