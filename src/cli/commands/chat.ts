@@ -134,7 +134,7 @@ class ChatSession {
       const context = contextId ?? this.memory.contextId;
       const settled = state !== undefined && isSettledName(state);
       if (result === 'interrupted' || !settled) {
-        if (result === 'interrupted') this.io.err(detachedMessage(taskId));
+        if (result === 'interrupted') this.io.err(detachedMessage(taskId, this.command.agent));
         else if (taskId) this.io.err(`The stream ended while task ${taskId} was still ${state ?? 'starting'}.`);
         // Remember it: it may stop to ask something later, and /status or the next line will look.
         this.unsure = taskId !== undefined;

@@ -69,22 +69,24 @@ async function streamAndReport(
     : (event: StreamResponse) => printer.handle(event);
   const outcome = await followStream(client, request, onEvent, { gatewayUrl: command.gateway.url, knownTask });
   if (outcome === 'interrupted') {
-    io.err(detachedMessage(printer.outcome.taskId ?? knownTask));
+    io.err(detachedMessage(printer.outcome.taskId ?? knownTask, command.agent));
     return ExitCode.Interrupted;
   }
-  return finishStream(printer.outcome, command.json, io);
+  return finishStream(printer.outcome, command, io);
 }
 
 /** After the stream: tell how to answer a waiting task, and pick the exit code. */
-function finishStream(outcome: StreamOutcome, json: boolean, io: Io): ExitCode {
+function finishStream(outcome: StreamOutcome, command: { json: boolean; agent?: string }, io: Io): ExitCode {
+  const json = command.json;
+  const agent = agentFlag(command.agent);
   if (outcome.message && !outcome.state) return ExitCode.Ok;
   const state = outcome.state ?? 'unknown';
   if (!isSettledName(state)) {
-    const hint = outcome.taskId ? ` Follow it: a2a-temporal tasks show ${outcome.taskId}` : '';
+    const hint = outcome.taskId ? ` Follow it: a2a-temporal tasks show ${outcome.taskId}${agent}` : '';
     throw new CliError(`The stream ended while the task was still ${state}.${hint}`, ExitCode.Unreachable);
   }
   if (!json && isInterruptedName(state) && outcome.taskId) {
-    io.out(`Answer:  a2a-temporal tasks reply ${shellWord(outcome.taskId)} <answer>`);
+    io.out(`Answer:  a2a-temporal tasks reply ${shellWord(outcome.taskId)} <answer>${agent}`);
   }
   return exitCodeFor(state);
 }
@@ -132,9 +134,14 @@ function taskIdOf(event: StreamResponse): string | undefined {
   return undefined;
 }
 
-export function detachedMessage(taskId: string | undefined): string {
+/** Hints name the task's agent: tasks are reachable only through their own agent's endpoint. */
+function agentFlag(agent: string | undefined): string {
+  return agent ? ` --agent ${shellWord(agent)}` : '';
+}
+
+export function detachedMessage(taskId: string | undefined, agent?: string): string {
   return taskId
-    ? `Detached from task ${taskId}; it keeps running. Follow it: a2a-temporal tasks show ${taskId}`
+    ? `Detached from task ${taskId}; it keeps running. Follow it: a2a-temporal tasks show ${taskId}${agentFlag(agent)}`
     : 'Interrupted before the gateway named the task.';
 }
 
