@@ -1,5 +1,6 @@
 /**
- * Path 6: one page of 50 tasks. Project: ListTasks (pageSize 50) on the expense-approval agent.
+ * Path 6: one page of 50 tasks. Project: ListTasks (pageSize 50) on the expense-approval agent, with
+ * full tasks (the default: each row read whole) and with historyLength 0 (rows from the summary memo).
  * Raw: `client.workflow.list` of 50 waiting workflows through visibility.
  */
 import { rpc, waitingExpenseTask } from '../a2a.js';
@@ -12,8 +13,8 @@ export const listTasks: BenchPath = {
   title: `6. ListTasks, a page of ${PAGE} (raw: client.workflow.list of ${PAGE})`,
   async run({ stack, options }) {
     const url = stack.agentUrl('expense-approval');
-    const listProject = async () => {
-      const result = await rpc(url, 'ListTasks', { pageSize: PAGE });
+    const listProject = async (params: Record<string, unknown> = {}) => {
+      const result = await rpc(url, 'ListTasks', { pageSize: PAGE, ...params });
       return (result.tasks ?? []).length as number;
     };
     // At least a page on each side, visible (visibility is eventually consistent).
@@ -26,29 +27,38 @@ export const listTasks: BenchPath = {
       await sleep(200);
     }
 
-    const raw = new Sample();
-    const project = new Sample();
-    const check = (rows: number) => {
-      if (rows !== PAGE) throw new Error(`listed ${rows} rows, not ${PAGE}`);
+    const measure = async (params: Record<string, unknown>) => {
+      const raw = new Sample();
+      const project = new Sample();
+      const check = (rows: number) => {
+        if (rows !== PAGE) throw new Error(`listed ${rows} rows, not ${PAGE}`);
+      };
+      await interleave(options.listIterations, options.batches, {
+        raw: async (size) => {
+          for (let i = 0; i < size; i++) check(await raw.time(() => stack.raw.list(PAGE)));
+        },
+        project: async (size) => {
+          for (let i = 0; i < size; i++) check(await project.time(() => listProject(params)));
+        },
+      });
+      return { raw, project };
     };
-    await interleave(options.listIterations, options.batches, {
-      raw: async (size) => {
-        for (let i = 0; i < size; i++) check(await raw.time(() => stack.raw.list(PAGE)));
-      },
-      project: async (size) => {
-        for (let i = 0; i < size; i++) check(await project.time(listProject));
-      },
-    });
-    return [
-      {
-        path: `6 list ${PAGE}`,
+    const rows = [];
+    for (const [label, params] of [
+      ['full tasks', {}],
+      ['historyLength 0, from the summary memo', { historyLength: 0 }],
+    ] as const) {
+      const { raw, project } = await measure(params);
+      rows.push({
+        path: `6 list ${PAGE}, ${label}`,
         metric: 'p50 latency',
         unit: 'ms',
         raw: raw.p(50),
         project: project.p(50),
-        target: { kind: 'none' },
+        target: { kind: 'none' as const },
         note: `${options.listIterations} per side; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms`,
-      },
-    ];
+      });
+    }
+    return rows;
   },
 };
