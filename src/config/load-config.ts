@@ -10,7 +10,7 @@ import type { AgentDefinition } from '../workflows/agent-api.js';
 import { agentsFromModule } from '../workflows/agent-list.js';
 import type { A2ATemporalConfig } from './define-config.js';
 
-export const CONFIG_FILE_NAMES = [
+const CONFIG_FILE_NAMES = [
   'a2a-temporal.config.ts',
   'a2a-temporal.config.mts',
   'a2a-temporal.config.js',

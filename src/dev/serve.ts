@@ -5,10 +5,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { LoadedConfig } from '../config/load-config.js';
+import { createProjectWorker, startProjectGateway } from '../config/project.js';
 import { gatewaySettings } from '../gateway/config.js';
-import { startGateway } from '../gateway/server.js';
 import type { TemporalSettings } from '../temporal/connection.js';
-import { createAgentWorker } from '../worker/create-worker.js';
 
 export interface ServedProject {
   gatewayUrl: string;
@@ -24,25 +23,13 @@ export async function serveProject(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ServedProject> {
   const nativeConnection = await NativeConnection.connect(settings.connection);
-  const worker = await createAgentWorker({
-    connection: nativeConnection,
-    namespace: settings.namespace,
-    taskQueue: settings.taskQueue,
-    agents: config.agentsModule,
-    activities: await config.loadActivities(),
-  });
+  const worker = await createProjectWorker(config, nativeConnection, settings);
   const workerRun = worker.run();
 
   const connection = await Connection.connect(settings.connection);
   const client = new Client({ connection, namespace: settings.namespace });
   const gatewayDefaults = gatewaySettings(env, 'development');
-  const gateway = await startGateway({
-    client,
-    agents: config.agents,
-    ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
-    ...gatewayDefaults,
-    taskQueue: settings.taskQueue,
-  });
+  const gateway = await startProjectGateway(config, client, settings, gatewayDefaults);
 
   let stopped: Promise<void> | undefined;
   return {

@@ -14,9 +14,9 @@ import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
 
 export type GatewaySettings = Omit<GatewayServerOptions, 'client' | 'agents' | 'taskQueue'>;
-export type GatewayMode = 'production' | 'development';
+type GatewayMode = 'production' | 'development';
 
-export const AUTH_REQUIRED_MESSAGE =
+const AUTH_REQUIRED_MESSAGE =
   'Set A2A_AUTH to api-key, jwt or trusted-header (comma-separated for several), or to none to run without ' +
   'authentication (then anyone who reaches the gateway can read, answer and cancel every task).';
 

@@ -31,11 +31,11 @@ import {
 import { agentInternals } from './agent-context.js';
 
 /** Characters of one model answer, and of one tool result, that the conversation keeps. */
-export const MAX_MODEL_TEXT_CHARS = 32_000;
-export const MAX_TOOL_OUTPUT_CHARS = 16_000;
+const MAX_MODEL_TEXT_CHARS = 32_000;
+const MAX_TOOL_OUTPUT_CHARS = 16_000;
 const DEFAULT_MAX_STEPS = 20;
 const DEFAULT_STREAM_INTERVAL_MS = 250;
-export const ASK_USER_TOOL = 'ask_user';
+const ASK_USER_TOOL = 'ask_user';
 
 /** Whether a call waits for a human: 'never', 'always', or a function of the arguments returning false, true or the reason. */
 export type ApprovalPolicy<I> = 'never' | 'always' | ((args: I) => boolean | string);

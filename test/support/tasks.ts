@@ -9,7 +9,7 @@ import {
   type IncomingMessage,
   type MessageAccepted,
 } from '../../src/protocol/contract.js';
-import { fromWireState, isSettled, type TaskStateName } from '../../src/protocol/states.js';
+import { isSettled, stateOf, type TaskStateName } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
 
 export interface StartedTask {
@@ -38,9 +38,7 @@ export async function startTask(
   return { taskId, handle: await operation.workflowHandle(), accepted };
 }
 
-export function stateOf(task: WireTask): TaskStateName | undefined {
-  return fromWireState(task.status.state);
-}
+export { stateOf } from '../../src/protocol/states.js';
 
 /** Waits (polling the query; tests only) until the task reaches `state`, or any settled state. */
 export async function waitForState(
@@ -51,7 +49,7 @@ export async function waitForState(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const task = await handle.query(taskQuery, {});
-    const current = stateOf(task)!;
+    const current = stateOf(task);
     if (state ? current === state : isSettled(current)) return task;
     if (Date.now() > deadline) throw new Error(`Task stayed ${current}, expected ${state ?? 'a settled state'}`);
     await new Promise((r) => setTimeout(r, 100));

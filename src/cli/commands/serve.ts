@@ -5,15 +5,14 @@
 import { NativeConnection } from '@temporalio/worker';
 import type { Command } from '../args.js';
 import { ConfigError, loadConfig, type LoadedConfig } from '../../config/load-config.js';
+import { createProjectWorker, startProjectGateway } from '../../config/project.js';
 import { startDevStack } from '../../dev/dev-stack.js';
 import { AuthConfigError } from '../../gateway/auth/settings.js';
 import { gatewaySettings } from '../../gateway/config.js';
-import { startGateway } from '../../gateway/server.js';
 import { createTemporalClient } from '../../gateway/temporal-client.js';
 import { logger } from '../../logging.js';
 import { temporalSettings } from '../../temporal/connection.js';
 import { routeTemporalLogs } from '../../temporal/worker-logs.js';
-import { createAgentWorker } from '../../worker/create-worker.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -34,13 +33,7 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
   const settings = temporalSettings(io.env, taskQueueOf(config));
   const connection = await NativeConnection.connect(settings.connection);
-  const worker = await createAgentWorker({
-    connection,
-    namespace: settings.namespace,
-    taskQueue: settings.taskQueue,
-    agents: config.agentsModule,
-    activities: await config.loadActivities(),
-  });
+  const worker = await createProjectWorker(config, connection, settings);
   const { address, namespace, taskQueue } = settings;
   logger.info({ address, namespace, taskQueue, agents: config.agents.map((a) => a.name) }, 'worker started');
   await worker.run();
@@ -54,13 +47,7 @@ export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCod
   const settings = temporalSettings(io.env, taskQueueOf(config));
   // Lazy: the gateway starts (and answers "Temporal is unreachable, retry later") while Temporal is down.
   const { client, connection } = createTemporalClient(settings.connection, settings.namespace);
-  const running = await startGateway({
-    client,
-    agents: config.agents,
-    ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
-    ...gateway,
-    taskQueue: settings.taskQueue,
-  });
+  const running = await startProjectGateway(config, client, settings, gateway);
   logger.info(
     {
       url: running.url,

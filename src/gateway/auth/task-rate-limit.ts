@@ -7,7 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
 import { AuthConfigError } from './settings.js';
 
-export const DEFAULT_NEW_TASKS_PER_MINUTE = 120;
+const DEFAULT_NEW_TASKS_PER_MINUTE = 120;
 
 export class NewTaskRateLimit {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
