@@ -3,6 +3,7 @@
  * LOG_LEVEL sets the level (default info); LOG_FORMAT=json|pretty overrides the choice.
  * Worker processes send Temporal's own logs here too (src/temporal/worker-logs.ts).
  */
+import { format } from 'node:util';
 import { pino, type Logger } from 'pino';
 
 function pretty(env: NodeJS.ProcessEnv): boolean {
@@ -21,3 +22,21 @@ export function createLogger(env: NodeJS.ProcessEnv = process.env): Logger {
 }
 
 export const logger = createLogger();
+
+const CONSOLE_LEVELS = { error: 'error', warn: 'warn', info: 'info', log: 'info', debug: 'debug' } as const;
+
+/**
+ * Sends `console` output (libraries such as the A2A SDK write request errors there) through the
+ * logger, so every line of a server process is one structured entry: a request ID carrying a
+ * newline and a JSON object cannot forge a log line of its own. Errors go in `err`, text in `msg`
+ * with line breaks escaped. For the CLI's server processes; a library must not take over console.
+ */
+export function routeConsoleToLogger(log: Logger = logger): void {
+  for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
+    console[method as keyof typeof CONSOLE_LEVELS] = (...args: unknown[]) => {
+      const err = args.find((arg) => arg instanceof Error);
+      const text = format(...args.filter((arg) => arg !== err)).replace(/\r?\n|\r/g, '\\n');
+      log[level]({ component: 'console', ...(err !== undefined && { err }) }, text);
+    };
+  }
+}

@@ -4,6 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SendMessageRequest } from '@a2a-js/sdk';
+import type { RequestOptions } from '@a2a-js/sdk/client';
+import { IDEMPOTENCY_KEY_HEADER } from '../protocol/contract.js';
 import type { Content } from './args.js';
 
 export interface MessageTarget {
@@ -34,4 +36,14 @@ export function sendRequest(
       ...(target.responder && { metadata: { responder: target.responder } }),
     },
   });
+}
+
+/**
+ * A new task's send carries an idempotency key (its message ID, fresh per message): should the
+ * connection drop and the call be made again, the gateway returns the same task instead of a second.
+ */
+export function sendOptions(request: SendMessageRequest): RequestOptions {
+  const message = request.message;
+  if (!message || message.taskId) return {};
+  return { serviceParameters: { [IDEMPOTENCY_KEY_HEADER]: message.messageId } };
 }

@@ -15,9 +15,18 @@ import { jsonRpcBody, restBody } from './body-parsing.js';
 import { validateJsonRpc } from './jsonrpc-validation.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { limitNewTasksHttp, type NewTaskRateLimit } from './auth/task-rate-limit.js';
-import { authenticateHttp, expressUserBuilder, principalOf, requestLifetime } from './request-context.js';
+import {
+  authenticateHttp,
+  expressUserBuilder,
+  principalOf,
+  requestLifetime,
+  RETRY_AFTER_SECONDS,
+} from './request-context.js';
 import { restConformance } from './rest-conformance.js';
+import { guardHandler } from './guarded-handler.js';
+import { allowHosts } from './host-check.js';
 import { TemporalRequestHandler } from './request-handler.js';
+import { TemporalHealth } from './temporal-health.js';
 import { routeByTenant } from './tenant-router.js';
 
 export const CARD_MAX_AGE_SECONDS = 300;
@@ -44,6 +53,11 @@ export interface GatewayOptions {
   authenticator?: Authenticator;
   /** How fast each authenticated principal may start tasks (none without authentication). */
   newTaskLimit?: NewTaskRateLimit;
+  /**
+   * Host names (from the Host header) this app answers; others get 403, so a web page cannot reach a
+   * gateway on loopback through DNS rebinding. Default: any host.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface Gateway {
@@ -54,6 +68,8 @@ export interface Gateway {
   grpcHandler: A2ARequestHandler;
   authenticator: Authenticator;
   newTaskLimit?: NewTaskRateLimit;
+  /** Whether Temporal is usable, as `/readyz` answers. */
+  health: TemporalHealth;
 }
 
 export function createGatewayApp(options: GatewayOptions): Gateway {
@@ -75,13 +91,24 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
     handlers.set(agent.name, new TemporalRequestHandler({ client: options.client, agent, ...cards, taskQueue }));
   }
   const defaultHandler = handlers.get(defaultName!)!;
+  const health = new TemporalHealth(options.client);
+  const guarded = new Map([...handlers].map(([name, handler]) => [name, guardHandler(handler, health)]));
 
   const app = express();
   app.disable('x-powered-by');
+  if (options.allowedHosts) app.use(allowHosts(options.allowedHosts));
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', (_req, res, next) => {
+    health.readiness().then(({ ready, reason }) => {
+      if (ready) return void res.json({ status: 'ready' });
+      res.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      res.json({ status: 'unavailable', reason });
+    }, next);
+  });
   app.use(requestLifetime(options.keepaliveMs));
   const limit = authenticator.required ? options.newTaskLimit : undefined;
-  for (const [name, handler] of handlers) app.use(`/agents/${name}`, agentRouter(handler, authenticator, limit));
-  app.use('/', agentRouter(defaultHandler, authenticator, limit));
+  for (const [name, handler] of guarded) app.use(`/agents/${name}`, agentRouter(handler, authenticator, limit));
+  app.use('/', agentRouter(guarded.get(defaultName!)!, authenticator, limit));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such endpoint', details: [] } });
   });
@@ -94,8 +121,9 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
     app,
     handlers,
     defaultHandler,
-    grpcHandler: routeByTenant(handlers, defaultHandler),
+    grpcHandler: routeByTenant(guarded, guarded.get(defaultName!)!),
     authenticator,
+    health,
     ...(limit && { newTaskLimit: limit }),
   };
 }
@@ -104,7 +132,7 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
 const CARDS_BUILT_AT = new Date().toUTCString();
 
 function agentRouter(
-  handler: TemporalRequestHandler,
+  handler: A2ARequestHandler,
   authenticator: Authenticator,
   limit: NewTaskRateLimit | undefined,
 ): express.Router {

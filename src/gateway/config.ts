@@ -1,15 +1,16 @@
 /**
  * The gateway's settings from the environment, shared by the `gateway` command and the dev stack:
  * PORT (8080), GRPC_PORT (8081, "off" disables gRPC), HOST, A2A_PUBLIC_URL and
- * A2A_GRPC_PUBLIC_ADDRESS (what the cards advertise), A2A_DEFAULT_AGENT, and authentication
- * (A2A_AUTH and its variables, see auth/settings.ts).
+ * A2A_GRPC_PUBLIC_ADDRESS (what the cards advertise), A2A_DEFAULT_AGENT, A2A_ALLOWED_HOSTS (host
+ * names the HTTP server answers, comma-separated; on loopback the default is loopback names only),
+ * and authentication (A2A_AUTH and its variables, see auth/settings.ts).
  *
  * Production (the `gateway` command) listens on every interface and refuses to start without an
  * A2A_AUTH setting (`none` must be said explicitly). Development (`dev`) listens on loopback and
  * runs without authentication unless A2A_AUTH says otherwise.
  */
 import { createAuthenticator } from './auth/authenticator.js';
-import { AuthConfigError, authSettingsFromEnv } from './auth/settings.js';
+import { AuthConfigError, authSettingsFromEnv, commaList } from './auth/settings.js';
 import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
 
@@ -32,6 +33,7 @@ export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): Gate
     publicBaseUrl: env.A2A_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
     ...(grpcPort !== false && { grpcPublicAddress: env.A2A_GRPC_PUBLIC_ADDRESS ?? `127.0.0.1:${grpcPort}` }),
     ...(env.A2A_DEFAULT_AGENT && { defaultAgent: env.A2A_DEFAULT_AGENT }),
+    ...(env.A2A_ALLOWED_HOSTS && { allowedHosts: commaList(env.A2A_ALLOWED_HOSTS) }),
     ...(auth && { authenticator: createAuthenticator(auth), newTaskLimit: newTaskRateLimitFromEnv(env) }),
   };
 }

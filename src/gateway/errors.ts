@@ -48,6 +48,7 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
     case TaskErrorType.NotVisibleToCaller:
       return new TaskNotFoundError(message);
     case TaskErrorType.ContextMismatch:
+    case TaskErrorType.IdempotencyKeyReused:
     case TaskErrorType.InvalidReply:
     case TaskErrorType.ResponderNotAllowed:
       return new RequestMalformedError(message);
@@ -56,7 +57,7 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
   }
 }
 
-function grpcCode(error: unknown): number | undefined {
+export function grpcCode(error: unknown): number | undefined {
   if (isGrpcServiceError(error)) return error.code;
   if (error instanceof ServiceError && isGrpcServiceError(error.cause)) return error.cause.code;
   return undefined;

@@ -7,7 +7,7 @@ import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Authenticator } from './auth/authenticator.js';
 import { BODY_LIMIT } from './body-parsing.js';
 import { limitNewTasksGrpc, type NewTaskRateLimit } from './auth/task-rate-limit.js';
-import { authenticateGrpc, grpcPrincipalOf, grpcUserBuilder } from './request-context.js';
+import { authenticateGrpc, grpcOutcomeOf, grpcPrincipalOf, grpcUserBuilder } from './request-context.js';
 
 export interface RunningGrpcServer {
   port: number;
@@ -51,9 +51,12 @@ export async function startGrpcServer(
  */
 const UNIMPLEMENTED_REASONS = ['PUSH_NOTIFICATION_NOT_SUPPORTED', 'UNSUPPORTED_OPERATION', 'VERSION_NOT_SUPPORTED'];
 
-function specStatus<E>(error: E): E {
+function specStatus<E>(error: E, call: GrpcCall): E {
   const status = error as { code?: number; metadata?: grpc.Metadata } | null;
-  if (!status || status.code !== grpc.status.FAILED_PRECONDITION) return error;
+  if (!status) return error;
+  // The SDK answers every non-A2A error INTERNAL; an unreachable Temporal is worth a retry.
+  if (grpcOutcomeOf(call)?.temporalUnavailable) status.code = grpc.status.UNAVAILABLE;
+  if (status.code !== grpc.status.FAILED_PRECONDITION) return error;
   const details = status.metadata?.get('grpc-status-details-bin')[0];
   const text = Buffer.isBuffer(details) ? details.toString('latin1') : '';
   if (UNIMPLEMENTED_REASONS.some((reason) => text.includes(reason))) status.code = grpc.status.UNIMPLEMENTED;
@@ -97,10 +100,10 @@ function withSpecStatusCodes(service: grpc.UntypedServiceImplementation): grpc.U
       if (!callback) {
         const emit = call.emit.bind(call);
         call.emit = (event: string | symbol, ...args: unknown[]) =>
-          emit(event, ...(event === 'error' ? args.map(specStatus) : args));
+          emit(event, ...(event === 'error' ? args.map((error) => specStatus(error, call)) : args));
         return impl(call);
       }
-      return impl(call, (error, value) => callback(specStatus(error), value));
+      return impl(call, (error, value) => callback(specStatus(error, call), value));
     }) as grpc.UntypedHandleCall;
   }
   return wrapped;

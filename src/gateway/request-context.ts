@@ -9,12 +9,24 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ServerCallContext, User } from '@a2a-js/sdk/server';
 import * as grpc from '@grpc/grpc-js';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import type { Caller } from '../protocol/contract.js';
+import { IDEMPOTENCY_KEY_HEADER, type Caller } from '../protocol/contract.js';
 import { AuthenticationError, AuthUnavailableError, type Authenticator } from './auth/authenticator.js';
 import { logger } from '../logging.js';
 import type { Principal } from './auth/principal.js';
 
 export const SSE_KEEPALIVE_MS = 15_000;
+
+/**
+ * What one request learnt that the SDK adapters have no way to say: they answer every error that
+ * is not an A2A error as an internal one, so the gateway notes here that Temporal was out of reach
+ * and the transport turns that into 503 + Retry-After (HTTP) or UNAVAILABLE (gRPC).
+ */
+export interface RequestOutcome {
+  temporalUnavailable?: boolean;
+}
+
+/** Seconds a client should wait before retrying while Temporal is out of reach. */
+export const RETRY_AFTER_SECONDS = 2;
 
 /**
  * The caller of one request, with that request's lifetime: the principal authentication
@@ -23,9 +35,12 @@ export const SSE_KEEPALIVE_MS = 15_000;
 export class GatewayUser implements User {
   constructor(
     readonly signal: AbortSignal,
+    readonly outcome: RequestOutcome,
     readonly principal?: Principal,
     /** Without authentication a client may name who answers (metadata.responder); with it, never. */
     readonly mayClaimName = true,
+    /** The request's `Idempotency-Key` (HTTP header or gRPC metadata), as the client sent it. */
+    readonly idempotencyKey?: string,
   ) {}
   get isAuthenticated(): boolean {
     return this.principal !== undefined;
@@ -35,13 +50,23 @@ export class GatewayUser implements User {
   }
 }
 
-const requestSignals = new WeakMap<Request, AbortSignal>();
+interface RequestState {
+  signal: AbortSignal;
+  outcome: RequestOutcome;
+}
 
-/** Express middleware: abort on disconnect, keepalive comments while an event stream is open. */
+const requestStates = new WeakMap<Request, RequestState>();
+
+/**
+ * Express middleware: abort on disconnect, keepalive comments while an event stream is open, and
+ * a 503 with Retry-After instead of the SDK's 500 (or JSON-RPC's 200) when Temporal was out of reach.
+ */
 export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const controller = new AbortController();
-    requestSignals.set(req, controller.signal);
+    const outcome: RequestOutcome = {};
+    requestStates.set(req, { signal: controller.signal, outcome });
+    answerUnavailableAs503(res, outcome);
     const keepalive = setInterval(() => {
       const type = String(res.getHeader('content-type') ?? '');
       if (res.headersSent && type.startsWith('text/event-stream') && !res.writableEnded) res.write(': keepalive\n\n');
@@ -53,6 +78,19 @@ export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
       controller.abort();
     });
     next();
+  };
+}
+
+function answerUnavailableAs503(res: Response, outcome: RequestOutcome): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    if (outcome.temporalUnavailable && !res.headersSent) {
+      res.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      const error = (body as { error?: { code?: unknown; status?: string } } | undefined)?.error;
+      // HTTP+JSON bodies carry the HTTP status twice; JSON-RPC keeps its own error code.
+      if (error && typeof error.status === 'string') Object.assign(error, { code: 503, status: 'UNAVAILABLE' });
+    }
+    return json(body);
   };
 }
 
@@ -113,13 +151,20 @@ export function grpcPrincipalOf(call: GrpcCall): string | undefined {
 /** The express userBuilder: the request's signal and the principal authenticateHttp established. */
 export function expressUserBuilder(authenticator: Authenticator) {
   return async (req: Request): Promise<User> => {
-    const signal = requestSignals.get(req) ?? new AbortController().signal;
-    return new GatewayUser(signal, requestPrincipals.get(req), !authenticator.required);
+    const state = requestStates.get(req) ?? { signal: new AbortController().signal, outcome: {} };
+    const key = req.get(IDEMPOTENCY_KEY_HEADER);
+    return new GatewayUser(state.signal, state.outcome, requestPrincipals.get(req), !authenticator.required, key);
   };
 }
 
 type GrpcCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
 const callPrincipals = new WeakMap<GrpcCall, Principal>();
+const callOutcomes = new WeakMap<GrpcCall, RequestOutcome>();
+
+/** What the call learnt (see RequestOutcome); read when its status is chosen. */
+export function grpcOutcomeOf(call: GrpcCall): RequestOutcome | undefined {
+  return callOutcomes.get(call);
+}
 
 /** gRPC's side of authenticateHttp: the principal from the call's metadata, or UNAUTHENTICATED. */
 export async function authenticateGrpc(
@@ -150,7 +195,16 @@ export function grpcUserBuilder(authenticator: Authenticator) {
   return async (call: GrpcCall): Promise<User> => {
     const controller = new AbortController();
     call.on('cancelled', () => controller.abort());
-    return new GatewayUser(controller.signal, callPrincipals.get(call), !authenticator.required);
+    const outcome: RequestOutcome = {};
+    callOutcomes.set(call, outcome);
+    const key = call.metadata.get(IDEMPOTENCY_KEY_HEADER)[0];
+    return new GatewayUser(
+      controller.signal,
+      outcome,
+      callPrincipals.get(call),
+      !authenticator.required,
+      typeof key === 'string' ? key : undefined,
+    );
   };
 }
 
@@ -165,6 +219,17 @@ export function callerOf(context: ServerCallContext | undefined): Caller | undef
 export function signalOf(context: ServerCallContext | undefined): AbortSignal {
   const user = context?.user;
   return user instanceof GatewayUser ? user.signal : new AbortController().signal;
+}
+
+/** Where to note what the request learnt; a throwaway record when the call did not come through these builders. */
+export function outcomeOf(context: ServerCallContext | undefined): RequestOutcome {
+  const user = context?.user;
+  return user instanceof GatewayUser ? user.outcome : {};
+}
+
+export function idempotencyKeyOf(context: ServerCallContext | undefined): string | undefined {
+  const user = context?.user;
+  return user instanceof GatewayUser ? user.idempotencyKey : undefined;
 }
 
 /** Who answers, for the workflow's responder checks and audit timeline. */

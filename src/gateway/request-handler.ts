@@ -45,7 +45,7 @@ import { eventStream, messageStream, taskStream, toSdkMessage, toSdkTask, withHi
 import { toA2AError } from './errors.js';
 import { listTasks } from './list-tasks.js';
 import { MessageSender } from './message-sender.js';
-import { callerOf, responderOf, signalOf } from './request-context.js';
+import { callerOf, idempotencyKeyOf, responderOf, signalOf } from './request-context.js';
 import { TaskEventHub } from './task-events.js';
 import { TaskReader } from './task-reader.js';
 import { abortable } from './abortable.js';
@@ -227,7 +227,13 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     if (params.message.parts.length === 0) throw new RequestMalformedError('The message has no parts');
     if (params.configuration?.taskPushNotificationConfig) throw pushNotSupported();
     const responder = responderOf(context, params.message.metadata);
-    const from = { responder, caller: callerOf(context), untilSettled: options.untilSettled ?? false };
+    const idempotencyKey = idempotencyKeyOf(context);
+    const from = {
+      responder,
+      caller: callerOf(context),
+      untilSettled: options.untilSettled ?? false,
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
+    };
     return this.sender.deliver(params.message, from, signalOf(context));
   }
 

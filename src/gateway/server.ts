@@ -2,11 +2,12 @@
  * Runs the gateway: the HTTP app and the gRPC server. Ports may be 0 (tests): the agent cards name
  * the addresses actually bound, so both listeners start before the cards are built.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { createGatewayApp, NO_AUTHENTICATION, type Gateway, type GatewayOptions } from './app.js';
 import type { RunningGrpcServer } from './grpc-server.js';
+import { isLoopbackAddress, LOOPBACK_HOSTS } from './host-check.js';
 
 export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUrl' | 'grpcPublicAddress'> {
   host?: string;
@@ -17,6 +18,8 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUr
   publicBaseUrl?: string;
   /** Defaults to <host>:<bound gRPC port>. */
   grpcPublicAddress?: string;
+  /** Default: loopback host names when `host` is a loopback address, else any host. */
+  allowedHosts?: readonly string[];
 }
 
 export interface RunningGateway {
@@ -30,7 +33,8 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   const host = options.host ?? '127.0.0.1';
   // Filled once the cards can name the bound ports; the gRPC service reaches it through this.
   const ready: { gateway?: Gateway } = {};
-  const http = createServer();
+  // Answers from the first accepted connection: "starting" until the app exists (load balancers retry).
+  const http = createServer((req, res) => (ready.gateway ? ready.gateway.app(req, res) : answerStarting(req, res)));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, host, () => resolve());
@@ -49,13 +53,14 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   }
   const url = options.publicBaseUrl ?? `http://${host}:${(http.address() as AddressInfo).port}`;
   const grpcAddress = grpc ? (options.grpcPublicAddress ?? `${host}:${grpc.port}`) : undefined;
-  const gateway = createGatewayApp({
+  const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(host) ? LOOPBACK_HOSTS : undefined);
+  ready.gateway = createGatewayApp({
     ...options,
     publicBaseUrl: url,
     ...(grpcAddress && { grpcPublicAddress: grpcAddress }),
+    ...(allowedHosts && { allowedHosts }),
   });
-  ready.gateway = gateway;
-  http.on('request', gateway.app);
+  const gateway = ready.gateway;
   return {
     url,
     ...(grpcAddress && { grpcAddress }),
@@ -77,6 +82,26 @@ function deferred(get: () => A2ARequestHandler | undefined): A2ARequestHandler {
       return typeof value === 'function' ? value.bind(handler) : value;
     },
   });
+}
+
+function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+  // Alive, not ready: liveness probes must not restart a gateway that is only starting.
+  const alive = req.url === '/healthz';
+  res.writeHead(alive ? 200 : 503, { 'content-type': 'application/json', ...(!alive && { 'retry-after': '1' }) });
+  res.end(
+    JSON.stringify(
+      alive
+        ? { status: 'ok' }
+        : {
+            error: {
+              code: 503,
+              status: 'UNAVAILABLE',
+              message: 'The gateway is starting; retry in a moment',
+              details: [],
+            },
+          },
+    ),
+  );
 }
 
 function closeHttp(server: Server): Promise<void> {

@@ -42,7 +42,15 @@ export interface IncomingMessage {
   caller?: Caller;
   /** The sender waits for the answer: the update returns once the task settles, with `settled` set. */
   untilSettled?: boolean;
+  /**
+   * Set by the gateway when an idempotency key named the task: the message must be the task's
+   * first. A retry of that first message is a duplicate; any other message is refused.
+   */
+  firstMessageOnly?: boolean;
 }
+
+/** The HTTP header (and gRPC metadata key) that makes a retried first message land on the same task. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 export interface MessageAccepted {
   /** The task right after the message was applied, with only the latest message and no artifacts. */

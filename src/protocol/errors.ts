@@ -19,6 +19,8 @@ export const TaskErrorType = {
   ResponderNotAllowed: 'ResponderNotAllowed',
   /** The authenticated caller is neither the task's owner nor one who may answer it (answered as TaskNotFound). */
   NotVisibleToCaller: 'NotVisibleToCaller',
+  /** An idempotency key that started this task came again with another message. */
+  IdempotencyKeyReused: 'IdempotencyKeyReused',
 } as const;
 
 /** The failure type of a call to an activity the worker does not have (see the agents plugin). */

@@ -183,6 +183,12 @@ export class TaskRuntime {
     this.checkOwner(incoming.caller);
     this.checkAgent(incoming.agent);
     const { record, waiter } = this;
+    if (incoming.firstMessageOnly && this.firstMessage) {
+      reject(
+        TaskErrorType.IdempotencyKeyReused,
+        `The idempotency key already started task ${record.id} with another message; use a new key for a new task`,
+      );
+    }
     if (record.isTerminal) {
       reject(TaskErrorType.TaskTerminal, `Task ${record.id} is ${record.state} and accepts no more messages`);
     }

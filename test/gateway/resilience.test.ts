@@ -1,6 +1,9 @@
-/** Disconnects, keepalives, and a Temporal that cannot be reached. */
+/** Disconnects, keepalives, health, start-up, host names, and a Temporal that cannot be reached. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import agents from '../../examples/agents/index.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
@@ -8,6 +11,7 @@ import { TaskReader } from '../../src/gateway/task-reader.js';
 import { TaskEventHub } from '../../src/gateway/task-events.js';
 import { sseRpc, stateOf } from './sse.js';
 import { startTestWorker } from '../support/worker.js';
+import { freePort } from '../../src/temporal/dev-server.js';
 import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
 
 let harness: Harness;
@@ -104,24 +108,109 @@ describe('open streams', () => {
 });
 
 describe('without Temporal', () => {
-  it('answers a clear retriable error instead of crashing', async () => {
+  it('is alive but not ready, and fails every transport fast and retriably', async () => {
     const { client } = createTemporalClient({ address: '127.0.0.1:1', connectTimeout: '1s' }, 'default');
-    const gateway = await startGateway({ client, agents, grpcPort: false });
-    const started = Date.now();
+    const gateway = await startGateway({ client, agents });
     try {
-      const response = await fetch(`${gateway.url}/`, {
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+      const readyz = await fetch(`${gateway.url}/readyz`);
+      expect(readyz.status).toBe(503);
+      expect(await readyz.json()).toEqual({ status: 'unavailable', reason: 'Temporal is unreachable' });
+      // The card needs no Temporal.
+      expect((await fetch(`${gateway.url}/.well-known/agent-card.json`)).status).toBe(200);
+
+      const jsonRpc = await fetch(`${gateway.url}/`, {
         method: 'POST',
         headers: V1,
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
       });
-      const body = (await response.json()) as any;
-      expect(body.error).toMatchObject({ code: -32603, message: 'Temporal is unreachable, retry later' });
-      // Not a speed check: the gateway's short retries versus the SDK default's ~20 s of them.
-      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(jsonRpc.status).toBe(503);
+      expect(jsonRpc.headers.get('retry-after')).toBe('2');
+      expect(((await jsonRpc.json()) as any).error).toMatchObject({
+        code: -32603,
+        message: 'Temporal is unreachable, retry later',
+      });
+
+      // Known down now: answered without waiting on a connection attempt.
+      const started = Date.now();
+      const rest = await fetch(`${gateway.url}/agents/echo/rest/tasks/x`, { headers: { 'A2A-Version': '1.0' } });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(rest.status).toBe(503);
+      expect(rest.headers.get('retry-after')).toBe('2');
+      expect(((await rest.json()) as any).error).toMatchObject({ code: 503, status: 'UNAVAILABLE' });
+
+      const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [...ClientFactoryOptions.default.transports, new GrpcTransportFactory()],
+        preferredTransports: ['GRPC'],
+      });
+      const grpc = await new ClientFactory(options).createFromUrl(`${gateway.url}/agents/echo/`);
+      const code = await grpc.getTask({ id: 'x', tenant: 'echo' } as any).then(
+        () => 'ok',
+        (error: any) => error.code ?? error.cause?.code,
+      );
+      expect(code).toBe(14 /* UNAVAILABLE */);
     } finally {
       await gateway.close();
     }
   }, 30_000);
+});
+
+describe('health', () => {
+  it('is ready with Temporal up', async () => {
+    const response = await fetch(`${harness.gateway.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ready' });
+  });
+});
+
+describe('starting', () => {
+  it('answers every request from its first accepted connection: ready, or 503 "starting" with Retry-After', async () => {
+    const port = await freePort();
+    const starting = startGateway({ client: harness.temporal, agents, port });
+    const statuses = new Set<number>();
+    let done = false;
+    const probes = (async () => {
+      while (!done) {
+        const response = await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`, {
+          signal: AbortSignal.timeout(5_000),
+        }).catch((error: Error) => (error.name === 'TimeoutError' ? error : undefined));
+        if (response instanceof Error) throw new Error('A request during start-up hung');
+        if (!response) continue; // not listening yet
+        statuses.add(response.status);
+        if (response.status === 503) expect(response.headers.get('retry-after')).toBe('1');
+        await response.arrayBuffer();
+      }
+    })();
+    const gateway = await starting;
+    try {
+      await expect.poll(() => statuses.has(200)).toBe(true);
+      done = true;
+      await probes;
+      expect([...statuses].every((status) => status === 200 || status === 503)).toBe(true);
+    } finally {
+      done = true;
+      await gateway.close();
+    }
+  });
+});
+
+describe('host names', () => {
+  it('on loopback, answers loopback host names only (DNS rebinding)', async () => {
+    const card = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(`${harness.gateway.url}/.well-known/agent-card.json`);
+        // fetch() does not let a caller set Host; node:http does.
+        request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end();
+      });
+    expect(await card(`localhost:${new URL(harness.gateway.url).port}`)).toBe(200);
+    expect(await card('127.0.0.1')).toBe(200);
+    expect(await card('attacker.example:80')).toBe(403);
+  });
 });
 
 describe('without a worker', () => {

@@ -16,7 +16,7 @@ import { connectAgent } from '../client.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
 import { isInterruptedName, isSettledName, isUnsuccessfulName, shellWord, taskStateName } from '../format.js';
 import type { Io } from '../io.js';
-import { sendRequest } from '../message.js';
+import { sendOptions, sendRequest } from '../message.js';
 import { StreamPrinter, type StreamOutcome } from '../stream-printer.js';
 import { resultView } from '../views.js';
 
@@ -36,7 +36,7 @@ export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
 
   let result: Message | Task;
   try {
-    result = await client.sendMessage(request);
+    result = await client.sendMessage(request, sendOptions(request));
   } catch (error) {
     throw toCliError(error, { gatewayUrl: command.gateway.url, ...(knownTask && { taskId: knownTask }) });
   }
@@ -114,7 +114,7 @@ export async function followStream(
   const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
   let taskId = options.knownTask;
   try {
-    for await (const event of client.sendMessageStream(request, { signal })) {
+    for await (const event of client.sendMessageStream(request, { ...sendOptions(request), signal })) {
       taskId ??= taskIdOf(event);
       onEvent(event);
     }

@@ -10,7 +10,7 @@ import { startDevStack } from '../../dev/dev-stack.js';
 import { AuthConfigError } from '../../gateway/auth/settings.js';
 import { gatewaySettings } from '../../gateway/config.js';
 import { createTemporalClient } from '../../gateway/temporal-client.js';
-import { logger } from '../../logging.js';
+import { logger, routeConsoleToLogger } from '../../logging.js';
 import { temporalSettings } from '../../temporal/connection.js';
 import { routeTemporalLogs } from '../../temporal/worker-logs.js';
 import { ExitCode, UsageError } from '../errors.js';
@@ -42,6 +42,7 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
 }
 
 export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCode> {
+  routeConsoleToLogger();
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
   const gateway = await configErrorsAsUsage(async () => gatewaySettings(io.env, 'production'));
   const settings = temporalSettings(io.env, taskQueueOf(config));

@@ -87,11 +87,16 @@ const methodSchema = z.enum(METHODS, {
     `A2A_AUTH: unknown method "${String(issue.input)}". Use none, or a comma list of ${METHODS.join(', ')}.`,
 });
 
-function parseMethods(list: string): AuthMethod[] {
-  const names = list
+/** The items of a comma-separated setting, trimmed, without empty ones. */
+export function commaList(value: string): string[] {
+  return value
     .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '');
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function parseMethods(list: string): AuthMethod[] {
+  const names = commaList(list).map((name) => name.toLowerCase());
   if (names.includes('none')) {
     if (names.length > 1) {
       throw new AuthConfigError(`A2A_AUTH: "none" cannot be combined with other methods (got "${list}").`);

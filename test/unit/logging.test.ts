@@ -1,0 +1,29 @@
+/** Console output of libraries becomes structured log entries that a request cannot forge. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { routeConsoleToLogger } from '../../src/logging.js';
+
+const saved = { ...console };
+afterEach(() => Object.assign(console, saved));
+
+describe('routeConsoleToLogger', () => {
+  it('writes one JSON entry per console call, however hostile the text', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    routeConsoleToLogger(pino({ base: null }, sink));
+    const forgedId = '1\n{"level":30,"msg":"admin logged in"}';
+    console.error(`Error during SSE streaming (request ${forgedId}):`, new Error('boom'));
+    console.log('plain', 42);
+    expect(lines).toHaveLength(2);
+    const [error, plain] = lines.map((line) => JSON.parse(line));
+    expect(error).toMatchObject({ level: 50, component: 'console', err: { message: 'boom' } });
+    expect(error.msg).toBe('Error during SSE streaming (request 1\\n{"level":30,"msg":"admin logged in"}):');
+    expect(plain).toMatchObject({ level: 30, msg: 'plain 42' });
+  });
+});
