@@ -3,6 +3,7 @@
  * them with a message a human can act on.
  */
 import { A2AError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import { commandHint, shellWord } from './format.js';
 
 export const ExitCode = {
   Ok: 0,
@@ -59,6 +60,8 @@ const NETWORK_ERROR_CODES = new Set([
 /** Where a command was talking to, so messages can name it. */
 export interface ErrorContext {
   gatewayUrl: string;
+  /** The agent the task was reached through, for the hint that finds it again. */
+  agent?: string | undefined;
   /** Set when a task is known: an interrupted wait leaves it running, and the message says how to find it. */
   taskId?: string;
 }
@@ -67,7 +70,7 @@ export interface ErrorContext {
 export function toCliError(error: unknown, context: ErrorContext): CliError {
   if (error instanceof CliError) return error;
   const followUp = context.taskId
-    ? ` The task keeps running: a2a-temporal tasks show ${context.taskId} --url ${context.gatewayUrl}`
+    ? ` The task keeps running: ${commandHint(`tasks show ${shellWord(context.taskId)}`, context)}`
     : '';
   if (error instanceof A2AError) {
     // The gateway reports a Temporal outage as an internal error with this text (src/gateway/errors.ts).

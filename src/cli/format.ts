@@ -5,6 +5,7 @@
 import { taskStateToJSON, type Artifact, type Message, type Part, type Task, type TaskState } from '@a2a-js/sdk';
 import type { PendingQuestion, TimelineEntry } from '../protocol/contract.js';
 import { fromWireState, isInterrupted, isTerminal, TASK_STATES, type TaskStateName } from '../protocol/states.js';
+import { DEFAULT_URL } from './spec.js';
 
 /** `input-required` for TASK_STATE_INPUT_REQUIRED (the SDK's enum is numeric). */
 export function stateName(state: TaskState | undefined): string {
@@ -141,6 +142,24 @@ export function agentOf(task: Task): string | undefined {
 /** What to show as "the question": the pending prompt, else the status message. */
 export function questionText(task: Task): string {
   return pendingQuestionOf(task)?.prompt ?? messageText(task.status?.message);
+}
+
+/** How this CLI was started, so printed commands work when pasted: through npx, or from the PATH. */
+function cliName(env: NodeJS.ProcessEnv): string {
+  return env.npm_command === 'exec' ? 'npx a2a-temporal' : 'a2a-temporal';
+}
+
+/** Where a printed command must go: the task's agent (tasks are reached through it) and the gateway. */
+export interface HintTarget {
+  agent?: string | undefined;
+  gatewayUrl?: string | undefined;
+}
+
+/** A command line to paste: `args`, then `--agent` and `--url` when they are needed to reach the task. */
+export function commandHint(args: string, target: HintTarget = {}, env = process.env): string {
+  const agent = target.agent ? ` --agent ${shellWord(target.agent)}` : '';
+  const url = target.gatewayUrl && target.gatewayUrl !== DEFAULT_URL ? ` --url ${shellWord(target.gatewayUrl)}` : '';
+  return `${cliName(env)} ${args}${agent}${url}`;
 }
 
 /** Shell-quotes a word for copy-paste hints. */

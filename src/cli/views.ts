@@ -17,6 +17,7 @@ import {
   shellWord,
   taskStateName,
   timelineOf,
+  commandHint,
 } from './format.js';
 import { oneLine, renderTable } from './table.js';
 
@@ -24,6 +25,8 @@ export interface ViewOptions {
   now: Date;
   /** Terminal width; tables fit in it. */
   columns?: number;
+  /** The gateway the command talked to: printed commands name it unless it is the default. */
+  gatewayUrl?: string;
 }
 
 /** Label/value lines, labels aligned. */
@@ -76,8 +79,8 @@ export function pendingView(task: Task, options: ViewOptions): string[] {
   } else {
     const answer = question?.expects ? `--data '<JSON>'` : '<answer>';
     const agent = task.metadata?.['agent'];
-    const which = typeof agent === 'string' ? ` --agent ${shellWord(agent)}` : '';
-    lines.push(`  Answer:  a2a-temporal tasks reply ${shellWord(task.id)} ${answer}${which}`);
+    const target = { agent: typeof agent === 'string' ? agent : undefined, gatewayUrl: options.gatewayUrl };
+    lines.push(`  Answer:  ${commandHint(`tasks reply ${shellWord(task.id)} ${answer}`, target)}`);
   }
   return lines;
 }
@@ -142,7 +145,8 @@ export function taskListView(
   if (page.nextPageToken) {
     // A page token only continues the query it came from, so the hint repeats the filters.
     const filters = options.filters ? `${options.filters} ` : '';
-    lines.push(`More:  a2a-temporal tasks list ${filters}--page-token ${shellWord(page.nextPageToken)}`);
+    const more = `tasks list ${filters}--page-token ${shellWord(page.nextPageToken)}`;
+    lines.push(`More:  ${commandHint(more, { gatewayUrl: options.gatewayUrl })}`);
   }
   return lines.join('\n');
 }

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import agents from '../../examples/agents/index.js';
+import { startGateway } from '../../src/gateway/server.js';
 import { EXPENSE_REQUEST, startHarness, type Harness } from '../gateway/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,7 +35,13 @@ interface Run {
 function cli(args: string[], options: { url?: string; input?: { waitFor?: string; line: string }[] } = {}) {
   const child = spawn(process.execPath, ['bin/a2a-temporal.js', ...args], {
     cwd: ROOT,
-    env: { ...process.env, A2A_URL: options.url ?? harness.gateway.url, A2A_CLI_STATE: stateFile, NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      A2A_URL: options.url ?? harness.gateway.url,
+      A2A_CLI_STATE: stateFile,
+      NO_COLOR: '1',
+      npm_command: '',
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -122,4 +130,39 @@ describe('a2a-temporal CLI', () => {
     expect(second.stdout).toMatch(/completed/);
     expect(second.stdout).toContain('Approved: 42 USD');
   });
+
+  it('prints commands that work when pasted: a task of another agent than the default, on another gateway', async () => {
+    const gateway = await startGateway({
+      client: harness.temporal,
+      agents,
+      defaultAgent: 'echo',
+      taskQueue: harness.worker.taskQueue,
+      grpcPort: false,
+    });
+    try {
+      const nowhere = 'http://127.0.0.1:9'; // A2A_URL points elsewhere: the hints must carry --url
+      const sent = await cli(['send', 'expense-approval', EXPENSE_REQUEST, '--url', gateway.url], { url: nowhere });
+      const answer = /Answer: +(a2a-temporal tasks reply .*)/.exec(sent.stdout)?.[1];
+      expect(answer, sent.stdout).toContain(`--agent expense-approval --url ${gateway.url}`);
+      const shown = await cli(pasted(answer!.replace(' <answer>', '').replace('tasks reply', 'tasks show')), {
+        url: nowhere,
+      });
+      expect(shown.code, shown.stderr).toBe(0);
+      const again = /Answer: +(a2a-temporal tasks reply .*)/.exec(shown.stdout)?.[1];
+      expect(again).toBe(answer);
+      const replied = await cli(pasted(answer!.replace('<answer>', 'approve')), { url: nowhere });
+      expect(replied.code, replied.stderr).toBe(0);
+      expect(replied.stdout).toContain('completed');
+      console.log(`pasted and ran: ${answer}`);
+    } finally {
+      await gateway.close();
+    }
+  });
 });
+
+/** A printed command line as argv (the hints quote nothing here: IDs, names and URLs are plain words). */
+function pasted(line: string): string[] {
+  const [program, ...args] = line.split(' ');
+  expect(program).toBe('a2a-temporal');
+  return args;
+}

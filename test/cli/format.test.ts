@@ -1,6 +1,7 @@
 import { Part, TaskState } from '@a2a-js/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  commandHint,
   clock,
   dateTime,
   isInterruptedName,
@@ -108,4 +109,17 @@ describe('tables', () => {
 it('shell-quotes hint words only when needed', () => {
   expect(shellWord('3f0c-9a')).toBe('3f0c-9a');
   expect(shellWord("it's")).toBe(`'it'\\''s'`);
+});
+
+describe('commandHint', () => {
+  it('names how the CLI was started, the agent, and a gateway that is not the default', () => {
+    const npx = { npm_command: 'exec' };
+    expect(commandHint('tasks show t1', {}, {})).toBe('a2a-temporal tasks show t1');
+    expect(commandHint('tasks show t1', { agent: 'echo', gatewayUrl: 'http://127.0.0.1:8080' }, npx)).toBe(
+      'npx a2a-temporal tasks show t1 --agent echo',
+    );
+    expect(commandHint('tasks show t1', { gatewayUrl: 'http://h:9000' }, {})).toBe(
+      'a2a-temporal tasks show t1 --url http://h:9000',
+    );
+  });
 });

@@ -14,7 +14,8 @@ describe('resultView', () => {
     expect(text).toContain('Question    Approve 120 USD for lunch?');
     expect(text).toContain('Deadline    2030-01-05 09:55:00 (in 2d 23h)');
     expect(text).toContain('Responders  alice, bob');
-    expect(text).toContain('Answer:  a2a-temporal tasks reply task-1 <answer>');
+    // `npx a2a-temporal` when this runs under npx (see commandHint).
+    expect(text).toMatch(/Answer: {2}(npx )?a2a-temporal tasks reply task-1 <answer> --agent expense-approval$/m);
   });
 
   it('shows artifacts: data pretty-printed, text line by line', () => {
@@ -65,7 +66,7 @@ describe('taskListView', () => {
     expect(first).toMatch(/^task-1\s+input-required\s+2030-01-02 09:55:00\s+Approve 120 USD for lunch\?$/);
     expect(second).toMatch(/^task-2\s+completed/);
     expect(text).toContain('2 of 7 tasks of agent expense-approval.');
-    expect(text).toContain('More:  a2a-temporal tasks list --state working --page-token tok');
+    expect(text).toMatch(/More: {2}(npx )?a2a-temporal tasks list --state working --page-token tok$/m);
   });
 
   it('fits the terminal', () => {

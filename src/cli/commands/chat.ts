@@ -127,6 +127,7 @@ class ChatSession {
     try {
       const result = await followStream(this.client, request, (event) => printer.handle(event), {
         gatewayUrl: this.command.gateway.url,
+        agent: this.command.agent,
         knownTask: pending,
         signal: this.turn.signal,
       });
@@ -134,7 +135,8 @@ class ChatSession {
       const context = contextId ?? this.memory.contextId;
       const settled = state !== undefined && isSettledName(state);
       if (result === 'interrupted' || !settled) {
-        if (result === 'interrupted') this.io.err(detachedMessage(taskId, this.command.agent));
+        const target = { agent: this.command.agent, gatewayUrl: this.command.gateway.url };
+        if (result === 'interrupted') this.io.err(detachedMessage(taskId, target));
         else if (taskId) this.io.err(`The stream ended while task ${taskId} was still ${state ?? 'starting'}.`);
         // Remember it: it may stop to ask something later, and /status or the next line will look.
         this.unsure = taskId !== undefined;

@@ -14,11 +14,20 @@ import type { Client } from '@a2a-js/sdk/client';
 import type { Command } from '../args.js';
 import { connectAgent } from '../client.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
-import { isInterruptedName, isSettledName, isUnsuccessfulName, shellWord, taskStateName } from '../format.js';
+import {
+  commandHint,
+  isInterruptedName,
+  isSettledName,
+  isUnsuccessfulName,
+  shellWord,
+  taskStateName,
+  type HintTarget,
+} from '../format.js';
 import type { Io } from '../io.js';
 import { sendOptions, sendRequest } from '../message.js';
 import { StreamPrinter, type StreamOutcome } from '../stream-printer.js';
 import { resultView } from '../views.js';
+import { viewOptions } from './tasks.js';
 
 type SendCommand = Extract<Command, { kind: 'send' | 'tasks reply' }>;
 
@@ -38,7 +47,11 @@ export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
   try {
     result = await client.sendMessage(request, sendOptions(request));
   } catch (error) {
-    throw toCliError(error, { gatewayUrl: command.gateway.url, ...(knownTask && { taskId: knownTask }) });
+    throw toCliError(error, {
+      gatewayUrl: command.gateway.url,
+      agent: command.agent,
+      ...(knownTask && { taskId: knownTask }),
+    });
   }
   const isMessage = 'messageId' in result;
   if (command.json) {
@@ -47,7 +60,7 @@ export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
       : { $case: 'task' as const, value: result as Task };
     io.out(JSON.stringify(SendMessageResponse.toJSON({ payload })));
   } else {
-    io.out(resultView(result, viewOptions(io)));
+    io.out(resultView(result, viewOptions(command, io)));
   }
   return isMessage ? ExitCode.Ok : exitCodeFor(taskStateName(result as Task));
 }
@@ -67,32 +80,40 @@ async function streamAndReport(
         io.out(JSON.stringify(StreamResponse.toJSON(event)));
       }
     : (event: StreamResponse) => printer.handle(event);
-  const outcome = await followStream(client, request, onEvent, { gatewayUrl: command.gateway.url, knownTask });
+  const outcome = await followStream(client, request, onEvent, {
+    gatewayUrl: command.gateway.url,
+    agent: command.agent,
+    knownTask,
+  });
   if (outcome === 'interrupted') {
-    io.err(detachedMessage(printer.outcome.taskId ?? knownTask, command.agent));
+    io.err(
+      detachedMessage(printer.outcome.taskId ?? knownTask, { agent: command.agent, gatewayUrl: command.gateway.url }),
+    );
     return ExitCode.Interrupted;
   }
   return finishStream(printer.outcome, command, io);
 }
 
 /** After the stream: tell how to answer a waiting task, and pick the exit code. */
-function finishStream(outcome: StreamOutcome, command: { json: boolean; agent?: string }, io: Io): ExitCode {
+function finishStream(outcome: StreamOutcome, command: SendCommand, io: Io): ExitCode {
   const json = command.json;
-  const agent = agentFlag(command.agent);
+  const target = { agent: command.agent, gatewayUrl: command.gateway.url };
   if (outcome.message && !outcome.state) return ExitCode.Ok;
   const state = outcome.state ?? 'unknown';
   if (!isSettledName(state)) {
-    const hint = outcome.taskId ? ` Follow it: a2a-temporal tasks show ${outcome.taskId}${agent}` : '';
+    const hint = outcome.taskId ? ` Follow it: ${commandHint(`tasks show ${shellWord(outcome.taskId)}`, target)}` : '';
     throw new CliError(`The stream ended while the task was still ${state}.${hint}`, ExitCode.Unreachable);
   }
   if (!json && isInterruptedName(state) && outcome.taskId) {
-    io.out(`Answer:  a2a-temporal tasks reply ${shellWord(outcome.taskId)} <answer>${agent}`);
+    io.out(`Answer:  ${commandHint(`tasks reply ${shellWord(outcome.taskId)} <answer>`, target)}`);
   }
   return exitCodeFor(state);
 }
 
 export interface FollowOptions {
   gatewayUrl: string;
+  /** The agent the task was reached through, for the hints of errors. */
+  agent?: string | undefined;
   knownTask?: string | undefined;
   /** Stops following when it fires (besides Ctrl+C); the task keeps running. */
   signal?: AbortSignal;
@@ -121,7 +142,7 @@ export async function followStream(
     return 'done';
   } catch (error) {
     if (signal.aborted) return 'interrupted';
-    throw toCliError(error, { gatewayUrl: options.gatewayUrl, ...(taskId && { taskId }) });
+    throw toCliError(error, { gatewayUrl: options.gatewayUrl, agent: options.agent, ...(taskId && { taskId }) });
   } finally {
     process.off('SIGINT', onSigint);
   }
@@ -134,21 +155,12 @@ function taskIdOf(event: StreamResponse): string | undefined {
   return undefined;
 }
 
-/** Hints name the task's agent: tasks are reachable only through their own agent's endpoint. */
-function agentFlag(agent: string | undefined): string {
-  return agent ? ` --agent ${shellWord(agent)}` : '';
-}
-
-export function detachedMessage(taskId: string | undefined, agent?: string): string {
+export function detachedMessage(taskId: string | undefined, target: HintTarget): string {
   return taskId
-    ? `Detached from task ${taskId}; it keeps running. Follow it: a2a-temporal tasks show ${taskId}${agentFlag(agent)}`
+    ? `Detached from task ${taskId}; it keeps running. Follow it: ${commandHint(`tasks show ${shellWord(taskId)}`, target)}`
     : 'Interrupted before the gateway named the task.';
 }
 
 export function exitCodeFor(state: string): ExitCode {
   return isUnsuccessfulName(state) ? ExitCode.TaskUnsuccessful : ExitCode.Ok;
-}
-
-function viewOptions(io: Io) {
-  return { now: io.now(), ...(io.columns !== undefined && { columns: io.columns }) };
 }

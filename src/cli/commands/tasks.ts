@@ -6,7 +6,7 @@ import { ExitCode, toCliError } from '../errors.js';
 import { shellWord, taskStateName } from '../format.js';
 import type { Io } from '../io.js';
 import { toWireState } from '../../protocol/states.js';
-import { taskListView, taskView } from '../views.js';
+import { taskListView, taskView, type ViewOptions } from '../views.js';
 
 type TasksCommand<K extends Command['kind']> = Extract<Command, { kind: K }>;
 
@@ -26,7 +26,7 @@ export async function runTasksList(command: TasksCommand<'tasks list'>, io: Io):
     io.out(JSON.stringify({ tasks: [], ...(ListTasksResponse.toJSON(page) as object) }));
   } else {
     const agent = command.agent ?? "the gateway's default agent";
-    io.out(taskListView(page, { now: io.now(), agent, filters: listFilters(command), ...columns(io) }));
+    io.out(taskListView(page, { ...viewOptions(command, io), agent, filters: listFilters(command) }));
   }
   return ExitCode.Ok;
 }
@@ -39,7 +39,7 @@ export async function runTasksShow(command: TasksCommand<'tasks show'>, io: Io):
       ...(command.historyLength !== undefined && { historyLength: command.historyLength }),
     }),
   );
-  io.out(command.json ? JSON.stringify(Task.toJSON(task)) : taskView(task, { now: io.now(), ...columns(io) }));
+  io.out(command.json ? JSON.stringify(Task.toJSON(task)) : taskView(task, viewOptions(command, io)));
   return ExitCode.Ok;
 }
 
@@ -75,6 +75,6 @@ function listFilters(command: TasksCommand<'tasks list'>): string {
   return parts.join(' ');
 }
 
-function columns(io: Io): { columns?: number } {
-  return io.columns !== undefined ? { columns: io.columns } : {};
+export function viewOptions(command: { gateway: { url: string } }, io: Io): ViewOptions {
+  return { now: io.now(), gatewayUrl: command.gateway.url, ...(io.columns !== undefined && { columns: io.columns }) };
 }
