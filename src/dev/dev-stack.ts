@@ -2,14 +2,17 @@
  * `a2a-temporal dev`: a persistent Temporal dev server (with its UI) and, in a child process, the
  * project's worker and gateway. When the project's files change, the child is replaced; the dev
  * server and every task in it stay, so tasks waiting for a human keep waiting across the reload.
+ * When the dev server dies, it is restarted on the same ports and database file; the child carries
+ * on, since its worker and its gateway's client reconnect by themselves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { watch } from 'chokidar';
 import { findConfigFile } from '../config/load-config.js';
-import { portInUse, startDevServer, type DevServer } from '../temporal/dev-server.js';
+import { portInUse, startDevServer, type DevServer, type DevServerExit } from '../temporal/dev-server.js';
 import type { ServeReady } from './serve-process.js';
 
 export const DEFAULT_DB_FILE = '.data/temporal.db';
@@ -17,6 +20,10 @@ export const DEFAULT_DB_FILE = '.data/temporal.db';
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.data|\.tools|dist|coverage)([/\\]|$)/;
 const RELOAD_DEBOUNCE_MS = 250;
 const CHILD_STOP_TIMEOUT_MS = 15_000;
+/** Delays before restarting a dead dev server: doubling from the first up to the last. */
+const RESTART_DELAY_MS = { first: 500, max: 10_000 };
+/** A dev server up this long was healthy: if it dies, it is restarted after the first delay again. */
+const HEALTHY_AFTER_MS = 30_000;
 
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const SERVE_PROCESS = fileURLToPath(new URL(`./serve-process${EXTENSION}`, import.meta.url));
@@ -31,13 +38,15 @@ export interface DevStackOptions {
 
 export interface RunningDevStack {
   ready: ServeReady;
+  /** The dev server's process id; a restart changes it. Undefined when TEMPORAL_ADDRESS names a server. */
+  readonly devServerPid: number | undefined;
   stop(): Promise<void>;
 }
 
 export async function startDevStack(options: DevStackOptions): Promise<RunningDevStack> {
   const env = options.env ?? process.env;
   const configFile = findConfigFile(options.config);
-  let devServer: DevServer | undefined;
+  let devServer: SupervisedDevServer | undefined;
   let dbFile: string | undefined;
   let uiUrl: string | undefined;
   if (!env.TEMPORAL_ADDRESS) {
@@ -57,7 +66,7 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
         );
       }
     }
-    devServer = await startDevServer({ port, uiPort, dbFile });
+    devServer = await superviseDevServer({ port, uiPort, dbFile }, options.print);
     uiUrl = `http://127.0.0.1:${uiPort}`;
   }
   const childEnv = { ...env, ...(devServer && { TEMPORAL_ADDRESS: devServer.address, TEMPORAL_NAMESPACE: 'default' }) };
@@ -107,6 +116,9 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
   let stopped: Promise<void> | undefined;
   return {
     ready: firstReady,
+    get devServerPid() {
+      return devServer?.pid;
+    },
     stop() {
       stopped ??= (async () => {
         stopping = true;
@@ -119,6 +131,89 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
       return stopped;
     },
   };
+}
+
+interface SupervisedDevServer {
+  address: string;
+  readonly pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a dev server and, whenever its process ends other than through stop(), starts it again on
+ * the same ports and database file, with growing delays between attempts. stop() also ends a
+ * restart under way: no dev server outlives it.
+ */
+async function superviseDevServer(
+  options: { port: number; uiPort: number; dbFile: string },
+  print: (text: string) => void,
+): Promise<SupervisedDevServer> {
+  let server: DevServer = await startDevServer(options);
+  let upSince = Date.now();
+  let nextDelay = RESTART_DELAY_MS.first;
+  let stopping = false;
+  const stopRestarts = new AbortController();
+
+  async function supervise(): Promise<void> {
+    // Without a process to watch (a server the Temporal SDK runs), there is nothing to supervise.
+    while (server.exited) {
+      const exit = await server.exited;
+      if (stopping) return;
+      if (Date.now() - upSince >= HEALTHY_AFTER_MS) nextDelay = RESTART_DELAY_MS.first;
+      print(
+        `\nThe Temporal dev server died (${describeExit(exit)}). Restarting it on the same database ` +
+          `(${shortPath(options.dbFile)}) in ${seconds(nextDelay)}; the worker and the gateway wait for it.\n`,
+      );
+      const restarted = await restart();
+      if (!restarted) return;
+      server = restarted;
+      upSince = Date.now();
+      print(`The Temporal dev server is back at ${server.address}; tasks carry on.\n`);
+    }
+  }
+
+  /** The restarted server, or undefined once stop() was called. */
+  async function restart(): Promise<DevServer | undefined> {
+    for (;;) {
+      const delay = nextDelay;
+      nextDelay = Math.min(delay * 2, RESTART_DELAY_MS.max);
+      await sleep(delay, undefined, { signal: stopRestarts.signal }).catch(() => {});
+      if (stopping) return undefined;
+      try {
+        const restarted = await startDevServer({ ...options, signal: stopRestarts.signal });
+        if (!stopping) return restarted;
+        // stop() came as the server answered for the first time: it must not outlive the stack.
+        await restarted.stop();
+        return undefined;
+      } catch (error) {
+        if (stopping) return undefined;
+        print(
+          `The Temporal dev server failed to restart: ${(error as Error).message}\nRetrying in ${seconds(nextDelay)}.\n`,
+        );
+      }
+    }
+  }
+
+  const supervising = supervise();
+  return {
+    address: server.address,
+    get pid() {
+      return server.pid;
+    },
+    async stop() {
+      stopping = true;
+      stopRestarts.abort();
+      await Promise.all([server.stop(), supervising]);
+    },
+  };
+}
+
+function describeExit(exit: DevServerExit): string {
+  return exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+}
+
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
 }
 
 interface ServeChild {

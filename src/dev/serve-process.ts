@@ -5,7 +5,7 @@
  */
 import { loadConfig } from '../config/load-config.js';
 import { missingModelSetting, modelSettingsFromEnv } from '../llm/model-settings.js';
-import { logger } from '../logging.js';
+import { logger, routeConsoleToLogger } from '../logging.js';
 import { temporalSettings } from '../temporal/connection.js';
 import { routeTemporalLogs } from '../temporal/worker-logs.js';
 import { serveProject } from './serve.js';
@@ -24,6 +24,7 @@ export interface ServeReady {
 
 // The parent orders shutdown: gateway first, then the worker.
 routeTemporalLogs({ ownSignals: true });
+routeConsoleToLogger();
 try {
   const config = await loadConfig(process.argv[2]);
   const settings = temporalSettings(process.env, { ...(config.taskQueue && { taskQueue: config.taskQueue }) });

@@ -19,11 +19,26 @@ export interface DevServerOptions {
   dynamicConfig?: Record<string, string | number | boolean>;
   log?: (line: string) => void;
   startTimeoutMs?: number;
+  /** Aborting it while the server starts kills the server and rejects. */
+  signal?: AbortSignal;
+}
+
+/** How the dev server process ended. */
+export interface DevServerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 export interface DevServer {
   address: string;
   namespace: string;
+  /**
+   * The server's process id, and a promise that resolves when that process ends for whatever reason
+   * (stop() included), so that a supervisor can restart it. Both absent when the Temporal SDK
+   * downloaded the CLI and runs it: the SDK hides that process, so such a server is not supervised.
+   */
+  pid?: number;
+  exited?: Promise<DevServerExit>;
   stop(): Promise<void>;
 }
 
@@ -64,6 +79,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (source.kind === 'sdk-download') return startWithSdkDownload(args.slice(2));
 
   const child = spawn(source.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<DevServerExit>((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit({ code, signal })),
+  );
   const output: string[] = [];
   const collect = (chunk: Buffer) => {
     output.push(chunk.toString());
@@ -73,19 +91,28 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   child.stderr?.on('data', collect);
   const address = `127.0.0.1:${port}`;
   try {
-    await waitUntilServing(address, child, options.startTimeoutMs ?? 60_000);
+    await waitUntilServing(address, child, options.startTimeoutMs ?? 60_000, options.signal);
   } catch (error) {
     child.kill('SIGKILL');
+    if (child.pid !== undefined) await exited; // So that a caller may retry on the same ports at once.
     throw new Error(`${(error as Error).message}\nTemporal CLI output:\n${output.join('').slice(-2000)}`);
   }
-  return { address, namespace: 'default', stop: () => stopChild(child) };
+  return { address, namespace: 'default', pid: child.pid!, exited, stop: () => stopChild(child, exited) };
 }
 
-async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitUntilServing(
+  address: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Temporal dev server exited with code ${child.exitCode}`);
+    if (signal?.aborted) throw new Error('Temporal dev server start aborted');
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`Temporal dev server exited (${child.signalCode ?? `code ${child.exitCode}`})`);
+    }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {
@@ -102,16 +129,18 @@ async function waitUntilServing(address: string, child: ChildProcess, timeoutMs:
   throw new Error(`Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${String(lastError)}`);
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+async function stopChild(child: ChildProcess, exited: Promise<DevServerExit>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
 }
 
-/** On an online machine with no CLI installed, let the Temporal SDK download one. */
+/**
+ * On an online machine with no CLI installed, let the Temporal SDK download one. The SDK runs that
+ * server and does not expose its process, so it comes without `pid`/`exited` and is not supervised.
+ */
 async function startWithSdkDownload(extraArgs: string[]): Promise<DevServer> {
   try {
     const env = await TestWorkflowEnvironment.createLocal({ server: { extraArgs } });
