@@ -21,7 +21,12 @@ export function routeTemporalLogs(options: { log?: Logger; ownSignals?: boolean 
   Runtime.install({
     ...(options.ownSignals && { shutdownSignals: [] }),
     logger: new DefaultLogger(level, ({ level: entryLevel, message, meta }) => {
-      log[TEMPORAL_LEVELS[entryLevel]]({ ...meta, component: 'temporal' }, message);
+      // Workflow and activity code log errors as `error`; pino serializes an error only as `err`.
+      const { error, ...rest } = meta ?? {};
+      log[TEMPORAL_LEVELS[entryLevel]](
+        { ...rest, ...(error !== undefined && { err: error }), component: 'temporal' },
+        message,
+      );
     }),
   });
 }

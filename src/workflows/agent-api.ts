@@ -132,6 +132,13 @@ export interface AgentContext {
   activities<A extends object>(options?: ActivityOptions): A;
   /** A durable timer. */
   sleep(duration: Duration, summary?: string): Promise<void>;
+  /**
+   * Whether this task runs the code a deploy added under `patchId` (Temporal's `patched()`, made
+   * safe for agents): false for tasks that passed this point on the code before it, true for the
+   * rest, and the same answer again when the task's `run` is re-executed after continue-as-new.
+   * Use it, not `patched()` from `@temporalio/workflow`, to change agent code while tasks wait.
+   */
+  patched(patchId: string): boolean;
 }
 
 /** Thrown by agent code to end the task `failed` with a message safe to show clients. */

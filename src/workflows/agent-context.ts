@@ -5,6 +5,7 @@
 import {
   ActivityCancellationType,
   condition,
+  patched,
   proxyActivities,
   sleep,
   uuid4,
@@ -231,6 +232,13 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
       await journal.step('sleep', async () => {
         await sleep(duration, { summary: summary ?? 'agent sleep' });
       });
+    },
+
+    patched(patchId) {
+      // Re-executed after continue-as-new, a run has no history to replay, so Temporal's patched()
+      // alone would say true where the code before the deploy went the other way: the journal keeps
+      // the answer, and steps that code recorded without asking mean it did not take the patch.
+      return journal.decision(`patched:${patchId}`, () => patched(patchId), false);
     },
   };
 }

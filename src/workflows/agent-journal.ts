@@ -28,6 +28,16 @@ export class AgentJournal {
   }
 
   /**
+   * A decision code before a deploy never made (`patched()`): recorded like an effect, except that
+   * among the steps an earlier run recorded without it, that code did not make it: `absent`.
+   */
+  decision(kind: string, decide: () => boolean, absent: boolean): boolean {
+    const slot = this.slots[this.cursor];
+    if (slot && slot.kind !== kind) return absent;
+    return this.effect(kind, decide);
+  }
+
+  /**
    * An asynchronous step. `resumed` tells the step that it had started in an earlier run and was
    * still waiting when that run continued as new.
    */

@@ -210,6 +210,12 @@ export class TaskRuntime {
     if (waiter.outOfBand) {
       reject(TaskErrorType.TaskNotWaitingForInput, 'Task waits for an out-of-band authorization, not a message');
     }
+    // A worker that was down when the deadline passed sees the late reply before the deadline's timer:
+    // the deadline's outcome wins, as it would have with the worker up.
+    const deadline = record.pending?.deadline;
+    if (deadline && Date.now() >= Date.parse(deadline)) {
+      reject(TaskErrorType.TaskNotWaitingForInput, `The question's deadline passed at ${deadline}; no more replies`);
+    }
     // Authenticated callers are checked by principal and groups; operators (no caller) by the name they give.
     const who = incoming.caller?.id ?? incoming.responder;
     const allowed = incoming.caller

@@ -1,6 +1,6 @@
 /**
  * A redeploy while tasks wait: release 1 of the agents runs, tasks wait for answers, the worker is
- * stopped as a deploy stops it, and release 2 (its changes behind `patched()`) takes over. Both are
+ * stopped as a deploy stops it, and release 2 (its changes behind `ctx.patched()`) takes over. Both are
  * the product's own `a2a-temporal worker` command with a config of their own.
  */
 import type { Client } from '@temporalio/client';
@@ -115,11 +115,10 @@ describe('a redeploy with a patched agent while tasks wait', () => {
     expect(control).toBe('nondeterminism, as expected');
   });
 
-  // BUG (reported with issue 11): after continue-as-new the agent's `run` executes again from the top
-  // with its steps answered from the journal, but `patched()` is then true (a new run has no history
-  // to replay), so release 2's greeting runs where release 1 had asked: the journal refuses ("took a
-  // different path after continue-as-new") and the task fails. Make this `it` once that is fixed.
-  it.fails('keeps a conversation that started on release 1 going across continue-as-new on release 2', async () => {
+  // After continue-as-new the agent's `run` executes again from the top with its steps answered from
+  // the journal; Temporal's patched() alone would then say true (a new run has no history to replay)
+  // where release 1 had asked instead of greeting. ctx.patched() answers from the journal.
+  it('keeps a conversation that started on release 1 going across continue-as-new on release 2', async () => {
     const { chat, send } = deploy;
     const handle = temporal.workflow.getHandle(workflowIdForTask(chat.id));
     const firstRun = (await handle.describe()).runId;
