@@ -23,6 +23,7 @@ import {
   RETRY_AFTER_SECONDS,
 } from './request-context.js';
 import { restConformance } from './rest-conformance.js';
+import { validateRest } from './rest-validation.js';
 import { guardHandler } from './guarded-handler.js';
 import { allowHosts } from './host-check.js';
 import { TemporalRequestHandler } from './request-handler.js';
@@ -151,6 +152,7 @@ function agentRouter(
     restConformance,
     authenticateHttp(authenticator, 'rest'),
     ...restBody(),
+    validateRest,
     limitNewTasksHttp(limit, principalOf, 'rest'),
     restHandler({ requestHandler: handler, userBuilder }),
   );

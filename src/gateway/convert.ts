@@ -3,8 +3,10 @@
  * message digest that makes resent messages idempotent.
  */
 import { createHash } from 'node:crypto';
-import { Message, StreamResponse, Task } from '@a2a-js/sdk';
+import { Message, Role, StreamResponse, Task } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { IncomingMessage, TaskEvent } from '../protocol/contract.js';
+import { idProblem } from '../protocol/message-checks.js';
 import type { JsonObject, WireMessage, WirePart, WireTask } from '../protocol/wire.js';
 
 export function toSdkTask(task: WireTask, historyLength?: number): Task {
@@ -51,8 +53,23 @@ export function eventStream(task: { id: string; contextId: string }, event: Task
   }
 }
 
-/** The SDK message as the workflow's "message arrives" update argument. */
+/**
+ * What is wrong with the fields of an SDK message that the update argument leaves out or reads
+ * leniently, if anything. The HTTP transports check them in their request schema; on gRPC a missing
+ * field is simply its zero value, so every transport is checked here too.
+ */
+function sdkMessageProblem(message: Message): string | undefined {
+  if (!message.messageId) return 'message.messageId is required';
+  if (message.role !== Role.ROLE_USER && message.role !== Role.ROLE_AGENT) {
+    return 'message.role must be ROLE_USER or ROLE_AGENT';
+  }
+  return message.taskId ? idProblem(message.taskId, 'message.taskId') : undefined;
+}
+
+/** The SDK message as the workflow's "message arrives" update argument; RequestMalformed if it is not one. */
 export function toIncoming(message: Message, responder: string | undefined): IncomingMessage {
+  const problem = sdkMessageProblem(message);
+  if (problem) throw new RequestMalformedError(problem);
   const wire = Message.toJSON(message) as Partial<WireMessage>;
   const incoming: IncomingMessage = { parts: (wire.parts ?? []) as WirePart[] };
   if (wire.messageId) incoming.messageId = wire.messageId;

@@ -25,7 +25,10 @@ export async function startGrpcServer(
   // The same request size limit as the HTTP transports.
   const server = new grpc.Server({ 'grpc.max_receive_message_length': BODY_LIMIT });
   const service = grpcService({ requestHandler: handler, userBuilder: grpcUserBuilder(authenticator) });
-  server.addService(A2AService, withSpecStatusCodes(authenticated(service, authenticator, newTaskLimit)));
+  server.addService(
+    decodingSafely(A2AService),
+    withSpecStatusCodes(authenticated(refusingUndecodable(service), authenticator, newTaskLimit)),
+  );
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) =>
       error ? reject(error) : resolve(actual),
@@ -104,6 +107,49 @@ function withSpecStatusCodes(service: grpc.UntypedServiceImplementation): grpc.U
         return impl(call);
       }
       return impl(call, (error, value) => callback(specStatus(error, call), value));
+    }) as grpc.UntypedHandleCall;
+  }
+  return wrapped;
+}
+
+/** Stands for a request the server could not decode; `refusingUndecodable` answers it. */
+const UNDECODABLE = Symbol('undecodable request');
+const UNDECODABLE_MESSAGE = 'The request is not a valid protobuf message for this method';
+
+/**
+ * grpc-js answers INTERNAL when a request deserializer throws, as if the server had failed. Bytes that
+ * are no protobuf message, Structs nested deeper than the decoder's stack, timestamps beyond any date
+ * are the client's mistake: decoding them yields a marker instead, answered INVALID_ARGUMENT.
+ */
+function decodingSafely(definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const safe = (method: grpc.MethodDefinition<unknown, unknown>) => ({
+    ...method,
+    requestDeserialize: (bytes: Buffer) => {
+      try {
+        return method.requestDeserialize(bytes);
+      } catch {
+        return { [UNDECODABLE]: true };
+      }
+    },
+  });
+  return Object.fromEntries(Object.entries(definition).map(([name, method]) => [name, safe(method)]));
+}
+
+function refusingUndecodable(service: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
+  const refusal = () =>
+    Object.assign(new Error(UNDECODABLE_MESSAGE), {
+      code: grpc.status.INVALID_ARGUMENT,
+      details: UNDECODABLE_MESSAGE,
+      metadata: new grpc.Metadata(),
+    });
+  const wrapped: grpc.UntypedServiceImplementation = {};
+  for (const [name, method] of Object.entries(service)) {
+    const impl = method as (call: GrpcCall, callback?: grpc.sendUnaryData<unknown>) => void;
+    wrapped[name] = ((call: GrpcCall, callback?: grpc.sendUnaryData<unknown>) => {
+      const request = (call as { request?: unknown }).request;
+      if (typeof request !== 'object' || request === null || !(UNDECODABLE in request)) return impl(call, callback);
+      if (callback) return callback(refusal());
+      (call as grpc.ServerWritableStream<unknown, unknown>).emit('error', refusal());
     }) as grpc.UntypedHandleCall;
   }
   return wrapped;

@@ -1,94 +1,81 @@
 /**
  * Checks JSON-RPC requests before the SDK adapter sees them, so that clients get the precise
  * error the spec names: -32600 for a malformed envelope, and -32602 naming the bad field for
- * params of the v1.0 methods (the SDK's own parsing coerces or ignores them). Unknown fields pass:
- * clients may send them and they must be ignored. Both camelCase and snake_case keys are accepted.
+ * params of the v1.0 methods (request-schemas.ts, shared with HTTP+JSON).
  */
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import { paramsProblem } from './request-schemas.js';
 
-const count = z.number().int().nonnegative();
-const taskId = z.string().min(1);
-
-const message = z.looseObject({
-  messageId: z.string().min(1),
-  role: z.string(),
-  parts: z.array(z.looseObject({})).min(1),
-  taskId: z.string().optional(),
-  contextId: z.string().optional(),
-});
-
-/** v1.0 methods with params worth checking; the keys are camelCased before the check. */
-const PARAMS: Record<string, z.ZodType> = {
-  SendMessage: z.looseObject({
-    message,
-    configuration: z
-      .looseObject({ historyLength: count.optional(), returnImmediately: z.boolean().optional() })
-      .optional(),
-  }),
-  SendStreamingMessage: z.looseObject({ message }),
-  GetTask: z.looseObject({ id: taskId, historyLength: count.optional() }),
-  CancelTask: z.looseObject({ id: taskId }),
-  SubscribeToTask: z.looseObject({ id: taskId }),
-  ListTasks: z.looseObject({
-    pageSize: z.number().int().min(1).max(100).optional(),
-    historyLength: count.optional(),
-    includeArtifacts: z.boolean().optional(),
-  }),
-};
+const requestId = z.union([z.string(), z.number(), z.null()]);
 
 const envelope = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.string().min(1),
-  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  id: requestId.optional(),
   params: z.unknown().optional(),
 });
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function errorBody(id: unknown, code: number, reason: string, text: string) {
+  const errorInfo = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' };
+  return { jsonrpc: '2.0', id, error: { code, message: text, data: [errorInfo] } };
 }
 
-function camelKeys(value: unknown): unknown {
-  if (!isObject(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), inner]),
+/** A2A v1.0 method names, with their v0.3 counterparts where v0.3 had one. */
+const V1_METHODS = new Map<string, string | undefined>([
+  ['SendMessage', 'message/send'],
+  ['SendStreamingMessage', 'message/stream'],
+  ['GetTask', 'tasks/get'],
+  ['CancelTask', 'tasks/cancel'],
+  ['SubscribeToTask', 'tasks/resubscribe'],
+  ['ListTasks', undefined],
+  ['CreateTaskPushNotificationConfig', 'tasks/pushNotificationConfig/set'],
+  ['GetTaskPushNotificationConfig', 'tasks/pushNotificationConfig/get'],
+  ['ListTaskPushNotificationConfigs', 'tasks/pushNotificationConfig/list'],
+  ['DeleteTaskPushNotificationConfig', 'tasks/pushNotificationConfig/delete'],
+  ['GetExtendedAgentCard', 'agent/getAuthenticatedExtendedCard'],
+]);
+
+/**
+ * A request without an A2A-Version header is v0.3, where a v1.0 method name is unknown; the SDK
+ * would answer a bare "Method not found". The v1.0 names are unambiguous: say what to add.
+ */
+function missingVersionHint(method: string): string | undefined {
+  if (!V1_METHODS.has(method)) return undefined;
+  const legacy = V1_METHODS.get(method);
+  return (
+    `Method not found: ${method} is an A2A v1.0 method; send the header "A2A-Version: 1.0" ` +
+    `(a request without it is read as v0.3${legacy ? `, where this method is ${legacy}` : ''})`
   );
 }
 
-/** Params with camelCase keys at the top and in `configuration`, where clients use snake_case. */
-function normalized(params: unknown): unknown {
-  const top = camelKeys(params);
-  return isObject(top) && isObject(top.configuration) ? { ...top, configuration: camelKeys(top.configuration) } : top;
-}
-
-function fieldOf(issue: z.core.$ZodIssue): string {
-  return ['params', ...issue.path.map(String)].join('.');
-}
-
-function errorBody(id: unknown, code: number, reason: string, text: string) {
-  const errorInfo = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' };
-  return { jsonrpc: '2.0', id: id ?? null, error: { code, message: text, data: [errorInfo] } };
+/** The request's id when it is one a response may echo; null otherwise (it may be any JSON at all). */
+function echoableId(body: unknown): unknown {
+  const id: unknown =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? Reflect.get(body, 'id') : null;
+  return requestId.safeParse(id).success ? id : null;
 }
 
 export const validateJsonRpc: RequestHandler = (req, res, next) => {
   // Other media types are the SDK's to refuse (-32005).
   if (!req.is('application/json')) return next();
   const body: unknown = req.body;
-  const id = isObject(body) ? body.id : null;
+  const id = echoableId(body);
   const parsed = envelope.safeParse(body);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`);
     res.json(errorBody(id, -32600, 'INVALID_REQUEST', `Invalid JSON-RPC request (${detail.join('; ')})`));
     return;
   }
-  const schema = PARAMS[parsed.data.method];
-  if (schema) {
-    const checked = schema.safeParse(normalized(parsed.data.params ?? {}));
-    if (!checked.success) {
-      const issue = checked.error.issues[0]!;
-      res.json(errorBody(id, -32602, 'INVALID_PARAMS', `Invalid ${fieldOf(issue)}: ${issue.message}`));
-      return;
-    }
+  const hint = req.get('a2a-version') ? undefined : missingVersionHint(parsed.data.method);
+  if (hint) {
+    res.json(errorBody(id, -32601, 'METHOD_NOT_FOUND', hint));
+    return;
+  }
+  const problem = paramsProblem(parsed.data.method, parsed.data.params ?? {}, 'params');
+  if (problem) {
+    res.json(errorBody(id, -32602, 'INVALID_PARAMS', problem));
+    return;
   }
   next();
 };

@@ -2,6 +2,7 @@
  * ListTasks over Temporal visibility (search attributes). Visibility is eventually consistent: a
  * task created a moment ago may be missing for a second or so.
  */
+import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { TaskState, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
@@ -10,6 +11,7 @@ import proto from '@temporalio/proto';
 // The client's own decoding of memo payloads (with its data converter and codecs); the public index does not export it.
 import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
 import { SUMMARY_MEMO, workflowIdForTask, type Caller } from '../protocol/contract.js';
+import { idProblem } from '../protocol/message-checks.js';
 import type { WireTask } from '../protocol/wire.js';
 import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { fromWireState } from '../protocol/states.js';
@@ -35,16 +37,21 @@ export async function listTasks(
   if (request.historyLength !== undefined && request.historyLength < 0) {
     throw new RequestMalformedError('historyLength must not be negative');
   }
-  const query = visibilityQuery(agentName, request, caller);
+  // Everything a client sent is checked before the first call: Temporal answers a query or a token
+  // it cannot parse with an internal error, which its client retries for some 20 s.
+  const after = timestampAfter(request.statusTimestampAfter);
+  const contextProblem = request.contextId ? idProblem(request.contextId, 'contextId') : undefined;
+  if (contextProblem) throw new RequestMalformedError(contextProblem);
+  const query = visibilityQuery(agentName, request, after, caller);
+  const pageToken = request.pageToken ? decodePageToken(request.pageToken) : undefined;
   const page = await temporalCall(undefined, () =>
     client.workflowService.listWorkflowExecutions({
       namespace: client.options.namespace,
       query,
       pageSize,
-      ...(request.pageToken && { nextPageToken: Buffer.from(request.pageToken, 'base64url') }),
+      ...(pageToken && { nextPageToken: pageToken }),
     }),
   );
-  const after = request.statusTimestampAfter ? Date.parse(request.statusTimestampAfter) : undefined;
   // Without history and artifacts a row's summary memo is the task: no call per listed task.
   const summaryOnly = request.historyLength === 0 && !request.includeArtifacts;
   const rows = (page.executions ?? []).filter((row) => row.execution?.workflowId?.startsWith(WORKFLOW_ID_PREFIX));
@@ -56,12 +63,45 @@ export async function listTasks(
   };
   const tasks = (await Promise.all(rows.map(read)))
     // Temporal does not index the time of the last status change, so this exact filter runs here.
-    .filter((task) => after === undefined || Date.parse(task.status.timestamp) > after)
+    .filter((task) => after === undefined || Date.parse(task.status.timestamp) > after.getTime())
     .map((task) => toSdkTask(request.includeArtifacts ? task : withoutArtifacts(task), request.historyLength));
   const { count } = await temporalCall(undefined, () => client.workflow.count(query));
-  const token =
-    page.nextPageToken && page.nextPageToken.length > 0 ? Buffer.from(page.nextPageToken).toString('base64url') : '';
+  const token = page.nextPageToken && page.nextPageToken.length > 0 ? encodePageToken(page.nextPageToken) : '';
   return { tasks, nextPageToken: token, pageSize, totalSize: count };
+}
+
+/** A timestamp Temporal's query parser reads: google.protobuf.Timestamp's range, years 0001 to 9999. */
+function timestampAfter(text: string | undefined): Date | undefined {
+  if (!text) return undefined;
+  const after = new Date(text);
+  const year = after.getUTCFullYear();
+  if (Number.isNaN(after.getTime()) || year < 1 || year > 9999) {
+    throw new RequestMalformedError('statusTimestampAfter must be a timestamp such as 2025-01-31T12:00:00Z');
+  }
+  return after;
+}
+
+/**
+ * A page token is Temporal's visibility token (opaque bytes) and a digest of it, so that a garbled,
+ * truncated or invented token is refused here instead of by Temporal. The digest is no secret: it
+ * only tells our tokens from others. It does not bind the token to its filters: clients may change
+ * them between pages (Temporal's token is a position in the listing order, whatever the filters).
+ */
+function encodePageToken(temporalToken: Uint8Array): string {
+  const body = Buffer.from(temporalToken).toString('base64url');
+  return `${body}.${tokenDigest(body)}`;
+}
+
+function decodePageToken(token: string): Buffer {
+  const [body = '', digest, ...rest] = token.split('.');
+  if (rest.length > 0 || !/^[\w-]+$/.test(body) || digest !== tokenDigest(body)) {
+    throw new RequestMalformedError('pageToken is not the nextPageToken of a previous page');
+  }
+  return Buffer.from(body, 'base64url');
+}
+
+function tokenDigest(body: string): string {
+  return createHash('sha256').update(`a2a-temporal page token\n${body}`).digest('base64url').slice(0, 22);
 }
 
 const ExecutionStatus = proto.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -82,16 +122,17 @@ async function summaryOf(
   return memo?.[SUMMARY_MEMO] as WireTask | undefined;
 }
 
-function visibilityQuery(agentName: string, request: ListTasksRequest, caller: Caller | undefined): string {
+function visibilityQuery(
+  agentName: string,
+  request: ListTasksRequest,
+  after: Date | undefined,
+  caller: Caller | undefined,
+): string {
   const clauses = [`WorkflowType = ${quote(agentName)}`];
   // An authenticated caller lists its own tasks only, in the query itself (never by filtering a page).
   if (caller) clauses.push(`${OWNER_ATTRIBUTE.name} = ${quote(caller.id)}`);
-  if (request.statusTimestampAfter) {
-    // Narrows the page: a task whose workflow closed before that time cannot have changed since.
-    const after = new Date(request.statusTimestampAfter);
-    if (Number.isNaN(after.getTime())) throw new RequestMalformedError('statusTimestampAfter is not a timestamp');
-    clauses.push(`(ExecutionStatus = 'Running' OR CloseTime > ${quote(after.toISOString())})`);
-  }
+  // Narrows the page: a task whose workflow closed before that time cannot have changed since.
+  if (after) clauses.push(`(ExecutionStatus = 'Running' OR CloseTime > ${quote(after.toISOString())})`);
   if (request.contextId) clauses.push(`${CONTEXT_ID_ATTRIBUTE.name} = ${quote(request.contextId)}`);
   if (request.status !== TaskState.TASK_STATE_UNSPECIFIED) {
     const state = fromWireState(taskStateToJSON(request.status));

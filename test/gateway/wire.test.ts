@@ -68,6 +68,12 @@ describe('JSON-RPC errors', () => {
     const batch = await fetch(agentUrl, { method: 'POST', headers: V1, body: '[1, 2]' });
     expect(((await batch.json()) as any).error).toMatchObject({ code: -32600 });
     expect((await rpc('GetTask', { id: 'x' }, { ...V1, 'a2a-version': '99.0' })).error?.code).toBe(-32009);
+    // A v1.0 method without the version header: the answer says what to add.
+    const unversioned = await rpc('GetTask', { id: 'x' }, { 'content-type': 'application/json' });
+    expect(unversioned.error).toMatchObject({
+      code: -32601,
+      message: expect.stringContaining('send the header "A2A-Version: 1.0"'),
+    });
     const wrongType = await fetch(agentUrl, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
