@@ -9,10 +9,9 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { NativeConnection } from '@temporalio/worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cancelTaskUpdate } from '../src/protocol/contract.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { startFakeModelServer, type FakeModelServer } from '../test/support/fake-model-server.js';
-import { reply, startTask, waitForState } from '../test/support/tasks.js';
+import { cancelTask, finalTask, reply, startTask, waitForState } from '../test/support/tasks.js';
 import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';
 
@@ -32,14 +31,30 @@ const scenarios: Record<string, Scenario> = {
     });
     await waitForState(handle, 'input-required');
     await reply(handle, { text: 'approve', responder: 'alice', untilSettled: true });
-    await handle.result();
+    await finalTask(handle);
     return handle;
   },
   async 'ask-canceled'(client) {
-    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask', { text: 'x' });
+    // As the gateway cancels (A2A CancelTask): the update, then Temporal's cancellation.
+    const { taskId, handle } = await startTask(client, TASK_QUEUE, 'test-ask', { text: 'x' });
     await waitForState(handle, 'input-required');
-    await handle.executeUpdate(cancelTaskUpdate, { args: [{ by: 'alice' }] });
-    await handle.result();
+    await cancelTask(client, taskId, { by: 'alice' });
+    await finalTask(handle);
+    return handle;
+  },
+  async 'expense-denied'(client) {
+    const { handle } = await startTask(client, TASK_QUEUE, 'expense-approval', {
+      text: 'Please approve an expense of 99 EUR for a conference',
+      untilSettled: true,
+    });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'deny', responder: 'bob', untilSettled: true });
+    await finalTask(handle);
+    return handle;
+  },
+  async 'agent-failed'(client) {
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-fail', { text: 'go', untilSettled: true });
+    await finalTask(handle);
     return handle;
   },
   async 'report-streamed'(client) {
@@ -47,7 +62,7 @@ const scenarios: Record<string, Scenario> = {
       text: 'replay',
       data: { sections: 3, sectionMs: 10 },
     });
-    await handle.result();
+    await finalTask(handle);
     return handle;
   },
   async 'llm-approved'(client) {
@@ -58,7 +73,7 @@ const scenarios: Record<string, Scenario> = {
     const { handle } = await startTask(client, TASK_QUEUE, 'test-llm', { text: 'Buy 3 monitors' });
     await waitForState(handle, 'input-required');
     await reply(handle, { text: 'approve', responder: 'alice' });
-    await handle.result();
+    await finalTask(handle);
     return handle;
   },
   async 'chat-continued-as-new'(client) {
@@ -67,7 +82,7 @@ const scenarios: Record<string, Scenario> = {
       await waitForState(handle, 'input-required');
       await reply(handle, { text: `a${turn}` });
     }
-    await handle.result();
+    await finalTask(handle);
     // The last run replays the carried state and journal.
     return handle;
   },

@@ -14,7 +14,7 @@ import { SUMMARY_MEMO, workflowIdForTask, type Caller } from '../protocol/contra
 import { idProblem } from '../protocol/message-checks.js';
 import type { WireTask } from '../protocol/wire.js';
 import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
-import { fromWireState } from '../protocol/states.js';
+import { fromWireState, isTerminal } from '../protocol/states.js';
 import { toSdkTask, withoutArtifacts } from './convert.js';
 import { temporalCall } from './errors.js';
 import type { TaskReader } from './task-reader.js';
@@ -56,10 +56,9 @@ export async function listTasks(
   const summaryOnly = request.historyLength === 0 && !request.includeArtifacts;
   const rows = (page.executions ?? []).filter((row) => row.execution?.workflowId?.startsWith(WORKFLOW_ID_PREFIX));
   const read = async (row: (typeof rows)[number]): Promise<WireTask> => {
-    // A workflow that died without settling (terminated, timed out, failed) left a stale summary.
-    const settledItself = !row.status || SUMMARY_STATUSES.has(row.status);
-    const summary = summaryOnly && settledItself ? await summaryOf(client, row.memo?.fields) : undefined;
-    return summary ?? reader.read(row.execution!.workflowId!.slice(WORKFLOW_ID_PREFIX.length), caller);
+    const summary = summaryOnly ? await summaryOf(client, row.memo?.fields) : undefined;
+    const current = summary && summaryStands(row.status, summary);
+    return current ? summary : reader.read(row.execution!.workflowId!.slice(WORKFLOW_ID_PREFIX.length), caller);
   };
   const tasks = (await Promise.all(rows.map(read)))
     // Temporal does not index the time of the last status change, so this exact filter runs here.
@@ -112,6 +111,17 @@ const SUMMARY_STATUSES = new Set<number>([
   ExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW,
 ]);
 
+/**
+ * Whether a row's summary memo is its task as it stands. A task that settled failed or rejected
+ * ends its workflow FAILED after writing its summary; a workflow that died any other way
+ * (terminated, timed out, failed before settling) left a stale one.
+ */
+function summaryStands(status: number | null | undefined, summary: WireTask): boolean {
+  if (!status || SUMMARY_STATUSES.has(status)) return true;
+  const state = fromWireState(summary.status.state);
+  return status === ExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED && state !== undefined && isTerminal(state);
+}
+
 /** The summary memo of a visibility row; absent on tasks that started before it existed. */
 async function summaryOf(
   client: Client,
@@ -142,6 +152,7 @@ function visibilityQuery(
   return clauses.join(' AND ');
 }
 
-function quote(value: string): string {
+/** A string literal of a visibility query. */
+export function quote(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }

@@ -31,16 +31,12 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import {
-  cancelTaskUpdate,
-  snapshotQuery,
-  type Caller,
-  type TaskEvent,
-  type TaskSnapshotView,
-} from '../protocol/contract.js';
+import { snapshotQuery, type Caller, type TaskEvent, type TaskSnapshotView } from '../protocol/contract.js';
+import { idProblem } from '../protocol/message-checks.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { WireMessage, WireTask } from '../protocol/wire.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
+import { cancelTask } from './cancel-task.js';
 import { eventStream, messageStream, taskStream, toSdkMessage, toSdkTask, withHistoryLength } from './convert.js';
 import { toA2AError } from './errors.js';
 import { listTasks } from './list-tasks.js';
@@ -48,7 +44,6 @@ import { MessageSender } from './message-sender.js';
 import { callerOf, idempotencyKeyOf, responderOf, signalOf } from './request-context.js';
 import { TaskEventHub } from './task-events.js';
 import { TaskReader } from './task-reader.js';
-import { abortable } from './abortable.js';
 
 export interface TemporalRequestHandlerOptions {
   client: Client;
@@ -157,6 +152,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   }
 
   async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    checkTaskId(params.id);
     if (params.historyLength !== undefined && params.historyLength < 0) {
       throw new RequestMalformedError('historyLength must not be negative');
     }
@@ -168,13 +164,12 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   }
 
   async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
-    const handle = this.reader.handle(params.id);
+    checkTaskId(params.id);
     const by = responderOf(context, params.metadata) ?? 'a2a-client';
     const caller = callerOf(context);
+    const request = { by, agent: this.card.name, ...(caller && { caller }) };
     try {
-      await abortable(this.client, signalOf(context), () =>
-        handle.executeUpdate(cancelTaskUpdate, { args: [{ by, agent: this.card.name, ...(caller && { caller }) }] }),
-      );
+      return toSdkTask(await cancelTask(this.client, params.id, request, signalOf(context)));
     } catch (error) {
       const mapped = toA2AError(error, params.id);
       if (!(mapped instanceof TaskNotFoundError)) throw mapped;
@@ -184,7 +179,6 @@ export class TemporalRequestHandler implements A2ARequestHandler {
         `Task ${params.id} is ${fromWireState(task.status.state)} and can no longer be canceled`,
       );
     }
-    return toSdkTask(await this.reader.read(params.id, caller));
   }
 
   /**
@@ -192,6 +186,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
    * number it corresponds to are read consistently, so two subscribers see identical streams.
    */
   async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    checkTaskId(params.id);
     const signal = signalOf(context);
     const { task, lastSeq } = await this.subscribableSnapshot(params.id, callerOf(context));
     yield taskStream(task);
@@ -225,6 +220,9 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   ) {
     if (!params.message) throw new RequestMalformedError('params.message is required');
     if (params.message.parts.length === 0) throw new RequestMalformedError('The message has no parts');
+    if ((params.configuration?.historyLength ?? 0) < 0) {
+      throw new RequestMalformedError('configuration.historyLength must not be negative');
+    }
     if (params.configuration?.taskPushNotificationConfig) throw pushNotSupported();
     const responder = responderOf(context, params.message.metadata);
     const idempotencyKey = idempotencyKeyOf(context);
@@ -267,6 +265,12 @@ function assertSubscribable(task: WireTask): void {
 /** A working transition with no message: tells nothing about whether a task or a message follows. */
 function isBareWorking(event: TaskEvent): boolean {
   return event.kind === 'status' && event.status.state === 'TASK_STATE_WORKING' && !event.status.message;
+}
+
+/** A task ID no task can have (too long, NUL) is the client's mistake; a huge one is not even echoed back. */
+function checkTaskId(id: string): void {
+  const problem = idProblem(id, 'id');
+  if (problem) throw new RequestMalformedError(problem);
 }
 
 function pushNotSupported(): Error {

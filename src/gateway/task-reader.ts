@@ -19,6 +19,11 @@ import { isUnavailable, taskNotFound, temporalCall } from './errors.js';
 /** How long a read waits for a worker to answer its query. */
 const QUERY_DEADLINE_MS = 5_000;
 
+/** The whole task of a running workflow, by query: a worker must answer within the read's deadline. */
+export function queryTask(client: Client, handle: WorkflowHandle): Promise<WireTask> {
+  return client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
+}
+
 export class TaskReader {
   /** `agent`: tasks of other agents are not found through this one's endpoint. */
   constructor(
@@ -52,17 +57,17 @@ export class TaskReader {
 
   /**
    * A task that just settled under a message the caller was allowed to send (so no agent or owner
-   * check is needed): one call. A terminal task's workflow is ending with the task as its result; a
-   * task waiting for input answers the query.
+   * check is needed). A completed task's workflow is ending with the task as its result: one call.
+   * A task waiting for input answers the query. A failed, rejected or canceled task's workflow ends
+   * FAILED or CANCELED (no result) with the task in its memo: the describe reads that memo, or
+   * finds the workflow still open and queries it.
    */
   async readSettled(taskId: string, state: TaskStateName): Promise<WireTask> {
+    if (isTerminal(state) && state !== 'completed') return this.read(taskId);
     return temporalCall(taskId, async () => {
       const handle = this.handle(taskId);
       try {
-        if (!isTerminal(state)) {
-          return await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
-        }
-        return (await handle.result()) as WireTask;
+        return state === 'completed' ? ((await handle.result()) as WireTask) : await queryTask(this.client, handle);
       } catch {
         // No worker answered, or an operator's cancel or terminate raced the answer: read it the long way.
         return this.read(taskId);
@@ -81,21 +86,17 @@ export class TaskReader {
         return this.queryOrSummarize(handle, taskId, description);
       case 'COMPLETED':
         return (await handle.result()) as WireTask;
-      case 'CANCELLED': {
-        const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
-        return final ?? this.ended(taskId, description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE), 'canceled');
-      }
       case 'UNSPECIFIED':
       case 'UNKNOWN':
         throw taskNotFound(taskId);
-      default:
-        // FAILED, TERMINATED, TIMED_OUT: the workflow died without settling the task itself.
-        return this.ended(
-          taskId,
-          description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE),
-          'failed',
-          description.closeTime,
-        );
+      default: {
+        // A workflow that settled its task as failed, rejected or canceled ends FAILED or CANCELED
+        // with the final task in its memo. One that died without settling it (terminated, timed
+        // out, failed or canceled before a task existed) left none.
+        const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
+        const state = description.status.name === 'CANCELLED' ? 'canceled' : 'failed';
+        return final ?? this.ended(taskId, description, state);
+      }
     }
   }
 
@@ -105,7 +106,7 @@ export class TaskReader {
    */
   private async queryOrSummarize(handle: WorkflowHandle, taskId: string, description: WorkflowExecutionDescription) {
     try {
-      return await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
+      return await queryTask(this.client, handle);
     } catch (error) {
       // Temporal answered the describe just before: a failed query means no worker answered it.
       if (isUnavailable(error)) throw error;
@@ -122,22 +123,17 @@ export class TaskReader {
   }
 
   /** A task whose workflow ended without leaving a final task behind. */
-  private ended(taskId: string, contextId: string | undefined, state: 'failed' | 'canceled', at?: Date): WireTask {
+  private ended(taskId: string, description: WorkflowExecutionDescription, state: 'failed' | 'canceled'): WireTask {
+    const contextId = description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE) ?? '';
     const text =
       state === 'failed' ? 'The task ended unexpectedly (its workflow was terminated or failed)' : 'Canceled';
     return {
       id: taskId,
-      contextId: contextId ?? '',
+      contextId,
       status: {
         state: state === 'failed' ? 'TASK_STATE_FAILED' : 'TASK_STATE_CANCELED',
-        timestamp: (at ?? new Date()).toISOString(),
-        message: {
-          messageId: `${taskId}-ended`,
-          contextId: contextId ?? '',
-          taskId,
-          role: 'ROLE_AGENT',
-          parts: [{ text }],
-        },
+        timestamp: (description.closeTime ?? new Date()).toISOString(),
+        message: { messageId: `${taskId}-ended`, contextId, taskId, role: 'ROLE_AGENT', parts: [{ text }] },
       },
     };
   }

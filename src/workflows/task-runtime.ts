@@ -41,6 +41,7 @@ import {
   TASK_STATE_ATTRIBUTE,
 } from '../protocol/search-attributes.js';
 import { isSettled, type TaskStateName } from '../protocol/states.js';
+import { spanText, utcMinuteText } from '../protocol/time-text.js';
 import { dataOf, textOf, type WireMessage } from '../protocol/wire.js';
 import type { Reply, UserMessage } from './agent-api.js';
 import { MAX_MESSAGE_BYTES, messageProblem, partsOf, sizeProblem } from '../protocol/message-checks.js';
@@ -116,11 +117,10 @@ export class TaskRuntime {
    * continue-as-new (which search attributes survive, but details do not) can set it freely.
    */
   publishDetails(): void {
-    const pending = this.record.pending;
+    const { state, pending, statusText } = this.record;
+    const deadline = pending?.deadline ? ` (${deadlineText(pending.askedAt, pending.deadline)})` : '';
     setCurrentDetails(
-      pending
-        ? `**${this.record.state}**: ${pending.prompt}${pending.deadline ? ` (deadline ${pending.deadline})` : ''}`
-        : `**${this.record.state}**${this.record.statusText ? `: ${this.record.statusText}` : ''}`,
+      pending ? `**${state}**: ${pending.prompt}${deadline}` : `**${state}**${statusText ? `: ${statusText}` : ''}`,
     );
   }
 
@@ -319,6 +319,15 @@ export class TaskRuntime {
     const key = currentUpdateInfo()?.id;
     return key !== undefined && this.record.hasApplied(key);
   }
+}
+
+/**
+ * "deadline 2026-11-25 14:00 UTC, 3d after it was asked". The details line stays as set until the
+ * next transition, so a countdown ("in 3d") would soon be false: the span is counted from the question.
+ */
+export function deadlineText(askedAt: string, deadline: string): string {
+  const span = spanText(Date.parse(deadline) - Date.parse(askedAt));
+  return `deadline ${utcMinuteText(deadline)}, ${span} after it was asked`;
 }
 
 function reject(type: TaskErrorType, message: string): never {

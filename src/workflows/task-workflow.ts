@@ -26,6 +26,13 @@ import { TaskRuntime } from './task-runtime.js';
 
 /** Workflows that started before this memo existed must replay without it. */
 const FINAL_EVENTS_PATCH = 'final-events-memo';
+/** Workflows that started before their Temporal status told the A2A outcome end COMPLETED for every outcome. */
+const TEMPORAL_STATUS_PATCH = 'temporal-status-for-outcome';
+/** How long a task canceled through A2A waits for the gateway's Temporal cancellation before ending anyway. */
+const TEMPORAL_CANCEL_GRACE = '1 minute';
+
+/** How the workflow ends in Temporal: with the task as its result, FAILED, or CANCELED. */
+type Ending = 'completed' | 'failed' | 'canceled';
 
 type AgentRun = { kind: 'returned'; result: AgentResult } | { kind: 'threw'; error: unknown } | { kind: 'continue' };
 
@@ -72,19 +79,54 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
       settle(run);
       await condition(allHandlersFinished);
     });
+    // Temporal's own status tells the A2A outcome in the UI's list and its Failures count; workflows
+    // that started before this change end as they always did.
+    const ending: Ending = patched(TEMPORAL_STATUS_PATCH)
+      ? await endingForOutcome()
+      : canceledByTemporal
+        ? 'canceled'
+        : 'completed';
     // Readable with no worker and no replay: the last events for streams that were open at the end,
-    // and the final task when Temporal cancels (a canceled workflow has no result).
+    // and the final task when the workflow ends failed or canceled (it has no result then).
     const memo: Record<string, unknown> = {};
     if (patched(FINAL_EVENTS_PATCH)) memo[FINAL_EVENTS_MEMO] = record.lastEvents();
-    if (canceledByTemporal) memo[FINAL_TASK_MEMO] = record.boundedView();
+    if (ending !== 'completed') memo[FINAL_TASK_MEMO] = record.boundedView();
     if (Object.keys(memo).length > 0) upsertMemo(memo);
-    if (canceledByTemporal) {
+    if (ending === 'canceled') {
       // Temporal shows CANCELED only if the workflow ends with the cancellation, even one the agent swallowed.
       throw run.kind === 'threw' && isCancellation(run.error)
         ? run.error
         : new CancelledFailure('Canceled from Temporal');
     }
+    if (ending === 'failed') {
+      throw ApplicationFailure.nonRetryable(
+        record.statusText,
+        record.state === 'rejected' ? 'TaskRejected' : 'TaskFailed',
+      );
+    }
     return record.boundedView();
+
+    /**
+     * FAILED for a failed or rejected task, CANCELED for a canceled one. The TS SDK ends a workflow
+     * CANCELED only when Temporal itself asked it to cancel, so an A2A CancelTask is followed by
+     * Temporal's cancellation: the gateway requests it once the `cancel` update has completed (see
+     * src/gateway/cancel-task.ts). The update has already stopped the agent's work; here the
+     * workflow stays open until that request arrives, so it cannot close COMPLETED before it. The
+     * wait is bounded: if the request never comes (the gateway died in between, or an operator sent
+     * the update by hand), the task is still canceled and the workflow ends COMPLETED as before.
+     */
+    async function endingForOutcome(): Promise<Ending> {
+      if (runtime.cancelRequest && !root.consideredCancelled) {
+        await CancellationScope.nonCancellable(() =>
+          condition(() => root.consideredCancelled, TEMPORAL_CANCEL_GRACE, {
+            summary: 'waiting for the gateway to cancel the workflow in Temporal',
+          }),
+        );
+      }
+      if (record.state === 'canceled' && root.consideredCancelled) return 'canceled';
+      if (record.state === 'failed' || record.state === 'rejected') return 'failed';
+      return 'completed';
+    }
 
     async function runAgent(): Promise<AgentRun> {
       const scope = new CancellationScope();

@@ -1,8 +1,15 @@
 /** Drives task workflows directly through the Temporal client, the way the gateway does. */
-import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowFailedError,
+  type Client,
+  type WorkflowExecutionStatusName,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import {
   eventsQuery,
+  FINAL_TASK_MEMO,
   sendMessageUpdate,
   taskQuery,
   workflowIdForTask,
@@ -39,6 +46,23 @@ export async function startTask(
 }
 
 export { stateOf } from '../../src/protocol/states.js';
+/** CancelTask as the gateway does it: the `cancel` update, then Temporal's cancellation. */
+export { cancelTask } from '../../src/gateway/cancel-task.js';
+
+/**
+ * Waits for the task's workflow to close; its final task, and Temporal's own status of it (what the
+ * UI's list shows): the result of a COMPLETED workflow, the memo of a FAILED or CANCELED one.
+ */
+export async function finalTask(
+  handle: WorkflowHandle,
+): Promise<{ task: WireTask; status: WorkflowExecutionStatusName }> {
+  const result = await handle.result().catch((error: unknown) => {
+    if (error instanceof WorkflowFailedError) return undefined;
+    throw error;
+  });
+  const { status, memo } = await handle.describe();
+  return { task: (result ?? memo?.[FINAL_TASK_MEMO]) as WireTask, status: status.name };
+}
 
 /** Waits (polling the query; tests only) until the task reaches `state`, or any settled state. */
 export async function waitForState(

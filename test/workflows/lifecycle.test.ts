@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../src/protocol/wire.js';
-import { eventsOf, reply, startTask, stateOf, waitForState } from '../support/tasks.js';
+import { eventsOf, finalTask, reply, startTask, stateOf, waitForState } from '../support/tasks.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
 
 let worker: TestWorker;
@@ -20,7 +20,8 @@ describe('task lifecycle', () => {
   it('submitted -> working -> completed (echo)', async () => {
     const { handle, accepted } = await startTask(client, worker.taskQueue, 'echo', { text: 'hello', messageId: 'm1' });
     expect(accepted.duplicate).toBe(false);
-    const task = (await handle.result()) as Awaited<ReturnType<typeof waitForState>>;
+    const { task, status } = await finalTask(handle);
+    expect(status).toBe('COMPLETED');
     expect(stateOf(task)).toBe('completed');
     expect(textOf(task.status.message!.parts)).toBe('hello');
     const timeline = (task.metadata!.timeline as { state: string }[]).map((e) => e.state);
@@ -28,17 +29,20 @@ describe('task lifecycle', () => {
     expect(task.history![0]!.messageId).toBe('m1');
   });
 
-  it('an internal agent error ends failed with a safe message', async () => {
+  it('an internal agent error ends failed with a safe message, FAILED in Temporal', async () => {
     const { handle } = await startTask(client, worker.taskQueue, 'test-crash', { text: 'go' });
-    const task = await waitForState(handle, 'failed');
+    const { task, status } = await finalTask(handle);
+    expect(status).toBe('FAILED');
+    expect(stateOf(task)).toBe('failed');
     const text = textOf(task.status.message!.parts);
     expect(text).toMatch(/internal error/);
     expect(text).not.toMatch(/hunter2/);
+    await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'TaskFailed', message: text } });
   });
 
   it('an agent calling an activity no worker registers fails at once, naming it (not working for ever)', async () => {
     const { handle } = await startTask(client, worker.taskQueue, 'test-unknown-activity', { text: 'go' });
-    const task = await handle.result();
+    const { task } = await finalTask(handle);
     expect(stateOf(task)).toBe('failed');
     expect(textOf(task.status.message!.parts)).toMatch(/No activity named "lookupOrder" is registered on this worker/);
     const history = await handle.fetchHistory();
@@ -48,14 +52,18 @@ describe('task lifecycle', () => {
 
   it('an AgentFailure ends failed with its message', async () => {
     const { handle } = await startTask(client, worker.taskQueue, 'test-fail', { text: 'go' });
-    const task = await waitForState(handle, 'failed');
+    const { task, status } = await finalTask(handle);
+    expect(status).toBe('FAILED');
     expect(textOf(task.status.message!.parts)).toBe('The budget service is unavailable');
   });
 
-  it('ctx.reject ends rejected', async () => {
+  it('ctx.reject ends rejected, FAILED in Temporal with the reason', async () => {
     const { handle } = await startTask(client, worker.taskQueue, 'test-reject', { text: 'go' });
-    const task = await waitForState(handle, 'rejected');
+    const { task, status } = await finalTask(handle);
+    expect(status).toBe('FAILED');
+    expect(stateOf(task)).toBe('rejected');
     expect(textOf(task.status.message!.parts)).toBe('Out of scope');
+    await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'TaskRejected', message: 'Out of scope' } });
   });
 
   it('expense approval: input-required -> approve -> completed with an approval record', async () => {
@@ -64,6 +72,11 @@ describe('task lifecycle', () => {
     });
     const waiting = await waitForState(handle, 'input-required');
     expect(textOf(waiting.status.message!.parts)).toContain('120 USD');
+    // What the Temporal UI shows as the workflow's current details.
+    const { currentDetails } = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
+    expect(currentDetails).toMatch(
+      /^\*\*input-required\*\*: .*120 USD.*\(deadline \d{4}-\d\d-\d\d \d\d:\d\d UTC, 3d after it was asked\)$/s,
+    );
     const accepted = await reply(handle, { text: 'approve', responder: 'alice' });
     expect(stateOf(accepted.task)).toBe('working');
     const done = await waitForState(handle, 'completed');
@@ -85,7 +98,9 @@ describe('task lifecycle', () => {
     });
     await waitForState(handle, 'input-required');
     await reply(handle, { text: 'deny', responder: 'bob' });
-    const task = await waitForState(handle, 'rejected');
+    const { task, status } = await finalTask(handle);
+    expect(status).toBe('FAILED');
+    expect(stateOf(task)).toBe('rejected');
     expect(textOf(task.status.message!.parts)).toBe('Denied by bob.');
   });
 });

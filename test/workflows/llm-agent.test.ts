@@ -6,10 +6,10 @@
 import type { WorkflowUpdateFailedError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelTaskUpdate, taskQuery } from '../../src/protocol/contract.js';
+import { taskQuery } from '../../src/protocol/contract.js';
 import { stateOf } from '../../src/protocol/states.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
-import { reply, startTask, waitForState } from '../support/tasks.js';
+import { cancelTask, finalTask, reply, startTask, waitForState } from '../support/tasks.js';
 import { abortedActivities, placedOrders } from '../support/test-activities.js';
 import { startTestWorker, testClient } from '../support/worker.js';
 import { useTemporal } from './test-context.js';
@@ -145,11 +145,13 @@ describe('an LLM agent', () => {
   it('cancel during a slow streamed answer aborts the model request and ends canceled', async () => {
     const t = token();
     model.script({ match: t, text: 'word '.repeat(400), chunkSize: 5, chunkDelayMs: 50 });
-    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', { text: `Write ${t}` });
+    const { taskId, handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', {
+      text: `Write ${t}`,
+    });
     await waitForState(handle, 'working');
     // The answer streams in: some of it has reached the task before the cancel.
     for (let i = 0; i < 100 && !(await handle.query(taskQuery)).artifacts; i++) await sleep(100);
-    const canceled = await handle.executeUpdate(cancelTaskUpdate, { args: [{ by: 'alice' }] });
+    const canceled = await cancelTask(temporal.client, taskId, { by: 'alice' });
     expect(stateOf(canceled)).toBe('canceled');
     // The task ends canceled only once the activity has stopped: the request is already gone.
     expect(model.requestsMatching(t).map((request) => request.aborted)).toEqual([true]);
@@ -160,10 +162,10 @@ describe('cancelling an LLM agent', () => {
   it('stops the running tool (its activity sees the abort) and ends canceled', async () => {
     const t = token();
     model.script({ match: t, toolCalls: [{ name: 'wait', arguments: { key: t } }] });
-    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', { text: `Wait ${t}` });
+    const { taskId } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', { text: `Wait ${t}` });
     await expect.poll(() => model.requestsMatching(t).length).toBe(1);
     await sleep(500); // the tool's activity is running
-    const canceled = await handle.executeUpdate(cancelTaskUpdate, { args: [{ by: 'alice' }] });
+    const canceled = await cancelTask(temporal.client, taskId, { by: 'alice' });
     expect(stateOf(canceled)).toBe('canceled');
     expect(abortedActivities.has(t)).toBe(true);
   });
@@ -215,7 +217,8 @@ describe('an LLM agent without a usable model', () => {
     const client = await testClient();
     try {
       const { handle } = await startTask(client, worker.taskQueue, 'test-llm', { text: 'Buy something' });
-      const done = await handle.result();
+      const { task: done, status } = await finalTask(handle);
+      expect(status).toBe('FAILED');
       expect(stateOf(done)).toBe('failed');
       expect(done.status.message?.parts[0]?.text).toMatch(/set A2A_MODEL_BASE_URL/);
     } finally {
@@ -232,7 +235,7 @@ describe('an LLM agent without a usable model', () => {
     const client = await testClient();
     try {
       const { handle } = await startTask(client, worker.taskQueue, 'test-llm', { text: 'Buy something' });
-      const done = await handle.result();
+      const { task: done } = await finalTask(handle);
       expect(stateOf(done)).toBe('failed');
       expect(done.status.message?.parts[0]?.text).toMatch(/^The model call failed: /);
       const history = await handle.fetchHistory();

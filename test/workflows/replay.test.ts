@@ -15,7 +15,7 @@ const files = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
 
 describe('replay of recorded histories', () => {
   it('has fixtures to replay', () => {
-    expect(files.length).toBeGreaterThanOrEqual(18);
+    expect(files.length).toBeGreaterThanOrEqual(25);
   });
 
   it.each(files)('%s replays without nondeterminism', async (file) => {
