@@ -21,6 +21,18 @@ export const ExitCode = {
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** The exit codes as every help text ends with them. */
+export const EXIT_CODES_HELP = [
+  'Exit codes:',
+  '    0  success',
+  '    1  usage error (unknown command or option, missing argument, invalid --data JSON)',
+  '    2  gateway or Temporal unreachable, or the connection dropped mid-call',
+  '    3  the gateway answered with an error: A2A error (code and message printed, e.g. -32001',
+  '       task not found), unknown agent, unexpected response; setup: Temporal refused',
+  '    4  send/reply: the task ended failed, rejected or canceled',
+  '  130  interrupted with Ctrl+C while following a task (the task keeps running)',
+];
+
 export class CliError extends Error {
   constructor(
     message: string,

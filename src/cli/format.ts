@@ -5,7 +5,10 @@
 import { taskStateToJSON, type Artifact, type Message, type Part, type Task, type TaskState } from '@a2a-js/sdk';
 import type { PendingQuestion, TimelineEntry } from '../protocol/contract.js';
 import { fromWireState, isInterrupted, isTerminal, TASK_STATES, type TaskStateName } from '../protocol/states.js';
-import { DEFAULT_URL } from './spec.js';
+import { spanText } from '../protocol/time-text.js';
+
+/** The gateway the CLI talks to unless --url or A2A_URL say otherwise. */
+export const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 /** `input-required` for TASK_STATE_INPUT_REQUIRED (the SDK's enum is numeric). */
 export function stateName(state: TaskState | undefined): string {
@@ -96,22 +99,8 @@ export function relative(at: string | Date | undefined, now: Date): string {
   const date = toDate(at);
   if (!date) return '';
   const deltaMs = date.getTime() - now.getTime();
-  let seconds = Math.round(Math.abs(deltaMs) / 1000);
-  if (seconds < 1) return 'now';
-  const units: [string, number][] = [
-    ['d', 86_400],
-    ['h', 3_600],
-    ['m', 60],
-    ['s', 1],
-  ];
-  const parts: string[] = [];
-  for (const [unit, size] of units) {
-    if (seconds >= size && parts.length < 2) {
-      parts.push(`${Math.floor(seconds / size)}${unit}`);
-      seconds %= size;
-    } else if (parts.length > 0) break;
-  }
-  return deltaMs > 0 ? `in ${parts.join(' ')}` : `${parts.join(' ')} ago`;
+  if (Math.round(Math.abs(deltaMs) / 1000) < 1) return 'now';
+  return deltaMs > 0 ? `in ${spanText(deltaMs)}` : `${spanText(deltaMs)} ago`;
 }
 
 /** The audit timeline from Task.metadata.timeline, skipping malformed entries. */

@@ -2,7 +2,7 @@
 /**
  * a2a-temporal: the command-line client of the gateway (A2A over the SDK's own client) plus the
  * Temporal setup command. Run with `npx tsx src/cli/main.ts --help`.
- * Exit codes are a contract with scripts: see errors.ts and EXIT_CODES_HELP in spec.ts.
+ * Exit codes are a contract with scripts: see ExitCode and EXIT_CODES_HELP in errors.ts.
  */
 import { processIo } from './io.js';
 import { run } from './run.js';

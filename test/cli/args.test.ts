@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, parseState, parseTransport, type Command } from '../../src/cli/args.js';
 import { ExitCode, UsageError } from '../../src/cli/errors.js';
+import { helpFor } from '../../src/cli/help.js';
 
 function usageError(fn: () => unknown): UsageError {
   try {
@@ -30,9 +31,26 @@ describe('help', () => {
     [['tasks'], 'tasks'],
     [['tasks', '--help'], 'tasks'],
     [['tasks', 'show', 'x', '-h'], 'tasks show'],
+    [['tasks', 'help', 'reply'], 'tasks reply'],
     [['setup', '--help'], 'setup'],
   ])('%j asks for help on %s', (argv, topic) => {
     expect(parseCommandLine(argv)).toEqual({ kind: 'help', ...(topic && { topic }) });
+  });
+});
+
+describe('help texts', () => {
+  /** The help as one line: how commander wraps it depends on the terminal's width. */
+  const help = (topic?: string) => helpFor(topic).replace(/\s+/g, ' ');
+
+  it('say what every option does, with its environment variable, default and choices', () => {
+    expect(help('setup')).toContain('--json Machine-readable JSON on stdout: address, namespace, attributes');
+    expect(help('tasks cancel')).toContain(
+      '--as <NAME> Who cancels, recorded in the audit timeline (env: A2A_RESPONDER)',
+    );
+    expect(help('send')).toContain('--url <URL> Gateway base URL (default: "http://127.0.0.1:8080", env: A2A_URL)');
+    expect(help('tasks list')).toContain('(choices: "submitted", "working", "input-required"');
+    expect(help('send')).toContain('Examples: a2a-temporal send expense-approval');
+    expect(help()).toContain('Environment: A2A_URL gateway base URL');
   });
 });
 
@@ -74,6 +92,14 @@ describe('send', () => {
     expect(parse('send', ['send', 'a', 'text', '--data', '[1]']).content).toEqual({ text: 'text', data: [1] });
   });
 
+  it('authenticates with A2A_API_KEY and A2A_TOKEN', () => {
+    expect(parse('send', ['send', 'a', 'x'], { A2A_API_KEY: 'k', A2A_TOKEN: 't' }).gateway.credentials).toEqual({
+      'x-api-key': 'k',
+      authorization: 'Bearer t',
+    });
+    expect(parse('send', ['send', 'a', 'x'], { A2A_API_KEY: '' }).gateway).not.toHaveProperty('credentials');
+  });
+
   it('takes the responder from A2A_RESPONDER', () => {
     expect(parse('send', ['send', 'a', 'x'], { A2A_RESPONDER: 'ops' }).responder).toBe('ops');
   });
@@ -85,12 +111,12 @@ describe('send', () => {
   });
 
   it.each([
-    [['send'], /Missing AGENT/],
+    [['send'], /Missing required argument 'AGENT'/],
     [['send', 'echo'], /Nothing to send/],
     [['send', 'echo', 'a', 'b'], /Unexpected argument\(s\): b/],
     [['send', 'echo', 'x', '--data', '{nope'], /--data is not valid JSON/],
     [['send', 'echo', 'x', '--bogus'], /Unknown option '--bogus'.*send --help/],
-    [['send', 'echo', 'x', '--stream', '--no-wait'], /exclude each other/],
+    [['send', 'echo', 'x', '--stream', '--no-wait'], /'--no-wait' cannot be used with option '--stream'/],
     [['send', 'echo', 'x', '--url', 'not a url'], /Invalid gateway URL/],
     [['send', 'echo', 'x', '--url', 'ftp://host'], /only http and https/],
     [['send', ' ', 'x'], /AGENT must not be empty/],
@@ -146,7 +172,7 @@ describe('tasks', () => {
   });
 
   it.each([
-    [['tasks', 'show'], /Missing ID/],
+    [['tasks', 'show'], /Missing required argument 'ID'/],
     [['tasks', 'reply', 't1'], /Nothing to send/],
     [['tasks', 'frobnicate'], /Unknown command "tasks frobnicate"/],
   ])('rejects %j', (argv, message) => {
@@ -195,6 +221,13 @@ describe('project commands', () => {
     });
   });
 
+  it('takes an empty value for none', () => {
+    expect(parse('init', ['init', '', '--name', ''])).toEqual({ kind: 'init', dir: '.' });
+    const list = parse('tasks list', ['tasks', 'list', '--agent', '', '--page-token', '']);
+    expect(list).not.toHaveProperty('agent');
+    expect(list).not.toHaveProperty('pageToken');
+  });
+
   it.each(['dev', 'worker', 'gateway'] as const)('%s takes an optional config', (kind) => {
     expect(parse(kind, [kind])).toEqual({ kind });
     expect(parse(kind, [kind, 'examples/a2a-temporal.config.ts'])).toEqual({
@@ -210,5 +243,36 @@ describe('usage errors', () => {
     expect(usageError(() => parseCommandLine(['send', 'echo', 'hi', '--foo'])).message).toBe(
       "Unknown option '--foo'. See: a2a-temporal send --help",
     );
+  });
+
+  it('are one line, suggestion included', () => {
+    expect(usageError(() => parseCommandLine(['tasks', 'list', '--jsn'])).message).toBe(
+      "Unknown option '--jsn' (Did you mean --json?). See: a2a-temporal tasks list --help",
+    );
+  });
+
+  it.each([
+    [['help', 'deploy'], /Unknown command "deploy"/],
+    [['deploy', '--help'], /Unknown command "deploy"/],
+    [['tasks', 'help', 'nope'], /Unknown command "tasks nope"/],
+  ])('%j asks for help on no command', (argv, message) => {
+    expect(usageError(() => parseCommandLine(argv)).message).toMatch(message);
+  });
+
+  it('suggest the command meant', () => {
+    expect(usageError(() => parseCommandLine(['tasks', 'lst'])).message).toBe(
+      'Unknown command "tasks lst" (Did you mean list?). Try: a2a-temporal tasks --help',
+    );
+  });
+
+  it('read the environment they are given, not the process environment', () => {
+    vi.stubEnv('A2A_URL', 'http://elsewhere:1');
+    try {
+      expect(parse('send', ['send', 'echo', 'hi']).gateway.url).toBe('http://127.0.0.1:8080');
+      expect(parse('send', ['send', 'echo', 'hi'], { A2A_URL: '' }).gateway.url).toBe('http://127.0.0.1:8080');
+      expect(process.env.A2A_URL).toBe('http://elsewhere:1');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
