@@ -41,7 +41,8 @@ export function expenseApprovalAgent(options: ExpenseApprovalOptions = {}) {
           onDeadline: options.onDeadline ?? { kind: 'reject', reason: 'No decision before the approval deadline' },
         });
         const decision = reply.text.trim().toLowerCase();
-        const decidedBy = reply.responder ?? 'unknown';
+        // An answer without a name is recorded as the task's timeline records it.
+        const decidedBy = reply.responder ?? 'user';
         if (decision.startsWith('approve')) {
           ctx.artifact({
             name: 'approval-record',
