@@ -1,13 +1,16 @@
 /**
  * Records workflow histories for the replay test (test/workflows/replay.test.ts). Run it after a
  * deliberate change of workflow behaviour (guarded by `patched()`), keeping the older histories:
- *   npx tsx scripts/record-histories.ts v3
- * It starts its own dev server and worker and writes test/fixtures/histories/<version>-<scenario>.json.
+ *   npx tsx scripts/record-histories.ts v3 [scenario...]
+ * It starts its own dev server and worker and writes test/fixtures/histories/<version>-<scenario>.json
+ * (every scenario, or only those named).
  */
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { NativeConnection } from '@temporalio/worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { startFakeModelServer, type FakeModelServer } from '../test/support/fake-model-server.js';
@@ -18,7 +21,10 @@ import { createAgentWorker } from '../src/worker/create-worker.js';
 const OUT = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
 const VERSION = process.argv[2];
 if (!VERSION) throw new Error('Usage: npx tsx scripts/record-histories.ts VERSION (e.g. v3)');
+const ONLY = process.argv.slice(3);
 const TASK_QUEUE = 'record-histories';
+// The push scenario's webhook listens on loopback; the worker's delivery activity reads this.
+process.env.A2A_PUSH_ALLOWED_HOSTS = '127.0.0.1';
 
 type Scenario = (client: Client) => Promise<WorkflowHandle>;
 
@@ -76,6 +82,32 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'expense-pushed'(client) {
+    // A webhook that fails its first attempt: deliveries retry, in order, and the task is not held up.
+    let attempts = 0;
+    const webhook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(++attempts === 1 ? 503 : 200).end());
+    });
+    await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
+    try {
+      const { handle } = await startTask(client, TASK_QUEUE, 'expense-approval', {
+        text: 'Please approve an expense of 120 USD for a team lunch',
+        untilSettled: true,
+        pushConfig: {
+          id: 'hook',
+          url: `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`,
+          token: 'recorded',
+        },
+      });
+      await waitForState(handle, 'input-required');
+      await reply(handle, { text: 'approve', responder: 'alice', untilSettled: true });
+      await finalTask(handle);
+      return handle;
+    } finally {
+      webhook.close();
+    }
+  },
   async 'chat-continued-as-new'(client) {
     const { handle } = await startTask(client, TASK_QUEUE, 'test-chat', { text: 'chat', data: { turns: 12 } });
     for (let turn = 1; turn <= 12; turn++) {
@@ -107,6 +139,7 @@ async function main(): Promise<void> {
   try {
     await worker.runUntil(async () => {
       for (const [name, scenario] of Object.entries(scenarios)) {
+        if (ONLY.length > 0 && !ONLY.includes(name)) continue;
         const handle = await scenario(client);
         const history = await handle.fetchHistory();
         writeFileSync(`${OUT}${VERSION}-${name}.json`, historyToJSON(history));

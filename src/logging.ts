@@ -1,9 +1,11 @@
 /**
  * Structured logs: JSON lines (pino) in production, pretty when a person watches a terminal.
  * LOG_LEVEL sets the level (default info); LOG_FORMAT=json|pretty overrides the choice.
- * Worker processes send Temporal's own logs here too (src/temporal/worker-logs.ts).
+ * Worker processes send Temporal's own logs here too (src/temporal/runtime.ts). A line logged
+ * while a trace span is active carries its `trace_id` and `span_id` (see src/telemetry/tracing.ts).
  */
 import { format } from 'node:util';
+import { trace } from '@opentelemetry/api';
 import { pino, type Logger } from 'pino';
 
 function pretty(env: NodeJS.ProcessEnv): boolean {
@@ -11,10 +13,21 @@ function pretty(env: NodeJS.ProcessEnv): boolean {
   return process.stdout.isTTY === true;
 }
 
+const NO_TRACE = {};
+
+/** The active span's IDs. With tracing off the API is a no-op: there is never an active span. */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return NO_TRACE;
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
 export function createLogger(env: NodeJS.ProcessEnv = process.env): Logger {
   return pino({
     level: env.LOG_LEVEL ?? 'info',
     base: { service: 'a2a-temporal' },
+    mixin: traceFields,
     ...(pretty(env) && {
       transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname,service' } },
     }),

@@ -71,6 +71,15 @@ export const conformance = defineAgent({
       tags: ['conformance', 'testing'],
     },
   ],
+  // So that the suite's extended-card tests run too (an extendedAgentCard: false card skips them).
+  extendedSkills: [
+    {
+      id: 'tck-extended',
+      name: 'Extended conformance behaviours',
+      description: 'Listed only in the extended agent card.',
+      tags: ['conformance', 'testing'],
+    },
+  ],
   async run(ctx) {
     let message = ctx.message;
     // Each tck-input-required message (first or follow-up) keeps the task waiting for input.

@@ -4,6 +4,7 @@
  */
 import { taskStateToJSON, type Artifact, type Message, type Part, type Task, type TaskState } from '@a2a-js/sdk';
 import type { PendingQuestion, TimelineEntry } from '../protocol/contract.js';
+import type { PushDeliveryView } from '../protocol/push.js';
 import { fromWireState, isInterrupted, isTerminal, TASK_STATES, type TaskStateName } from '../protocol/states.js';
 import { spanText } from '../protocol/time-text.js';
 
@@ -120,6 +121,16 @@ export function pendingQuestionOf(task: Task): PendingQuestion | undefined {
   const question = raw as Partial<PendingQuestion>;
   if (typeof question.prompt !== 'string' || typeof question.kind !== 'string') return undefined;
   return question as PendingQuestion;
+}
+
+/** How push deliveries stand, from Task.metadata.pushNotifications (set by this runtime, absent elsewhere). */
+export function pushDeliveriesOf(task: Task): PushDeliveryView[] {
+  const raw: unknown = task.metadata?.['pushNotifications'];
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(
+    (entry): entry is PushDeliveryView =>
+      typeof entry === 'object' && entry !== null && typeof entry.id === 'string' && typeof entry.url === 'string',
+  );
 }
 
 /** The agent's name from Task.metadata.agent (set by this runtime, absent elsewhere). */

@@ -12,6 +12,7 @@ import {
   messageText,
   partsText,
   pendingQuestionOf,
+  pushDeliveriesOf,
   plural,
   relative,
   shellWord,
@@ -112,6 +113,19 @@ export function taskView(task: Task, options: ViewOptions): string {
   if (timeline.length > 0) {
     const rows = timeline.map((entry) => [dateTime(entry.at), entry.state, entry.by ?? '', entry.message ?? '']);
     lines.push('', 'Timeline', renderTable(['AT', 'STATE', 'BY', 'MESSAGE'], rows, tableOptions(options, '  ')));
+  }
+  const deliveries = pushDeliveriesOf(task);
+  if (deliveries.length > 0) {
+    const rows = deliveries.map((d) => [
+      d.id,
+      d.url,
+      String(d.delivered),
+      String(d.pending),
+      d.lastSuccess ? dateTime(d.lastSuccess) : '',
+      d.lastFailure ? `${dateTime(d.lastFailure.at)} ${d.lastFailure.reason}` : '',
+    ]);
+    const headers = ['CONFIG', 'URL', 'DELIVERED', 'PENDING', 'LAST SUCCESS', 'LAST FAILURE'];
+    lines.push('', 'Push notifications', renderTable(headers, rows, tableOptions(options, '  ')));
   }
   if (task.history.length > 0) {
     lines.push('', `History (${plural(task.history.length, 'message')})`);

@@ -266,6 +266,7 @@ function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): 
     ...(ready.grpcAddress ? [`  gRPC (all agents, by tenant; default agent without one):  ${ready.grpcAddress}`] : []),
     `  Temporal:  ${ready.temporalAddress}${where.uiUrl ? `   UI: ${where.uiUrl}` : ''}`,
     ...(where.dbFile ? [`  Tasks persist in ${shortPath(where.dbFile)}`] : []),
+    ...observability(ready),
     ready.authentication === 'none'
       ? '  No authentication (development mode): anyone who reaches the gateway can read, answer and cancel any task. Set A2A_AUTH to turn it on.'
       : `  Authentication: ${ready.authentication}`,
@@ -286,6 +287,18 @@ function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): 
     'Ctrl-C stops everything.',
     '',
   ].join('\n');
+}
+
+/** Where the metrics and the traces are (README, Observability). */
+function observability(ready: ServeReady): string[] {
+  const { gateway, worker } = ready.metrics;
+  const endpoints = [gateway && `gateway ${gateway}`, worker && `worker ${worker}`].filter(Boolean);
+  return [
+    `  Metrics (Prometheus): ${endpoints.length > 0 ? endpoints.join('   ') : 'off'}`,
+    ready.traces
+      ? `  Traces: ${ready.traces}`
+      : '  Traces: off (set OTEL_EXPORTER_OTLP_ENDPOINT, e.g. http://localhost:4318, to send them)',
+  ];
 }
 
 /** Relative to the current folder when inside it, else absolute. */

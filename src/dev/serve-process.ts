@@ -6,8 +6,10 @@
 import { loadConfig } from '../config/load-config.js';
 import { missingModelSetting, modelSettingsFromEnv } from '../llm/model-settings.js';
 import { logger, routeConsoleToLogger } from '../logging.js';
+import { workerMetricsAddress } from '../telemetry/metrics-settings.js';
+import { startTracing, stopTracing, tracesDestination } from '../telemetry/tracing.js';
 import { temporalSettings } from '../temporal/connection.js';
-import { routeTemporalLogs } from '../temporal/worker-logs.js';
+import { installTemporalRuntime } from '../temporal/runtime.js';
 import { serveProject } from './serve.js';
 
 export interface ServeReady {
@@ -20,12 +22,19 @@ export interface ServeReady {
   defaultAgent: string;
   /** LLM agents that cannot run on this worker's model settings, and why. */
   modelMissing?: { agents: string[]; reason: string };
+  /** The Prometheus endpoints served. */
+  metrics: { gateway?: string; worker?: string };
+  /** Where spans go; undefined while tracing is off. */
+  traces?: string;
 }
 
-// The parent orders shutdown: gateway first, then the worker.
-routeTemporalLogs({ ownSignals: true });
 routeConsoleToLogger();
 try {
+  // Before any Temporal client or worker: they take their tracing plugins when built.
+  const tracing = startTracing({ serviceName: 'a2a-temporal' });
+  const workerMetrics = await workerMetricsAddress(process.env, 'development');
+  // The parent orders shutdown: gateway first, then the worker.
+  installTemporalRuntime({ ownSignals: true, ...(workerMetrics && { metricsAddress: workerMetrics }) });
   const config = await loadConfig(process.argv[2]);
   const settings = temporalSettings(process.env, { ...(config.taskQueue && { taskQueue: config.taskQueue }) });
   const served = await serveProject(config, settings);
@@ -34,6 +43,7 @@ try {
     if (stopping) return;
     stopping = true;
     await served.stop();
+    await stopTracing();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
@@ -50,6 +60,11 @@ try {
       ...(agent.skills[0]?.examples?.[0] && { example: agent.skills[0].examples[0] }),
     })),
     defaultAgent: process.env.A2A_DEFAULT_AGENT ?? config.defaultAgent ?? config.agents[0]!.name,
+    metrics: {
+      ...(served.metricsUrl && { gateway: served.metricsUrl }),
+      ...(workerMetrics && { worker: `http://${workerMetrics}/metrics` }),
+    },
+    ...(tracing && { traces: tracesDestination(process.env) }),
   };
   const modelSettings = modelSettingsFromEnv();
   const unable = config.agents.filter((agent) => agent.llm && missingModelSetting(modelSettings, agent.llm.model));

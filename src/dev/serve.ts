@@ -7,6 +7,8 @@ import { NativeConnection } from '@temporalio/worker';
 import type { LoadedConfig } from '../config/load-config.js';
 import { createProjectWorker, startProjectGateway } from '../config/project.js';
 import { gatewaySettings } from '../gateway/config.js';
+import { devMetricsPort } from '../telemetry/metrics-settings.js';
+import { tracingPlugins } from '../telemetry/tracing.js';
 import type { TemporalSettings } from '../temporal/connection.js';
 
 export interface ServedProject {
@@ -14,6 +16,8 @@ export interface ServedProject {
   /** The authentication methods on, or 'none'. */
   authentication: string;
   grpcAddress?: string;
+  /** The gateway's Prometheus endpoint, when served. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -27,15 +31,20 @@ export async function serveProject(
   const workerRun = worker.run();
 
   const connection = await Connection.connect(settings.connection);
-  const client = new Client({ connection, namespace: settings.namespace });
+  const client = new Client({ connection, namespace: settings.namespace, plugins: tracingPlugins() });
   const gatewayDefaults = gatewaySettings(env, 'development');
-  const gateway = await startProjectGateway(config, client, settings, gatewayDefaults);
+  const metricsPort = await devMetricsPort(env, 'A2A_METRICS_PORT');
+  const gateway = await startProjectGateway(config, client, settings, {
+    ...gatewayDefaults,
+    ...(metricsPort !== undefined && { metricsPort }),
+  });
 
   let stopped: Promise<void> | undefined;
   return {
     gatewayUrl: gateway.url,
     authentication: gatewayDefaults.authenticator?.required ? gatewayDefaults.authenticator.methods.join(', ') : 'none',
     ...(gateway.grpcAddress && { grpcAddress: gateway.grpcAddress }),
+    ...(gateway.metricsUrl && { metricsUrl: gateway.metricsUrl }),
     stop() {
       stopped ??= (async () => {
         await gateway.close();

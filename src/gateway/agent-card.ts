@@ -8,6 +8,7 @@ import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { AgentDefinition, AgentSkill } from '../workflows/agent-api.js';
 import { API_KEY_HEADER } from './auth/authenticator.js';
 import type { AuthMethod } from './auth/settings.js';
+import { NOTIFICATION_SIGNATURE_HEADER, PUSH_SIGNING_EXTENSION } from '../push/signing.js';
 
 export const DEFAULT_MODES = ['text/plain', 'application/json'];
 
@@ -18,6 +19,8 @@ export interface CardEndpoints {
   grpc?: { address: string; tenant: string };
   /** How callers authenticate (none: an open development gateway). */
   authMethods?: readonly AuthMethod[];
+  /** Where receivers get the keys that sign push notifications, when they are signed. */
+  pushJwksUrl?: string;
 }
 
 /**
@@ -82,7 +85,21 @@ function buildAgentCard(
     description: agent.description,
     version: agent.version ?? '1.0.0',
     supportedInterfaces: duplicateInterfacesForLegacy(v1, ['JSONRPC']),
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard },
+    capabilities: {
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard,
+      ...(endpoints.pushJwksUrl && {
+        extensions: [
+          {
+            uri: PUSH_SIGNING_EXTENSION,
+            description: `Push notifications carry a JWT over their body in ${NOTIFICATION_SIGNATURE_HEADER}, signed with a key of this JWKS`,
+            required: false,
+            params: { jwksUrl: endpoints.pushJwksUrl },
+          },
+        ],
+      }),
+    },
     ...security(endpoints.authMethods),
     defaultInputModes: agent.defaultInputModes ?? DEFAULT_MODES,
     defaultOutputModes: agent.defaultOutputModes ?? DEFAULT_MODES,

@@ -9,7 +9,9 @@ import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/serve
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import { logger } from '../logging.js';
 import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
+import { gatewayTracer } from '../telemetry/tracing.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
+import { publicJwks, pushSigningKeyFromEnv, PUSH_JWKS_PATH } from '../push/signing.js';
 import { buildAgentCards } from './agent-card.js';
 import { jsonRpcBody, restBody } from './body-parsing.js';
 import { validateJsonRpc } from './jsonrpc-validation.js';
@@ -26,6 +28,8 @@ import { restConformance } from './rest-conformance.js';
 import { validateRest } from './rest-validation.js';
 import { guardHandler } from './guarded-handler.js';
 import { allowHosts } from './host-check.js';
+import type { GatewayMetrics } from './metrics.js';
+import { observeHandler } from './observed-handler.js';
 import { TemporalRequestHandler } from './request-handler.js';
 import { TemporalHealth } from './temporal-health.js';
 import { routeByTenant } from './tenant-router.js';
@@ -59,6 +63,8 @@ export interface GatewayOptions {
    * gateway on loopback through DNS rebinding. Default: any host.
    */
   allowedHosts?: readonly string[];
+  /** Where the requests are counted and timed (see `GatewayMetrics`); not measured when omitted. */
+  metrics?: GatewayMetrics;
 }
 
 export interface Gateway {
@@ -81,10 +87,12 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const authenticator = options.authenticator ?? NO_AUTHENTICATION;
   const handlers = new Map<string, TemporalRequestHandler>();
+  const pushSigningKey = pushSigningKeyFromEnv();
   for (const agent of options.agents) {
     const cards = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
       authMethods: authenticator.methods,
+      ...(pushSigningKey && { pushJwksUrl: `${base}${PUSH_JWKS_PATH}` }),
       // On gRPC the tenant picks the agent; clients that send none reach the default agent.
       ...(options.grpcPublicAddress && { grpc: { address: options.grpcPublicAddress, tenant: agent.name } }),
     });
@@ -93,12 +101,24 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   }
   const defaultHandler = handlers.get(defaultName!)!;
   const health = new TemporalHealth(options.client);
-  const guarded = new Map([...handlers].map(([name, handler]) => [name, guardHandler(handler, health)]));
+  const tracer = gatewayTracer();
+  const guarded = new Map(
+    [...handlers].map(([name, handler]) => [
+      name,
+      observeHandler(guardHandler(handler, health), {
+        agent: name,
+        ...(options.metrics && { metrics: options.metrics }),
+        ...(tracer && { tracer }),
+      }),
+    ]),
+  );
 
   const app = express();
   app.disable('x-powered-by');
   if (options.allowedHosts) app.use(allowHosts(options.allowedHosts));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  // Public keys of signed push notifications (see src/push/signing.ts); public like the cards.
+  if (pushSigningKey) app.get(PUSH_JWKS_PATH, (_req, res) => void res.json(publicJwks(pushSigningKey)));
   app.get('/readyz', (_req, res, next) => {
     health.readiness().then(({ ready, reason }) => {
       if (ready) return void res.json({ status: 'ready' });
@@ -137,7 +157,6 @@ function agentRouter(
   authenticator: Authenticator,
   limit: NewTaskRateLimit | undefined,
 ): express.Router {
-  const userBuilder = expressUserBuilder(authenticator);
   const router = express.Router();
   const cache = { maxAge: CARD_MAX_AGE_SECONDS };
   router.use(['/.well-known/agent-card.json', '/v0.3/.well-known/agent-card.json'], (_req, res, next) => {
@@ -154,11 +173,11 @@ function agentRouter(
     ...restBody(),
     validateRest,
     limitNewTasksHttp(limit, principalOf, 'rest'),
-    restHandler({ requestHandler: handler, userBuilder }),
+    restHandler({ requestHandler: handler, userBuilder: expressUserBuilder(authenticator, 'rest') }),
   );
   const jsonRpc = jsonRpcHandler({
     requestHandler: handler,
-    userBuilder,
+    userBuilder: expressUserBuilder(authenticator, 'jsonrpc'),
     legacyCompat: { enabled: true },
   });
   // JSON-RPC answers at the agent URL itself, with or without a trailing slash, and nowhere below it.

@@ -3,7 +3,8 @@
  * PORT (8080), GRPC_PORT (8081, "off" disables gRPC), HOST, A2A_PUBLIC_URL and
  * A2A_GRPC_PUBLIC_ADDRESS (what the cards advertise), A2A_DEFAULT_AGENT, A2A_ALLOWED_HOSTS (host
  * names the HTTP server answers, comma-separated; on loopback the default is loopback names only),
- * and authentication (A2A_AUTH and its variables, see auth/settings.ts).
+ * A2A_METRICS_PORT (the Prometheus endpoint, see src/telemetry/metrics-settings.ts), and
+ * authentication (A2A_AUTH and its variables, see auth/settings.ts).
  *
  * Production (the `gateway` command) listens on every interface and refuses to start without an
  * A2A_AUTH setting (`none` must be said explicitly). Development (`dev`) listens on loopback and
@@ -13,6 +14,7 @@ import { createAuthenticator } from './auth/authenticator.js';
 import { AuthConfigError, authSettingsFromEnv, commaList } from './auth/settings.js';
 import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
+import { metricsPortFromEnv } from '../telemetry/metrics-settings.js';
 
 export type GatewaySettings = Omit<GatewayServerOptions, 'client' | 'agents' | 'taskQueue'>;
 type GatewayMode = 'production' | 'development';
@@ -24,6 +26,8 @@ const AUTH_REQUIRED_MESSAGE =
 export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): GatewaySettings {
   const port = Number(env.PORT ?? 8080);
   const grpcPort = env.GRPC_PORT === 'off' ? false : Number(env.GRPC_PORT ?? 8081);
+  // Under dev the port is chosen as it is bound (src/dev/serve.ts).
+  const metricsPort = mode === 'production' ? metricsPortFromEnv(env, 'A2A_METRICS_PORT') : undefined;
   const auth = authSettingsFromEnv(env);
   if (!auth && mode === 'production') throw new AuthConfigError(AUTH_REQUIRED_MESSAGE);
   return {
@@ -34,6 +38,7 @@ export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): Gate
     ...(grpcPort !== false && { grpcPublicAddress: env.A2A_GRPC_PUBLIC_ADDRESS ?? `127.0.0.1:${grpcPort}` }),
     ...(env.A2A_DEFAULT_AGENT && { defaultAgent: env.A2A_DEFAULT_AGENT }),
     ...(env.A2A_ALLOWED_HOSTS && { allowedHosts: commaList(env.A2A_ALLOWED_HOSTS) }),
+    ...(metricsPort !== undefined && { metricsPort }),
     ...(auth && { authenticator: createAuthenticator(auth), newTaskLimit: newTaskRateLimitFromEnv(env) }),
   };
 }

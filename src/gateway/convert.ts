@@ -7,6 +7,7 @@ import { Message, Role, StreamResponse, Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { IncomingMessage, TaskEvent } from '../protocol/contract.js';
 import { idProblem } from '../protocol/message-checks.js';
+import { streamResponseOf } from '../protocol/push.js';
 import type { JsonObject, WireMessage, WirePart, WireTask } from '../protocol/wire.js';
 
 export function toSdkTask(task: WireTask, historyLength?: number): Task {
@@ -38,19 +39,10 @@ export function messageStream(message: WireMessage): StreamResponse {
   return StreamResponse.fromJSON({ message });
 }
 
-/** One workflow event as a stream response; direct-message events are handled by the caller. */
+/** One workflow event as a stream response (as webhooks receive it too). */
 export function eventStream(task: { id: string; contextId: string }, event: TaskEvent): StreamResponse {
-  const ids = { taskId: task.id, contextId: task.contextId };
-  switch (event.kind) {
-    case 'status':
-      return StreamResponse.fromJSON({ statusUpdate: { ...ids, status: event.status } });
-    case 'artifact':
-      return StreamResponse.fromJSON({
-        artifactUpdate: { ...ids, artifact: event.artifact, append: event.append, lastChunk: event.lastChunk },
-      });
-    case 'message':
-      return messageStream(event.message);
-  }
+  if (event.kind === 'message') return messageStream(event.message);
+  return StreamResponse.fromJSON(streamResponseOf(task, event));
 }
 
 /**

@@ -58,7 +58,7 @@ function isStreaming(method: string): boolean {
   return method === 'sendMessageStream' || method === 'resubscribe';
 }
 
-function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown> {
+export function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value && 'throw' in value;
 }
 

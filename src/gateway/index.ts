@@ -13,7 +13,13 @@
  * console.log(`${gateway.url}/.well-known/agent-card.json`);
  *
  * To mount on an express app of your own: `app.use('/a2a', createGatewayApp({ client, agents,
- * publicBaseUrl: 'https://example.com/a2a' }).app)`.
+ * publicBaseUrl: 'https://example.com/a2a' }).app)`; for its metrics, pass `metrics: new
+ * GatewayMetrics(new WaitingApprovals(client, agentNames, taskQueue))` and serve `metrics.registry`.
+ * `startTracing({ serviceName })` before building the client turns on tracing as the CLI does
+ * (README, Observability).
  */
 export { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
 export { startGateway, type GatewayServerOptions, type RunningGateway } from './server.js';
+export { GatewayMetrics } from './metrics.js';
+export { WaitingApprovals } from './waiting-approvals.js';
+export { startTracing, stopTracing, type TracingOptions } from '../telemetry/tracing.js';

@@ -22,6 +22,7 @@ import {
   TASK_STATE_ATTRIBUTE,
 } from '../protocol/search-attributes.js';
 import { messageProblem } from '../protocol/message-checks.js';
+import type { PushConfig } from '../protocol/push.js';
 import { fromWireState } from '../protocol/states.js';
 import { textOf } from '../protocol/wire.js';
 import { toIncoming, updateIdFor } from './convert.js';
@@ -56,6 +57,7 @@ export class MessageSender {
       caller: Caller | undefined;
       untilSettled?: boolean;
       idempotencyKey?: string;
+      pushConfig?: PushConfig;
     },
     signal: AbortSignal,
   ): Promise<Delivery> {
@@ -64,6 +66,7 @@ export class MessageSender {
       agent: this.agentName,
       ...(from.caller && { caller: from.caller }),
       ...(from.untilSettled && { untilSettled: true }),
+      ...(from.pushConfig && { pushConfig: from.pushConfig }),
     };
     // Checked here too: a first message the workflow refused would leave a task that never starts.
     const problem = messageProblem(incoming);

@@ -16,6 +16,9 @@ import type { Principal } from './auth/principal.js';
 
 export const SSE_KEEPALIVE_MS = 15_000;
 
+/** The gateway's transports: JSON-RPC, HTTP+JSON and gRPC. */
+export type Transport = 'jsonrpc' | 'rest' | 'grpc';
+
 /**
  * What one request learnt that the SDK adapters have no way to say: they answer every error that
  * is not an A2A error as an internal one, so the gateway notes here that Temporal was out of reach
@@ -34,6 +37,8 @@ export const RETRY_AFTER_SECONDS = 2;
  */
 export class GatewayUser implements User {
   constructor(
+    /** Which of the gateway's transports the request came by (for its metrics and span). */
+    readonly transport: Transport,
     readonly signal: AbortSignal,
     readonly outcome: RequestOutcome,
     readonly principal?: Principal,
@@ -149,11 +154,12 @@ export function grpcPrincipalOf(call: GrpcCall): string | undefined {
 }
 
 /** The express userBuilder: the request's signal and the principal authenticateHttp established. */
-export function expressUserBuilder(authenticator: Authenticator) {
+export function expressUserBuilder(authenticator: Authenticator, transport: Exclude<Transport, 'grpc'>) {
   return async (req: Request): Promise<User> => {
     const state = requestStates.get(req) ?? { signal: new AbortController().signal, outcome: {} };
     const key = req.get(IDEMPOTENCY_KEY_HEADER);
-    return new GatewayUser(state.signal, state.outcome, requestPrincipals.get(req), !authenticator.required, key);
+    const principal = requestPrincipals.get(req);
+    return new GatewayUser(transport, state.signal, state.outcome, principal, !authenticator.required, key);
   };
 }
 
@@ -199,6 +205,7 @@ export function grpcUserBuilder(authenticator: Authenticator) {
     callOutcomes.set(call, outcome);
     const key = call.metadata.get(IDEMPOTENCY_KEY_HEADER)[0];
     return new GatewayUser(
+      'grpc',
       controller.signal,
       outcome,
       callPrincipals.get(call),
@@ -219,6 +226,11 @@ export function callerOf(context: ServerCallContext | undefined): Caller | undef
 export function signalOf(context: ServerCallContext | undefined): AbortSignal {
   const user = context?.user;
   return user instanceof GatewayUser ? user.signal : new AbortController().signal;
+}
+
+export function transportOf(context: ServerCallContext | undefined): Transport | 'unknown' {
+  const user = context?.user;
+  return user instanceof GatewayUser ? user.transport : 'unknown';
 }
 
 /** Where to note what the request learnt; a throwaway record when the call did not come through these builders. */

@@ -25,7 +25,6 @@ import type {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import {
   ExtendedAgentCardNotConfiguredError,
-  PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -41,6 +40,8 @@ import { eventStream, messageStream, taskStream, toSdkMessage, toSdkTask, withHi
 import { toA2AError } from './errors.js';
 import { listTasks } from './list-tasks.js';
 import { MessageSender } from './message-sender.js';
+import { PushConfigs, toSdkPushConfig } from './push-configs.js';
+import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../push/url-policy.js';
 import { callerOf, idempotencyKeyOf, responderOf, signalOf } from './request-context.js';
 import { TaskEventHub } from './task-events.js';
 import { TaskReader } from './task-reader.js';
@@ -52,6 +53,8 @@ export interface TemporalRequestHandlerOptions {
   /** Served by GetExtendedAgentCard; absent: ExtendedAgentCardNotConfigured. */
   extendedCard?: AgentCard;
   taskQueue: string;
+  /** Which webhook URLs push configs may name; default from A2A_PUSH_ALLOWED_HOSTS. */
+  pushUrlPolicy?: PushUrlPolicy;
 }
 
 export class TemporalRequestHandler implements A2ARequestHandler {
@@ -60,6 +63,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   private readonly extendedCard: AgentCard | undefined;
   private readonly reader: TaskReader;
   private readonly sender: MessageSender;
+  private readonly pushConfigs: PushConfigs;
   /** Followers of one task share one feed of its events. */
   readonly events: TaskEventHub;
   private readonly mayAnswerWithMessage: boolean;
@@ -71,6 +75,8 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     this.reader = new TaskReader(options.client, options.agent.name);
     this.sender = new MessageSender(options.client, this.reader, options.agent.name, options.taskQueue);
     this.events = new TaskEventHub(options.client, this.reader);
+    const policy = options.pushUrlPolicy ?? pushUrlPolicyFromEnv();
+    this.pushConfigs = new PushConfigs(options.client, this.reader, options.agent.name, options.taskQueue, policy);
     this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;
   }
 
@@ -91,7 +97,8 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     if (accepted.settled) {
       // The update itself waited for the answer: one more call reads the settled task.
       if (accepted.settled.directMessage) return toSdkMessage(accepted.settled.directMessage);
-      return toSdkTask(await this.reader.readSettled(taskId, accepted.settled.state), historyLength);
+      const { state, notifying } = accepted.settled;
+      return toSdkTask(await this.reader.readSettled(taskId, state, notifying), historyLength);
     }
     const state = fromWireState(accepted.task.status.state) ?? 'submitted';
     if (returnImmediately || (accepted.duplicate && isSettled(state))) {
@@ -196,21 +203,40 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     }
   }
 
-  async createTaskPushNotificationConfig(_params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
-    throw pushNotSupported();
-  }
-  async getTaskPushNotificationConfig(
-    _params: GetTaskPushNotificationConfigRequest,
+  async createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
-    throw pushNotSupported();
+    checkTaskId(params.taskId);
+    const config = await this.pushConfigs.accept(params);
+    const saved = await this.pushConfigs.create(params.taskId, config, callerOf(context));
+    return toSdkPushConfig(params.taskId, params.tenant, saved);
   }
+
+  async getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    checkTaskId(params.taskId);
+    const config = await this.pushConfigs.get(params.taskId, params.id, callerOf(context));
+    return toSdkPushConfig(params.taskId, params.tenant, config);
+  }
+
   async listTaskPushNotificationConfigs(
-    _params: ListTaskPushNotificationConfigsRequest,
+    params: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    throw pushNotSupported();
+    checkTaskId(params.taskId);
+    const configs = await this.pushConfigs.list(params.taskId, callerOf(context));
+    return { configs: configs.map((c) => toSdkPushConfig(params.taskId, params.tenant, c)), nextPageToken: '' };
   }
-  async deleteTaskPushNotificationConfig(_params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
-    throw pushNotSupported();
+
+  async deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
+    checkTaskId(params.taskId);
+    await this.pushConfigs.delete(params.taskId, params.id, callerOf(context));
   }
 
   private async deliver(
@@ -223,7 +249,8 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     if ((params.configuration?.historyLength ?? 0) < 0) {
       throw new RequestMalformedError('configuration.historyLength must not be negative');
     }
-    if (params.configuration?.taskPushNotificationConfig) throw pushNotSupported();
+    const pushRequest = params.configuration?.taskPushNotificationConfig;
+    const pushConfig = pushRequest ? await this.pushConfigs.accept(pushRequest) : undefined;
     const responder = responderOf(context, params.message.metadata);
     const idempotencyKey = idempotencyKeyOf(context);
     const from = {
@@ -231,6 +258,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       caller: callerOf(context),
       untilSettled: options.untilSettled ?? false,
       ...(idempotencyKey !== undefined && { idempotencyKey }),
+      ...(pushConfig && { pushConfig }),
     };
     return this.sender.deliver(params.message, from, signalOf(context));
   }
@@ -271,8 +299,4 @@ function isBareWorking(event: TaskEvent): boolean {
 function checkTaskId(id: string): void {
   const problem = idProblem(id, 'id');
   if (problem) throw new RequestMalformedError(problem);
-}
-
-function pushNotSupported(): Error {
-  return new PushNotificationNotSupportedError('Push notifications are not supported by this agent');
 }

@@ -88,6 +88,22 @@ const PARAMS = new Map<string, z.ZodType>([
   ['CancelTask', z.looseObject({ id: taskId })],
   ['SubscribeToTask', z.looseObject({ id: taskId })],
   [
+    'CreateTaskPushNotificationConfig',
+    z.looseObject({
+      taskId,
+      id: z.string().nullish(),
+      url: z.string().min(1),
+      token: z.string().nullish(),
+      authentication: z.looseObject({ scheme: z.string().min(1), credentials: z.string().nullish() }).nullish(),
+    }),
+  ],
+  ['GetTaskPushNotificationConfig', z.looseObject({ taskId, id: z.string().min(1) })],
+  ['DeleteTaskPushNotificationConfig', z.looseObject({ taskId, id: z.string().min(1) })],
+  [
+    'ListTaskPushNotificationConfigs',
+    z.looseObject({ taskId, pageSize: count.nullish(), pageToken: z.string().nullish() }),
+  ],
+  [
     'ListTasks',
     z.looseObject({
       contextId: z.string().nullish(),

@@ -1,15 +1,20 @@
 /**
- * Runs the gateway: the HTTP app and the gRPC server. Ports may be 0 (tests): the agent cards name
- * the addresses actually bound, so both listeners start before the cards are built.
+ * Runs the gateway: the HTTP app, the gRPC server and, when asked, the Prometheus endpoint. Ports may
+ * be 0 (tests): the agent cards name the addresses actually bound, so both A2A listeners start before
+ * the cards are built.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
 import { createGatewayApp, NO_AUTHENTICATION, type Gateway, type GatewayOptions } from './app.js';
 import type { RunningGrpcServer } from './grpc-server.js';
 import { isLoopbackAddress, LOOPBACK_HOSTS } from './host-check.js';
+import { GatewayMetrics } from './metrics.js';
+import { serveMetrics, type RunningMetricsServer } from './metrics-server.js';
+import { WaitingApprovals } from './waiting-approvals.js';
 
-export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUrl' | 'grpcPublicAddress'> {
+export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUrl' | 'grpcPublicAddress' | 'metrics'> {
   host?: string;
   port?: number;
   /** false: no gRPC server. */
@@ -20,17 +25,29 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUr
   grpcPublicAddress?: string;
   /** Default: loopback host names when `host` is a loopback address, else any host. */
   allowedHosts?: readonly string[];
+  /** Port of the Prometheus endpoint (`/metrics`, on `host`; 0 picks a free one); no metrics when omitted. */
+  metricsPort?: number;
 }
 
 export interface RunningGateway {
   url: string;
   grpcAddress?: string;
+  /** The Prometheus endpoint, when served. */
+  metricsUrl?: string;
   gateway: Gateway;
   close(): Promise<void>;
 }
 
 export async function startGateway(options: GatewayServerOptions): Promise<RunningGateway> {
   const host = options.host ?? '127.0.0.1';
+  let metrics: { measured: GatewayMetrics; server: RunningMetricsServer } | undefined;
+  // First: under dev its port was found free a moment ago (src/telemetry/metrics-settings.ts).
+  if (options.metricsPort !== undefined) {
+    const agents = options.agents.map((agent) => agent.name);
+    const approvals = new WaitingApprovals(options.client, agents, options.taskQueue ?? DEFAULT_TASK_QUEUE);
+    const measured = new GatewayMetrics(approvals);
+    metrics = { measured, server: await serveMetrics(measured.registry, host, options.metricsPort) };
+  }
   // Filled once the cards can name the bound ports; the gRPC service reaches it through this.
   const ready: { gateway?: Gateway } = {};
   // Answers from the first accepted connection: "starting" until the app exists (load balancers retry).
@@ -59,15 +76,18 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     publicBaseUrl: url,
     ...(grpcAddress && { grpcPublicAddress: grpcAddress }),
     ...(allowedHosts && { allowedHosts }),
+    ...(metrics && { metrics: metrics.measured }),
   });
   const gateway = ready.gateway;
   return {
     url,
     ...(grpcAddress && { grpcAddress }),
+    ...(metrics && { metricsUrl: metrics.server.url }),
     gateway,
     async close() {
       await grpc?.stop();
       await closeHttp(http);
+      await metrics?.server.close();
     },
   };
 }

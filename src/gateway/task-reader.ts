@@ -17,7 +17,7 @@ import type { WireTask } from '../protocol/wire.js';
 import { isUnavailable, taskNotFound, temporalCall } from './errors.js';
 
 /** How long a read waits for a worker to answer its query. */
-const QUERY_DEADLINE_MS = 5_000;
+export const QUERY_DEADLINE_MS = 5_000;
 
 /** The whole task of a running workflow, by query: a worker must answer within the read's deadline. */
 export function queryTask(client: Client, handle: WorkflowHandle): Promise<WireTask> {
@@ -57,17 +57,20 @@ export class TaskReader {
 
   /**
    * A task that just settled under a message the caller was allowed to send (so no agent or owner
-   * check is needed). A completed task's workflow is ending with the task as its result: one call.
-   * A task waiting for input answers the query. A failed, rejected or canceled task's workflow ends
-   * FAILED or CANCELED (no result) with the task in its memo: the describe reads that memo, or
-   * finds the workflow still open and queries it.
+   * check is needed). A completed task's workflow is ending with the task as its result: one call;
+   * one that still notifies webhooks (`notifying`) stays open until they have the news, so it
+   * answers the query instead, as a task waiting for input does. A failed, rejected or canceled
+   * task's workflow ends FAILED or CANCELED (no result) with the task in its memo: the describe
+   * reads that memo, or finds the workflow still open and queries it.
    */
-  async readSettled(taskId: string, state: TaskStateName): Promise<WireTask> {
+  async readSettled(taskId: string, state: TaskStateName, notifying = false): Promise<WireTask> {
     if (isTerminal(state) && state !== 'completed') return this.read(taskId);
     return temporalCall(taskId, async () => {
       const handle = this.handle(taskId);
       try {
-        return state === 'completed' ? ((await handle.result()) as WireTask) : await queryTask(this.client, handle);
+        return state === 'completed' && !notifying
+          ? ((await handle.result()) as WireTask)
+          : await queryTask(this.client, handle);
       } catch {
         // No worker answered, or an operator's cancel or terminate raced the answer: read it the long way.
         return this.read(taskId);

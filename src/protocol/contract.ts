@@ -3,6 +3,7 @@
  * update and query definitions and their payloads. Pure module shared by both sides.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { PushConfig, StoredPushConfig } from './push.js';
 import type { TaskStateName } from './states.js';
 import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
 
@@ -42,6 +43,8 @@ export interface IncomingMessage {
   caller?: Caller;
   /** The sender waits for the answer: the update returns once the task settles, with `settled` set. */
   untilSettled?: boolean;
+  /** SendMessage's `taskPushNotificationConfig`: stored before the message's first event. */
+  pushConfig?: PushConfig;
   /**
    * Set by the gateway when an idempotency key named the task: the message must be the task's
    * first. A retry of that first message is a duplicate; any other message is refused.
@@ -60,7 +63,11 @@ export interface MessageAccepted {
   /** True when this exact message had been applied before and nothing changed. */
   duplicate: boolean;
   /** When the sender asked to wait (untilSettled): the state the task settled in, and its direct answer, if any. */
-  settled?: { state: TaskStateName; directMessage?: WireMessage };
+  /**
+   * `notifying`: the task has push configs, so its workflow may stay open after the task ended,
+   * until its webhooks have the news (read it by query, not by waiting for the result).
+   */
+  settled?: { state: TaskStateName; directMessage?: WireMessage; notifying?: boolean };
 }
 
 export interface CancelRequest {
@@ -167,6 +174,8 @@ export interface TaskSnapshot {
   owner?: string;
   /** Authenticated principals other than the owner who answered a question: they keep seeing the task. */
   participants?: string[];
+  /** Webhooks and what each has yet to receive; absent on tasks that never had one. */
+  pushConfigs?: StoredPushConfig[];
 }
 
 /** One recorded effect of agent code (see agent-journal.ts). */

@@ -65,6 +65,14 @@ export function portInUse(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * OTEL_* configure this product's tracing (src/telemetry/tracing.ts), not the dev server's: the
+ * Temporal server reads them too, and refuses to start on exporters it lacks (`console`).
+ */
+function withoutOtelSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
+}
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const source = locateTemporalCli();
   const port = options.port ?? (await freePort());
@@ -78,7 +86,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   }
   if (source.kind === 'sdk-download') return startWithSdkDownload(args.slice(2));
 
-  const child = spawn(source.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(source.path, args, { stdio: ['ignore', 'pipe', 'pipe'], env: withoutOtelSettings(process.env) });
   const exited = new Promise<DevServerExit>((resolveExit) =>
     child.once('exit', (code, signal) => resolveExit({ code, signal })),
   );

@@ -9,6 +9,7 @@ import { loadConfig } from '../config/load-config.js';
 import { startGateway } from '../gateway/server.js';
 import { logger } from '../logging.js';
 import type { JsonObject, WirePart, WireTask } from '../protocol/wire.js';
+import { tracingPlugins } from '../telemetry/tracing.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { agentsPlugin, bundleAgents } from '../worker/agents-plugin.js';
 
@@ -59,7 +60,7 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
   const config = await loadConfig(options.config);
   let bundle = bundles.get(config.agentsModule);
   if (!bundle) {
-    bundle = bundleAgents(config.agentsModule, { logger: new DefaultLogger('WARN') });
+    bundle = bundleAgents(config.agentsModule, { logger: new DefaultLogger('WARN'), plugins: tracingPlugins() });
     bundles.set(config.agentsModule, bundle);
   }
   const address = options.temporalAddress ?? process.env.TEMPORAL_ADDRESS;
@@ -72,11 +73,14 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
     connection: nativeConnection,
     taskQueue,
     workflowBundle: await bundle,
-    plugins: [agentsPlugin({ agents: config.agentsModule, activities: await config.loadActivities() })],
+    plugins: [
+      ...tracingPlugins(),
+      agentsPlugin({ agents: config.agentsModule, activities: await config.loadActivities() }),
+    ],
   });
   const workerRun = worker.run();
   const connection = await Connection.connect({ address: temporalAddress });
-  const temporal = new Client({ connection });
+  const temporal = new Client({ connection, plugins: tracingPlugins() });
   const gateway = await startGateway({
     client: temporal,
     agents: config.agents,

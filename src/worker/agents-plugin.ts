@@ -2,7 +2,8 @@
  * A Temporal worker plugin that runs a project's agents: it points the worker's workflow bundle at
  * this package's task workflow with the project's agents module inside, and registers the
  * project's activities. `a2a-temporal` imports in agent code resolve to this very copy of the
- * package, so agent code and the task workflow share one `AgentFailure` and one agent API.
+ * package, so agent code and the task workflow share one `AgentFailure` and one agent API. The
+ * bundle also counts tasks started and settled on the worker's metrics (src/workflows/metrics-interceptors.ts).
  */
 import {
   bundleWorkflowCode,
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { createLlmActivities } from '../llm/activities.js';
+import { createPushActivities } from '../push/deliver.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
 
@@ -26,6 +28,7 @@ const USER_AGENTS_MODULE = 'a2a-temporal-user-agents';
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const WORKFLOWS_ENTRY = fileURLToPath(new URL(`./workflows-entry${EXTENSION}`, import.meta.url));
 const PACKAGE_ROOT_MODULE = fileURLToPath(new URL(`../index${EXTENSION}`, import.meta.url));
+const TASK_METRICS_MODULE = fileURLToPath(new URL(`../workflows/metrics-interceptors${EXTENSION}`, import.meta.url));
 
 type WebpackConfigHook = NonNullable<BundleOptions['webpackConfigHook']>;
 
@@ -50,6 +53,8 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
           default: unknownActivity,
           // LLM agents' model calls and tool runner, beside (never over) the project's own activities.
           ...createLlmActivities(options.activities, options.model),
+          // Push notification deliveries of the task workflow (src/workflows/push-deliveries.ts).
+          ...createPushActivities(),
           ...(options.activities as WorkerOptions['activities']),
           ...worker.activities,
         },
@@ -84,14 +89,15 @@ export function bundleAgents(
   return bundleWorkflowCode({
     ...options,
     workflowsPath: WORKFLOWS_ENTRY,
+    workflowInterceptorModules: [...(options.workflowInterceptorModules ?? []), TASK_METRICS_MODULE],
     webpackConfigHook: chain(options.webpackConfigHook, agentsWebpackHook(agents)),
   });
 }
 
 function bundleSettings(
-  worker: Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'>,
+  worker: Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions' | 'interceptors'>,
   hook: WebpackConfigHook,
-): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
+): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions' | 'interceptors'> {
   if (worker.workflowsPath && worker.workflowsPath !== WORKFLOWS_ENTRY) {
     throw new Error(
       "The a2a-temporal agents plugin needs the worker's workflow bundle: run your other workflows on a worker (and task queue) of their own.",
@@ -99,6 +105,10 @@ function bundleSettings(
   }
   return {
     workflowsPath: WORKFLOWS_ENTRY,
+    interceptors: {
+      ...worker.interceptors,
+      workflowModules: [...(worker.interceptors?.workflowModules ?? []), TASK_METRICS_MODULE],
+    },
     bundlerOptions: {
       ...worker.bundlerOptions,
       webpackConfigHook: chain(worker.bundlerOptions?.webpackConfigHook, hook),

@@ -1,9 +1,10 @@
 /**
  * A Temporal worker that runs a project's agents and activities on the caller's connection,
- * namespace and task queue.
+ * namespace and task queue; traced while tracing is on (src/telemetry/tracing.ts).
  */
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
+import { tracingPlugins } from '../telemetry/tracing.js';
 import { agentsPlugin, type AgentsPluginOptions } from './agents-plugin.js';
 
 export interface AgentWorkerOptions extends AgentsPluginOptions, Partial<Omit<WorkerOptions, 'activities'>> {
@@ -20,6 +21,10 @@ export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> 
     namespace: 'default',
     taskQueue: DEFAULT_TASK_QUEUE,
     ...workerOptions,
-    plugins: [...(plugins ?? []), agentsPlugin({ agents, ...(activities && { activities }), ...(model && { model }) })],
+    plugins: [
+      ...tracingPlugins(),
+      ...(plugins ?? []),
+      agentsPlugin({ agents, ...(activities && { activities }), ...(model && { model }) }),
+    ],
   });
 }

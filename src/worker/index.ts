@@ -16,7 +16,10 @@
  * await worker.run();
  *
  * Or add `agentsPlugin({ agents, activities })` to the `plugins` of a `Worker.create` of your own.
+ * `startTracing({ serviceName })` first traces the worker as the CLI does (README, Observability);
+ * a `Worker.create` of your own then takes `tracingPlugins()` before `agentsPlugin`.
  */
 export { agentsPlugin, bundleAgents, type AgentsPluginOptions } from './agents-plugin.js';
 export { createAgentWorker, type AgentWorkerOptions } from './create-worker.js';
 export type { ModelSettings } from '../llm/model-settings.js';
+export { startTracing, stopTracing, tracingPlugins, type TracingOptions } from '../telemetry/tracing.js';

@@ -8,3 +8,4 @@ import { agentsFromModule } from '../workflows/agent-list.js';
 import { createTaskWorkflow } from '../workflows/task-workflow.js';
 
 export default createTaskWorkflow(agentsFromModule(userAgents, 'The agents module'));
+export { a2aClosedTaskPushConfigs } from '../workflows/closed-task-push-configs.js';

@@ -6,6 +6,7 @@
 import type { Duration } from '@temporalio/common';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
+import type { PushEventSelection } from '../protocol/push.js';
 import type { JsonObject, WirePart } from '../protocol/wire.js';
 
 export interface AgentSkill {
@@ -33,6 +34,8 @@ export interface AgentDefinition {
    * then hold the task snapshot back until the agent shows which it does; leave it off otherwise.
    */
   mayAnswerWithMessage?: boolean;
+  /** Which events its tasks' push notification webhooks receive; default every status change and artifact. */
+  pushEvents?: PushEventSelection;
   /** Set by defineLlmAgent: the agent calls a model (and names it, unless the worker's A2A_MODEL is used). */
   llm?: { model?: string };
   run(ctx: AgentContext): Promise<AgentResult>;

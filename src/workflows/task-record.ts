@@ -11,6 +11,13 @@ import type {
   TaskSnapshot,
   TimelineEntry,
 } from '../protocol/contract.js';
+import type {
+  PushConfig,
+  PushDeliveryState,
+  PushDeliveryView,
+  PushEventSelection,
+  StoredPushConfig,
+} from '../protocol/push.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
 
@@ -44,6 +51,9 @@ export interface TransitionOptions {
 const SUMMARY_TEXT_CHARS = 1_000;
 
 export class TaskRecord {
+  /** Which events webhooks receive (the agent's choice; every status change and artifact by default). */
+  private pushSelection: PushEventSelection = {};
+
   private constructor(
     private readonly data: TaskSnapshot,
     private readonly now: () => string,
@@ -166,6 +176,7 @@ export class TaskRecord {
       ...(this.data.participants && { participants: clone(this.data.participants) }),
       timeline: clone(this.data.timeline),
       ...(this.data.pending && { pendingQuestion: clone(this.data.pending) }),
+      ...(this.data.pushConfigs?.length && { pushNotifications: this.pushDeliveryViews() }),
     };
     return task;
   }
@@ -267,8 +278,69 @@ export class TaskRecord {
     return copy;
   }
 
+  selectPushEvents(selection: PushEventSelection): void {
+    this.pushSelection = selection;
+  }
+
+  /** A new webhook, or new settings for one (its undelivered notifications stay queued). */
+  setPushConfig(config: PushConfig): void {
+    this.data.pushConfigs ??= [];
+    const existing = this.data.pushConfigs.find((stored) => stored.config.id === config.id);
+    if (existing) existing.config = clone(config);
+    else this.data.pushConfigs.push({ config: clone(config), pending: [], delivered: 0 });
+  }
+
+  deletePushConfig(id: string): void {
+    if (this.data.pushConfigs) this.data.pushConfigs = this.data.pushConfigs.filter((s) => s.config.id !== id);
+  }
+
+  pushConfig(id: string): Readonly<StoredPushConfig> | undefined {
+    return this.data.pushConfigs?.find((stored) => stored.config.id === id);
+  }
+
+  get pushConfigs(): ReadonlyArray<Readonly<StoredPushConfig>> {
+    return this.data.pushConfigs ?? [];
+  }
+
+  /** The configs with their delivery state, without the queued notifications. */
+  pushConfigViews(): Array<PushConfig & PushDeliveryState> {
+    return this.pushConfigs.map(({ config, pending: _pending, ...state }) => clone({ ...config, ...state }));
+  }
+
+  /** How deliveries to each webhook stand, for operators (`tasks show`); secrets stay out. */
+  private pushDeliveryViews(): PushDeliveryView[] {
+    return this.pushConfigs.map(({ config, pending, ...state }) =>
+      clone({ id: config.id, url: config.url, pending: pending.length, ...state }),
+    );
+  }
+
+  /** The oldest undelivered notification of a config was sent (or given up on): the next one is due. */
+  pushSettled(id: string, outcome: { ok: true } | { ok: false; reason: string }): void {
+    const stored = this.data.pushConfigs?.find((s) => s.config.id === id);
+    if (!stored) return;
+    stored.pending.shift();
+    const at = this.now();
+    if (outcome.ok) {
+      stored.delivered += 1;
+      stored.lastSuccess = at;
+    } else {
+      stored.lastFailure = { at, reason: outcome.reason };
+    }
+  }
+
   private push(event: DistributiveOmit<TaskEvent, 'seq'>): void {
-    this.data.events.push({ ...clone(event), seq: this.lastSeq + 1 } as TaskEvent);
+    const numbered = { ...clone(event), seq: this.lastSeq + 1 } as TaskEvent;
+    this.data.events.push(numbered);
+    if (!this.data.pushConfigs || !this.notifies(numbered)) return;
+    for (const stored of this.data.pushConfigs) stored.pending.push(clone(numbered));
+  }
+
+  /** Direct messages answer their sender; webhooks follow the task, as far as the agent selected. */
+  private notifies(event: TaskEvent): boolean {
+    const { states, artifacts = true } = this.pushSelection;
+    if (event.kind === 'artifact') return artifacts;
+    if (event.kind === 'message') return false;
+    return states === undefined || states.includes(fromWireState(event.status.state) ?? 'submitted');
   }
 }
 

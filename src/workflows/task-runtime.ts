@@ -45,6 +45,14 @@ import { spanText, utcMinuteText } from '../protocol/time-text.js';
 import { dataOf, textOf, type WireMessage } from '../protocol/wire.js';
 import type { Reply, UserMessage } from './agent-api.js';
 import { MAX_MESSAGE_BYTES, messageProblem, partsOf, sizeProblem } from '../protocol/message-checks.js';
+import {
+  deletePushConfigUpdate,
+  pushConfigsQuery,
+  setPushConfigUpdate,
+  type PushConfig,
+  type PushConfigChange,
+} from '../protocol/push.js';
+import { PushDeliveries } from './push-deliveries.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 
 /** The pending question's side of a reply: what it accepts, and the reply once it came. */
@@ -69,6 +77,8 @@ export interface ModelStream {
 
 /** Workflows that started before a message could wait for the task to settle replay without it. */
 const SETTLED_ANSWER_PATCH = 'settled-answer';
+/** Every event is sent to every config: a bound keeps one task's history and fan-out in proportion. */
+const MAX_PUSH_CONFIGS = 10;
 /** Workflows that started before the summary memo replay without it. */
 const SUMMARY_MEMO_PATCH = 'summary-memo';
 
@@ -78,8 +88,10 @@ export class TaskRuntime {
   cancelRequest?: CancelRequest;
   agentScope?: CancellationScope;
   firstMessage?: UserMessage;
+  readonly push: PushDeliveries;
 
   constructor(readonly record: TaskRecord) {
+    this.push = new PushDeliveries(record);
     const first = record.history.find((message) => message.role === 'ROLE_USER');
     if (first) this.firstMessage = toUserMessage(first, record.firstResponder);
   }
@@ -170,6 +182,24 @@ export class TaskRuntime {
         },
       },
     );
+    setHandler(
+      setPushConfigUpdate,
+      ({ config }) => {
+        this.record.setPushConfig(config);
+        this.push.follow(config.id);
+        return config;
+      },
+      {
+        validator: (change) => {
+          this.checkAccess(change);
+          this.checkPushConfig(change?.config);
+        },
+      },
+    );
+    setHandler(deletePushConfigUpdate, ({ id }) => this.record.deletePushConfig(id), {
+      validator: (change) => this.checkAccess(change),
+    });
+    setHandler(pushConfigsQuery, () => this.record.pushConfigViews());
     setHandler(taskQuery, (args) => this.record.view(args?.historyLength));
     setHandler(eventsQuery, (afterSeq) => this.record.eventsSince(afterSeq));
     setHandler(snapshotQuery, (args) => ({ task: this.record.view(args.historyLength), lastSeq: this.record.lastSeq }));
@@ -189,6 +219,7 @@ export class TaskRuntime {
         `The idempotency key already started task ${record.id} with another message; use a new key for a new task`,
       );
     }
+    if (incoming.pushConfig) this.checkPushConfig(incoming.pushConfig);
     if (record.isTerminal) {
       reject(TaskErrorType.TaskTerminal, `Task ${record.id} is ${record.state} and accepts no more messages`);
     }
@@ -239,6 +270,21 @@ export class TaskRuntime {
     }
   }
 
+  private checkAccess(change: PushConfigChange): void {
+    this.checkOwner(change?.caller);
+    this.checkAgent(change?.agent);
+  }
+
+  /** Also for a config that comes with a message (an operator may type anything into the Temporal UI). */
+  private checkPushConfig(config: PushConfig | undefined): void {
+    if (typeof config?.id !== 'string' || !config.id || typeof config.url !== 'string') {
+      reject(TaskErrorType.InvalidReply, 'A push notification config needs an id and a url');
+    }
+    if (!this.record.pushConfig(config.id) && this.record.pushConfigs.length >= MAX_PUSH_CONFIGS) {
+      reject(TaskErrorType.InvalidReply, `A task has at most ${MAX_PUSH_CONFIGS} push notification configs`);
+    }
+  }
+
   /** For an authenticated caller who neither owns the task nor may answer it, the task does not exist. */
   private checkOwner(caller: Caller | undefined): void {
     if (!mayAccessTask(this.record.audience, caller)) {
@@ -264,7 +310,13 @@ export class TaskRuntime {
     // Not cancellable: a Temporal cancel settles the task as canceled, which is this sender's answer too.
     await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
     const directMessage = this.record.directMessage;
-    return { ...accepted, settled: { state: this.record.state, ...(directMessage && { directMessage }) } };
+    const notifying = this.record.pushConfigs.length > 0;
+    const settled = {
+      state: this.record.state,
+      ...(directMessage && { directMessage }),
+      ...(notifying && { notifying }),
+    };
+    return { ...accepted, settled };
   }
 
   private applyMessage(incoming: IncomingMessage): MessageAccepted {
@@ -281,6 +333,11 @@ export class TaskRuntime {
       ...(incoming.referenceTaskIds?.length && { referenceTaskIds: incoming.referenceTaskIds }),
     };
     this.record.addUserMessage(message, key);
+    // Before the message's effects: its config hears of the first event it causes.
+    if (incoming.pushConfig) {
+      this.record.setPushConfig(incoming.pushConfig);
+      this.push.follow(incoming.pushConfig.id);
+    }
     const responder = incoming.caller?.id ?? incoming.responder;
     const user = toUserMessage(message, responder);
     if (!this.firstMessage) {

@@ -53,9 +53,11 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     const record = input.carried
       ? TaskRecord.restore(input.carried.task, now)
       : TaskRecord.create({ taskId: input.taskId, contextId: input.contextId, agent: agentName }, now);
+    if (agent.pushEvents) record.selectPushEvents(agent.pushEvents);
     const runtime = new TaskRuntime(record);
     const journal = new AgentJournal(input.carried?.journal);
     runtime.registerHandlers();
+    runtime.push.resume();
     if (input.carried) runtime.publishDetails();
     else runtime.publish();
 
@@ -78,6 +80,8 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     await CancellationScope.nonCancellable(async () => {
       settle(run);
       await condition(allHandlersFinished);
+      // The terminal notification too: the workflow stays open until its webhooks have it (or gave up).
+      await condition(() => runtime.push.idle);
     });
     // Temporal's own status tells the A2A outcome in the UI's list and its Failures count; workflows
     // that started before this change end as they always did.
@@ -159,6 +163,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
         runtime.waiter.reply === undefined &&
         runtime.cancelRequest === undefined &&
         !root.consideredCancelled &&
+        runtime.push.idle &&
         journal.onlyWaitingOn(WAITING_STEPS)
       );
     }

@@ -56,6 +56,27 @@ describe('taskView', () => {
     expect(text).toContain('out of band');
     expect(text).not.toContain('tasks reply');
   });
+
+  it('shows how push deliveries stand, per webhook', () => {
+    const task = waitingTask({
+      metadata: {
+        pushNotifications: [
+          { id: 'ops', url: 'https://hooks.example.com/a2a', delivered: 3, pending: 1, lastSuccess: NOW.toISOString() },
+          {
+            id: 'old',
+            url: 'https://gone.example.com/',
+            delivered: 0,
+            pending: 0,
+            lastFailure: { at: NOW.toISOString(), reason: 'The webhook answered 410' },
+          },
+        ],
+      },
+    });
+    const text = taskView(task, { now: NOW });
+    expect(text).toMatch(/Push notifications\n {2}CONFIG\s+URL\s+DELIVERED\s+PENDING\s+LAST SUCCESS\s+LAST FAILURE/);
+    expect(text).toMatch(/ops\s+https:\/\/hooks\.example\.com\/a2a\s+3\s+1\s+2030-01-02 10:00:00/);
+    expect(text).toContain('2030-01-02 10:00:00 The webhook answered 410');
+  });
 });
 
 describe('taskListView', () => {

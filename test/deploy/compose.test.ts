@@ -2,6 +2,8 @@
  * docker-compose.yml cannot run here (no Docker engine), so keep it honest: every environment
  * variable it gives our services is read by the code, every port it publishes is one the code
  * listens on, and every command it runs is a command of the package's CLI on a config that exists.
+ * The observability profile's Prometheus scrapes the ports our services serve metrics on, and
+ * their traces go where its Jaeger listens.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +15,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')) as {
   services: Record<
     string,
-    { build?: string; command?: string[]; environment?: Record<string, unknown>; ports?: string[] }
+    {
+      build?: string;
+      image?: string;
+      command?: string[];
+      environment?: Record<string, unknown>;
+      ports?: string[];
+      profiles?: string[];
+      volumes?: string[];
+    }
   >;
 };
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -54,5 +64,53 @@ describe('docker-compose.yml', () => {
     expect(gateway.ports).toEqual(['8080:8080', '8081:8081']);
     expect(source).toMatch(/env\.PORT \?\? 8080/);
     expect(source).toMatch(/env\.GRPC_PORT \?\? 8081/);
+  });
+});
+
+describe('the observability profile', () => {
+  const profiled = Object.entries(compose.services).filter(([, service]) =>
+    service.profiles?.includes('observability'),
+  );
+  const prometheus = compose.services.prometheus!;
+  /** Where in the container each file comes from. */
+  const mounted = (service: { volumes?: string[] }): Record<string, string> =>
+    Object.fromEntries((service.volumes ?? []).map((volume) => volume.split(':')).map(([from, to]) => [to!, from!]));
+
+  it('adds Jaeger and Prometheus, and nothing that `docker compose up` alone would start', () => {
+    expect(profiled.map(([name]) => name).sort()).toEqual(['jaeger', 'prometheus']);
+    for (const [, service] of ours) expect(service.profiles).toBeUndefined();
+  });
+
+  it('mounts Prometheus config files that exist, with the rule file it names', () => {
+    const files = mounted(prometheus);
+    for (const from of Object.values(files)) expect(existsSync(join(ROOT, from))).toBe(true);
+    const config = parse(readFileSync(join(ROOT, files['/etc/prometheus/prometheus.yml']!), 'utf8'));
+    for (const rules of config.rule_files) expect(files[rules], `${rules} is not mounted`).toBeDefined();
+  });
+
+  it('scrapes the ports the gateway and the worker serve metrics on', () => {
+    const config = parse(readFileSync(join(ROOT, mounted(prometheus)['/etc/prometheus/prometheus.yml']!), 'utf8'));
+    const targets = config.scrape_configs.flatMap((job: any) =>
+      job.dns_sd_configs.flatMap((sd: any) => sd.names.map((name: string) => `${name}:${sd.port}`)),
+    );
+    const gateway = compose.services.gateway!.environment!;
+    const worker = compose.services.worker!.environment!;
+    expect(targets.sort()).toEqual([`gateway:${gateway.A2A_METRICS_PORT}`, `worker:${worker.A2A_WORKER_METRICS_PORT}`]);
+    // Scraped inside the compose network only: unauthenticated endpoints are never published.
+    for (const [, service] of ours) {
+      for (const port of [gateway.A2A_METRICS_PORT, worker.A2A_WORKER_METRICS_PORT]) {
+        expect(service.ports ?? []).not.toContain(`${port}:${port}`);
+      }
+    }
+  });
+
+  it('sends the traces, when turned on, to Jaeger over OTLP/HTTP', () => {
+    const jaeger = compose.services.jaeger!;
+    expect(jaeger.environment?.COLLECTOR_OTLP_ENABLED).toBe('true');
+    for (const name of ['gateway', 'worker']) {
+      const environment = compose.services[name]!.environment!;
+      expect(environment.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-http://jaeger:4318}');
+      expect(environment.OTEL_TRACES_EXPORTER).toBe('${OTEL_TRACES_EXPORTER:-none}');
+    }
   });
 });

@@ -299,7 +299,8 @@ export function jsonRpcCases(targets: Targets, random: Random): HttpCase[] {
   for (const method of push) {
     for (const params of [
       {},
-      { taskId: targets.waitingTaskId, url: 'http://x' },
+      // Wrong types in every field a push-config method reads, on a task that exists.
+      { taskId: targets.waitingTaskId, id: 7, url: 7, pageSize: -1 },
       { taskId: '\ud800' },
       { taskId: nested(3_000) },
     ]) {

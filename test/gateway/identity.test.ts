@@ -187,6 +187,27 @@ describe('another principal cannot reach a task', () => {
   });
 });
 
+describe('push notification configs belong to the task owner', () => {
+  it('over JSON-RPC and HTTP+JSON: another principal can neither create, list, get nor delete them', async () => {
+    const taskId = await waitingExpense('alice');
+    const config = { taskId, id: 'alice-hook', url: 'https://example.com/hook' };
+    const created = await rpc('expense-approval', 'CreateTaskPushNotificationConfig', config, as('alice'));
+    expect(created.result.id).toBe('alice-hook');
+    const bob = as('bob');
+    const ids = { taskId, id: 'alice-hook' };
+    for (const method of ['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig']) {
+      expect((await rpc('expense-approval', method, { ...config, ...ids }, bob)).error.code).toBe(-32001);
+    }
+    expect((await rpc('expense-approval', 'ListTaskPushNotificationConfigs', { taskId }, bob)).error.code).toBe(-32001);
+    expect((await rpc('expense-approval', 'DeleteTaskPushNotificationConfig', ids, bob)).error.code).toBe(-32001);
+    const configsPath = `/tasks/${taskId}/pushNotificationConfigs`;
+    expect((await rest('expense-approval', 'GET', configsPath, bob)).status).toBe(404);
+    expect((await rest('expense-approval', 'DELETE', `${configsPath}/alice-hook`, bob)).status).toBe(404);
+    const listed = await rest('expense-approval', 'GET', configsPath, as('alice'));
+    expect(listed.body.configs.map((c: { id: string }) => c.id)).toEqual(['alice-hook']);
+  });
+});
+
 describe('credentials', () => {
   const token = (claims: { aud?: string; exp?: number; sub?: string }, secret = SECRET) =>
     new SignJWT({ groups: ['staff'] })

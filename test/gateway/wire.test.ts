@@ -46,9 +46,8 @@ describe('JSON-RPC errors', () => {
     expect((await send('hello', { taskId: 'unknown-task' })).error?.code).toBe(-32001);
     const notFound = await rpc('GetTask', { id: 'unknown-task' });
     expect(notFound.error?.data).toEqual([expect.objectContaining({ reason: 'TASK_NOT_FOUND' })]);
-    expect((await rpc('CreateTaskPushNotificationConfig', { taskId: waiting.id, url: 'http://x' })).error?.code).toBe(
-      -32003,
-    );
+    const refusedUrl = { taskId: waiting.id, id: 'hook', url: 'ftp://example.com/hook' };
+    expect((await rpc('CreateTaskPushNotificationConfig', refusedUrl)).error?.code).toBe(-32602);
   });
 
   it('rejects bad requests before touching Temporal', async () => {
@@ -136,7 +135,7 @@ describe('agent cards', () => {
     ];
     expect(Object.keys(card).filter((key) => !allowed.includes(key))).toEqual([]);
     expect(required.filter((key) => !(key in card))).toEqual([]);
-    expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false, extendedAgentCard: false });
+    expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true, extendedAgentCard: false });
     expect(card.supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
       'JSONRPC 1.0',
       'HTTP+JSON 1.0',

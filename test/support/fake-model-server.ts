@@ -3,7 +3,7 @@
  * (`POST /v1/chat/completions`, JSON or server-sent events) over loopback, answering with scripted replies.
  * Real providers (the AI SDK's openai-compatible one) talk to it exactly as they talk to a hosted model.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -28,6 +28,8 @@ export interface ScriptedReply {
 
 export interface RecordedRequest {
   body: any;
+  /** As received, e.g. the W3C `traceparent` a traced worker sends. */
+  headers: IncomingHttpHeaders;
   /** true when the client disconnected before the response ended */
   aborted: boolean;
 }
@@ -90,7 +92,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       return;
     }
 
-    const recorded: RecordedRequest = { body, aborted: false };
+    const recorded: RecordedRequest = { body, headers: req.headers, aborted: false };
     rawBodies.set(recorded, raw);
     requests.push(recorded);
     res.on('close', () => {

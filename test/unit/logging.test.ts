@@ -2,7 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { routeConsoleToLogger } from '../../src/logging.js';
+import { trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { routeConsoleToLogger, traceFields } from '../../src/logging.js';
 
 const saved = { ...console };
 afterEach(() => Object.assign(console, saved));
@@ -25,5 +27,17 @@ describe('routeConsoleToLogger', () => {
     expect(error).toMatchObject({ level: 50, component: 'console', err: { message: 'boom' } });
     expect(error.msg).toBe('Error during SSE streaming (request 1\\n{"level":30,"msg":"admin logged in"}):');
     expect(plain).toMatchObject({ level: 30, msg: 'plain 42' });
+  });
+});
+
+describe('traceFields', () => {
+  it('joins a log line to the active span, and adds nothing outside one', () => {
+    new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] }).register();
+    expect(traceFields()).toEqual({});
+    trace.getTracer('test').startActiveSpan('request', (span) => {
+      const { traceId, spanId } = span.spanContext();
+      expect(traceFields()).toEqual({ trace_id: traceId, span_id: spanId });
+      span.end();
+    });
   });
 });

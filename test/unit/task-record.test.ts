@@ -73,3 +73,46 @@ describe('TaskRecord', () => {
     expect(copy.state).toBe('completed');
   });
 });
+
+describe('TaskRecord push queues', () => {
+  it('queues the selected events per config, in order, and carries them across continue-as-new', () => {
+    const record = newRecord();
+    record.selectPushEvents({ states: ['input-required', 'completed'], artifacts: true });
+    record.transition('working');
+    expect(record.pushConfigs).toEqual([]);
+    record.setPushConfig({ id: 'a', url: 'https://example.com/a', token: 't' });
+    record.transition('input-required', { message: agentSays('Sure?') });
+    record.addArtifact({ artifactId: 'x', parts: [{ text: 'x' }] }, false, true);
+    record.transition('working');
+    const pending = record.pushConfig('a')!.pending;
+    expect(pending.map((e) => e.kind)).toEqual(['status', 'artifact']);
+    expect(pending.map((e) => e.seq)).toEqual([2, 3]);
+
+    record.pushSettled('a', { ok: true });
+    const restored = TaskRecord.restore(record.snapshot(), clock);
+    restored.transition('completed');
+    expect(restored.pushConfig('a')!.pending.map((e) => e.seq)).toEqual([3, 5]);
+    expect(restored.view().metadata?.pushNotifications).toEqual([
+      expect.objectContaining({ id: 'a', url: 'https://example.com/a', delivered: 1, pending: 2 }),
+    ]);
+    expect(JSON.stringify(restored.view().metadata)).not.toContain('"t"');
+    restored.pushSettled('a', { ok: false, reason: 'The webhook answered 410' });
+    expect(restored.pushConfigViews()).toEqual([
+      expect.objectContaining({
+        id: 'a',
+        token: 't',
+        delivered: 1,
+        lastFailure: expect.objectContaining({ reason: 'The webhook answered 410' }),
+      }),
+    ]);
+    restored.deletePushConfig('a');
+    expect(restored.pushConfigs).toEqual([]);
+  });
+
+  it('sends direct message answers to no webhook', () => {
+    const record = newRecord();
+    record.setPushConfig({ id: 'a', url: 'https://example.com/a' });
+    record.respondWithMessage(agentSays('hi'));
+    expect(record.pushConfig('a')!.pending).toEqual([]);
+  });
+});

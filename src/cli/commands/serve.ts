@@ -11,8 +11,10 @@ import { AuthConfigError } from '../../gateway/auth/settings.js';
 import { gatewaySettings } from '../../gateway/config.js';
 import { createTemporalClient } from '../../gateway/temporal-client.js';
 import { logger, routeConsoleToLogger } from '../../logging.js';
+import { workerMetricsAddress } from '../../telemetry/metrics-settings.js';
+import { startTracing, stopTracing } from '../../telemetry/tracing.js';
 import { temporalSettings } from '../../temporal/connection.js';
-import { routeTemporalLogs } from '../../temporal/worker-logs.js';
+import { installTemporalRuntime } from '../../temporal/runtime.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -29,20 +31,28 @@ export async function runDev(command: ServeCommand, io: Io): Promise<ExitCode> {
 }
 
 export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode> {
-  routeTemporalLogs(); // The SDK stops the worker on SIGINT/SIGTERM; run() then resolves.
+  const metricsAddress = await configErrorsAsUsage(async () => {
+    startTracing({ serviceName: 'a2a-temporal-worker' });
+    return await workerMetricsAddress(io.env, 'production');
+  });
+  // The SDK stops the worker on SIGINT/SIGTERM; run() then resolves.
+  installTemporalRuntime({ ...(metricsAddress && { metricsAddress }) });
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
   const settings = temporalSettings(io.env, taskQueueOf(config));
   const connection = await NativeConnection.connect(settings.connection);
   const worker = await createProjectWorker(config, connection, settings);
   const { address, namespace, taskQueue } = settings;
-  logger.info({ address, namespace, taskQueue, agents: config.agents.map((a) => a.name) }, 'worker started');
+  const metrics = metricsAddress && `http://${metricsAddress}/metrics`;
+  logger.info({ address, namespace, taskQueue, agents: config.agents.map((a) => a.name), metrics }, 'worker started');
   await worker.run();
   await connection.close();
+  await stopTracing();
   return ExitCode.Ok;
 }
 
 export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCode> {
   routeConsoleToLogger();
+  await configErrorsAsUsage(async () => startTracing({ serviceName: 'a2a-temporal-gateway' }));
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
   const gateway = await configErrorsAsUsage(async () => gatewaySettings(io.env, 'production'));
   const settings = temporalSettings(io.env, taskQueueOf(config));
@@ -53,6 +63,7 @@ export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCod
     {
       url: running.url,
       grpcAddress: running.grpcAddress,
+      metrics: running.metricsUrl,
       agents: config.agents.map((agent) => agent.name),
       temporal: `${settings.address}/${settings.namespace}`,
       taskQueue: settings.taskQueue,
@@ -63,6 +74,7 @@ export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCod
   await nextShutdownSignal();
   await running.close();
   await connection.close();
+  await stopTracing();
   return ExitCode.Ok;
 }
 

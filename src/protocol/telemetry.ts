@@ -1,0 +1,38 @@
+/**
+ * The names traces and metrics use for A2A things, shared by the gateway, the worker and the
+ * workflow sandbox (pure: no Node, no OpenTelemetry).
+ */
+import { workflowIdForTask } from './contract.js';
+
+/** Span attributes: one vocabulary on gateway, workflow and activity spans, so a trace query finds them all. */
+export const SPAN_ATTRIBUTES = {
+  taskId: 'a2a.task_id',
+  contextId: 'a2a.context_id',
+  agent: 'a2a.agent',
+  method: 'a2a.method',
+  transport: 'a2a.transport',
+  outcome: 'a2a.outcome',
+} as const;
+
+const WORKFLOW_ID_PREFIX = workflowIdForTask('');
+
+/** The A2A attributes of a task's workflow (or of an activity it runs), as far as they are known. */
+export function taskSpanAttributes(task: {
+  workflowId: string;
+  agent: string;
+  contextId?: string | undefined;
+}): Record<string, string> {
+  return {
+    ...(task.workflowId.startsWith(WORKFLOW_ID_PREFIX) && {
+      [SPAN_ATTRIBUTES.taskId]: task.workflowId.slice(WORKFLOW_ID_PREFIX.length),
+    }),
+    [SPAN_ATTRIBUTES.agent]: task.agent,
+    ...(task.contextId && { [SPAN_ATTRIBUTES.contextId]: task.contextId }),
+  };
+}
+
+/** Counters the task workflow adds to the worker's Prometheus metrics (through Temporal's metric meter). */
+export const TASK_METRICS = {
+  started: 'a2a_tasks_started',
+  settled: 'a2a_tasks_settled',
+} as const;

@@ -1,0 +1,110 @@
+/**
+ * The push delivery activity: one POST of one notification. Any failure throws, and Temporal
+ * retries it with backoff (see src/workflows/push-deliveries.ts); a URL the policy refuses and a
+ * redirect fail for good, since trying again cannot change them.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  NOTIFICATION_ID_HEADER,
+  NOTIFICATION_TOKEN_HEADER,
+  PUSH_ACTIVITY,
+  PUSH_URL_REFUSED,
+  type PushNotification,
+} from '../protocol/push.js';
+import type { JWK } from 'jose';
+import {
+  NOTIFICATION_SIGNATURE_HEADER,
+  notificationSigner,
+  pushSigningKeyFromEnv,
+  type NotificationSigner,
+} from './signing.js';
+import {
+  guardedLookup,
+  PushUrlRefusedError,
+  pushUrlPolicyFromEnv,
+  urlProblem,
+  type PushUrlPolicy,
+} from './url-policy.js';
+
+/** Per attempt: connecting, sending and the answer's head. */
+const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Of an error answer, only this much is read (for the failure's message). */
+const MAX_ERROR_BODY_BYTES = 1_024;
+
+export function createPushActivities(
+  policy: PushUrlPolicy = pushUrlPolicyFromEnv(),
+  signingKey: JWK | undefined = pushSigningKeyFromEnv(),
+) {
+  const sign = signingKey && notificationSigner(signingKey);
+  return { [PUSH_ACTIVITY]: (notification: PushNotification) => deliverNotification(notification, policy, sign) };
+}
+
+export async function deliverNotification(
+  notification: PushNotification,
+  policy: PushUrlPolicy,
+  sign?: NotificationSigner,
+): Promise<void> {
+  const { config, notificationId, body } = notification;
+  const problem = urlProblem(config.url, policy);
+  if (problem) throw ApplicationFailure.nonRetryable(problem, PUSH_URL_REFUSED);
+  const payload = Buffer.from(JSON.stringify(body));
+  const headers: Record<string, string> = {
+    'content-type': 'application/a2a+json',
+    'content-length': String(payload.length),
+    [NOTIFICATION_ID_HEADER]: notificationId,
+    ...(config.token && { [NOTIFICATION_TOKEN_HEADER]: config.token }),
+    ...(config.authentication && {
+      authorization: `${config.authentication.scheme} ${config.authentication.credentials}`,
+    }),
+    ...(sign && { [NOTIFICATION_SIGNATURE_HEADER]: await sign(payload, notificationId) }),
+  };
+  const url = new URL(config.url);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const signal = AbortSignal.any([Context.current().cancellationSignal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]);
+  let response: IncomingMessage;
+  try {
+    response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = send(url, { method: 'POST', headers, lookup: guardedLookup(policy), signal }, resolve);
+      req.on('error', reject);
+      req.end(payload);
+    });
+  } catch (error) {
+    if (error instanceof PushUrlRefusedError) throw ApplicationFailure.nonRetryable(error.message, PUSH_URL_REFUSED);
+    throw error;
+  }
+  const status = response.statusCode ?? 0;
+  if (status >= 200 && status < 300) {
+    // The answer's body means nothing here: not read at all.
+    response.destroy();
+    return;
+  }
+  const text = await readCapped(response, MAX_ERROR_BODY_BYTES);
+  if (status >= 300 && status < 400) {
+    throw ApplicationFailure.nonRetryable(
+      `The webhook answered ${status}: redirects are not followed`,
+      PUSH_URL_REFUSED,
+    );
+  }
+  throw ApplicationFailure.retryable(`The webhook answered ${status}${text ? `: ${text}` : ''}`, 'PushDeliveryFailed');
+}
+
+/** At most `max` bytes of the answer, then the connection is dropped. */
+async function readCapped(response: IncomingMessage, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= max) break;
+    }
+  } catch {
+    // A broken error answer still fails the attempt with its status.
+  } finally {
+    response.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8').trim();
+}

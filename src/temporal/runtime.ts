@@ -1,0 +1,54 @@
+/**
+ * The process's Temporal runtime, installed once (Temporal allows no second): the SDK's worker,
+ * workflow and activity logs through this product's logger and, when asked, the runtime's own
+ * metrics on a Prometheus endpoint: workers, workflow tasks, activities, and the task counters of
+ * src/workflows/metrics-interceptors.ts.
+ */
+import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { logger } from '../logging.js';
+
+const TEMPORAL_LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
+
+export interface TemporalRuntimeOptions {
+  log?: Logger;
+  /** The SDK stops workers on SIGINT/SIGTERM itself, unless the caller orders shutdown. */
+  ownSignals?: boolean;
+  /** `host:port` of the Prometheus endpoint (`/metrics`); no metrics when omitted. */
+  metricsAddress?: string;
+}
+
+export function installTemporalRuntime(options: TemporalRuntimeOptions = {}): void {
+  const log = options.log ?? logger;
+  const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
+  Runtime.install({
+    ...(options.ownSignals && { shutdownSignals: [] }),
+    logger: new DefaultLogger(level, ({ level: entryLevel, message, meta }) => {
+      // Workflow and activity code log errors as `error`; pino serializes an error only as `err`.
+      const { error, ...rest } = meta ?? {};
+      log[TEMPORAL_LEVELS[entryLevel]](
+        { ...rest, ...(error !== undefined && { err: error }), component: 'temporal' },
+        message,
+      );
+    }),
+    ...(options.metricsAddress && {
+      telemetryOptions: {
+        metrics: {
+          // Prometheus' own conventions: counters end in _total, durations in seconds with the unit in the name.
+          prometheus: {
+            bindAddress: options.metricsAddress,
+            countersTotalSuffix: true,
+            useSecondsForDurations: true,
+            unitSuffix: true,
+          },
+        },
+      },
+    }),
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * The push SSRF guard and one delivery attempt: which URLs and addresses are refused, that
+ * redirects fail for good, that an error answer is read only so far, and that the guard is applied
+ * again at connection time (a name allowed at save time may resolve inward later).
+ */
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { ApplicationFailure } from '@temporalio/common';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUSH_URL_REFUSED, type PushNotification } from '../../src/protocol/push.js';
+import { deliverNotification } from '../../src/push/deliver.js';
+import { publicJwks, pushSigningKeyFromEnv } from '../../src/push/signing.js';
+import {
+  guardedLookup,
+  inwardAddress,
+  PushUrlRefusedError,
+  pushUrlPolicyFromEnv,
+  urlProblem,
+} from '../../src/push/url-policy.js';
+
+const nobodyAllowed = pushUrlPolicyFromEnv({});
+const loopbackAllowed = pushUrlPolicyFromEnv({ A2A_PUSH_ALLOWED_HOSTS: '127.0.0.1, [::1]' });
+
+describe('webhook URL policy', () => {
+  it.each([
+    ['127.0.0.1'],
+    ['10.0.0.8'],
+    ['172.20.1.1'],
+    ['192.168.1.1'],
+    ['169.254.169.254'],
+    ['100.64.0.1'],
+    ['0.0.0.0'],
+    ['::1'],
+    ['::ffff:10.0.0.1'],
+    ['fe80::1'],
+    ['fd00:ec2::254'],
+    ['64:ff9b::a00:1'],
+  ])('calls %s inward', (address) => {
+    expect(inwardAddress(address)).toBeDefined();
+  });
+
+  it.each([['93.184.216.34'], ['2606:2800:220:1:248:1893:25c8:1946'], ['::ffff:8.8.8.8']])(
+    'lets %s through',
+    (address) => {
+      expect(inwardAddress(address)).toBeUndefined();
+    },
+  );
+
+  it('refuses schemes, credentials, inward literals in any spelling and bare names; the allow-list wins', () => {
+    for (const url of [
+      'file:///etc/passwd',
+      'http://a:b@example.com/',
+      'http://2130706433/',
+      'http://0177.0.0.1/',
+      'http://0x7f.1/',
+      'http://[::ffff:7f00:1]/',
+      'http://intranet/hook',
+    ]) {
+      expect(urlProblem(url, nobodyAllowed), url).toMatch(/refused|must/);
+    }
+    expect(urlProblem('https://example.com/hook', nobodyAllowed)).toBeUndefined();
+    expect(urlProblem('http://127.0.0.1:9/hook', loopbackAllowed)).toBeUndefined();
+    expect(urlProblem('http://[::1]:9/hook', loopbackAllowed)).toBeUndefined();
+    expect(urlProblem('http://127.0.0.2:9/hook', loopbackAllowed)).toMatch(/refused/);
+  });
+});
+
+describe('one delivery attempt', () => {
+  let server: Server;
+  let base: string;
+  const answers: Array<(res: ServerResponse) => void> = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => answers.shift()!(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const notification = (url: string): PushNotification => ({
+    config: { id: 'c', url },
+    notificationId: 't:1',
+    body: { statusUpdate: { taskId: 't' } },
+  });
+  const attempt = (url: string, policy = loopbackAllowed) =>
+    new MockActivityEnvironment().run(() => deliverNotification(notification(url), policy));
+
+  it('fails for good on a redirect, and retryably on an error answer read only so far', async () => {
+    answers.push((res) => res.writeHead(302, { location: 'http://169.254.169.254/' }).end());
+    const redirect = await attempt(`${base}/hook`).catch((error: unknown) => error);
+    expect(redirect).toBeInstanceOf(ApplicationFailure);
+    expect(redirect).toMatchObject({ type: PUSH_URL_REFUSED, nonRetryable: true });
+
+    answers.push((res) => res.writeHead(503).end('x'.repeat(100_000)));
+    const failed = (await attempt(`${base}/hook`).catch((error: unknown) => error)) as ApplicationFailure;
+    expect(failed.nonRetryable).toBe(false);
+    expect(failed.message.length).toBeLessThan(1_200);
+  });
+
+  it('checks again at connection time the addresses a name resolves to then', async () => {
+    // What http.request asks: the guard answers with the refusal instead of an address.
+    const looked = await new Promise<unknown>((resolve) =>
+      guardedLookup(nobodyAllowed)('localhost', {}, ((error: unknown) => resolve(error)) as never),
+    );
+    expect(looked).toBeInstanceOf(PushUrlRefusedError);
+    const allowed = await new Promise<unknown>((resolve) =>
+      guardedLookup(pushUrlPolicyFromEnv({ A2A_PUSH_ALLOWED_HOSTS: 'localhost' }))('localhost', {}, ((
+        error: unknown,
+        address: unknown,
+      ) => resolve(error ?? address)) as never),
+    );
+    expect(allowed).toMatch(/^(127\.0\.0\.1|::1)$/);
+  });
+});
+
+describe('the push signing key', () => {
+  it('must be an asymmetric private JWK with kid and alg; only its public part is published', () => {
+    const key = { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'secret', kid: 'k1', alg: 'ES256' };
+    expect(pushSigningKeyFromEnv({})).toBeUndefined();
+    expect(pushSigningKeyFromEnv({ A2A_PUSH_SIGNING_KEY: JSON.stringify(key) })).toEqual(key);
+    for (const bad of [
+      'not json',
+      JSON.stringify({ ...key, kid: undefined }),
+      JSON.stringify({ kty: 'oct', k: 'x' }),
+    ]) {
+      expect(() => pushSigningKeyFromEnv({ A2A_PUSH_SIGNING_KEY: bad })).toThrow(/A2A_PUSH_SIGNING_KEY/);
+    }
+    expect(publicJwks(key)).toEqual({
+      keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'k1', alg: 'ES256', use: 'sig' }],
+    });
+  });
+});
