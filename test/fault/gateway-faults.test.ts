@@ -3,16 +3,13 @@
  * two gateways at once. Gateways and the worker are the product's own commands, as deployed;
  * the ground truth is the workflow's own numbered event log, read from Temporal.
  */
-import type { Client } from '@temporalio/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventsQuery, workflowIdForTask, type TaskEvent } from '../../src/protocol/contract.js';
 import { sseRpc } from '../gateway/sse.js';
-import { testClient } from '../support/worker.js';
 import {
   EventType,
   agentUrl,
   historyOf,
-  cleanUp,
   range,
   report,
   sleep,
@@ -25,17 +22,10 @@ import {
   userMessage,
   waitFor,
   type ServeProcess,
+  faultSuite,
 } from './support.js';
 
-let temporal: Client;
-beforeAll(async () => {
-  temporal = await testClient();
-});
-afterEach(cleanUp);
-afterAll(async () => {
-  await cleanUp();
-  await temporal?.connection.close();
-});
+const suite = faultSuite();
 
 /** Two gateways and a worker on a task queue of the test's own. */
 async function twoGateways(scenario: string): Promise<[ServeProcess, ServeProcess]> {
@@ -77,7 +67,7 @@ describe('a gateway SIGKILLed with streams open', () => {
 
     const logs = await Promise.all(
       taskIds.map(
-        async (id) => (await temporal.workflow.getHandle(workflowIdForTask(id)).query(eventsQuery, 0)).events,
+        async (id) => (await suite.temporal.workflow.getHandle(workflowIdForTask(id)).query(eventsQuery, 0)).events,
       ),
     );
     const checks = taskIds.map((_, i) => checkResubscription(logs[i]!, onA[i]!.events, onB[i]!.events));
@@ -111,7 +101,7 @@ describe('duplicate follow-ups', () => {
       range(COPIES).map((i) => rpc(agentUrl(i % 2 ? b : a, 'expense-approval'), 'SendMessage', { message: answer })),
     );
     const final = (await rpc(agentUrl(b, 'expense-approval'), 'GetTask', { id: waiting.id })).result;
-    const events = await historyOf(temporal, waiting.id);
+    const events = await historyOf(suite.temporal, waiting.id);
     const updatesAccepted = events.filter(
       (event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
     ).length;

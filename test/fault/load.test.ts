@@ -4,13 +4,10 @@
  * accepted (a task) or refused in a way a client may retry; every accepted task completes; Temporal
  * holds exactly the accepted tasks: none half-made by a refused call, none lost.
  */
-import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { testClient } from '../support/worker.js';
+import { describe, expect, it } from 'vitest';
 import {
   agentUrl,
-  cleanUp,
   mapLimit,
   report,
   rpc,
@@ -23,17 +20,10 @@ import {
   waitForTaskState,
   type RpcAnswer,
   type ServeOptions,
+  faultSuite,
 } from './support.js';
 
-let temporal: Client;
-beforeAll(async () => {
-  temporal = await testClient();
-});
-afterEach(cleanUp);
-afterAll(async () => {
-  await cleanUp();
-  await temporal?.connection.close();
-});
+const suite = faultSuite();
 
 /** Overridable to measure other sizes: `FAULT_CREATES=1000 npx vitest run test/fault/load.test.ts`. */
 const CREATES = Number(process.env.FAULT_CREATES ?? 500);
@@ -119,8 +109,8 @@ async function burst(
     'visibility to list every workflow of the queue as closed',
     async () => {
       listed = [];
-      for await (const workflow of temporal.workflow.list({ query })) listed.push(workflow.workflowId);
-      running = (await temporal.workflow.count(`${query} AND ExecutionStatus = "Running"`)).count;
+      for await (const workflow of suite.temporal.workflow.list({ query })) listed.push(workflow.workflowId);
+      running = (await suite.temporal.workflow.count(`${query} AND ExecutionStatus = "Running"`)).count;
       return listed.length >= accepted.size && running === 0;
     },
     { timeoutMs: 30_000, intervalMs: 1000, describe: () => `${listed.length} listed, ${running} running` },

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { freePort } from '../../src/temporal/dev-server.js';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
+import { testClient } from '../support/worker.js';
 import { LEDGER_DIR_ENV } from './fixtures/ledger-store.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,6 +62,23 @@ export async function cleanUp(): Promise<void> {
   await Promise.all([...running].map((child) => endChild(child, 'SIGKILL')));
   await Promise.all([...folders].map((dir) => rm(dir, { recursive: true, force: true })));
   folders.clear();
+}
+
+/**
+ * The hooks every fault test file needs: a Temporal client for its checks, and every process it
+ * started killed after each test, even a failed one.
+ */
+export function faultSuite(): { readonly temporal: Client } {
+  const suite = {} as { temporal: Client };
+  beforeAll(async () => {
+    suite.temporal = await testClient();
+  });
+  afterEach(cleanUp);
+  afterAll(async () => {
+    await cleanUp();
+    await suite.temporal?.connection.close();
+  });
+  return suite;
 }
 
 /** A gateway and a worker on a task queue of their own, with a fresh folder for side effects. */

@@ -1,18 +1,15 @@
 /**
  * The worker under fault: SIGKILLed while activities run, and down while an approval deadline
- * passes. The worker is the product's own `a2a-temporal worker` command; clients speak A2A to an
- * `a2a-temporal gateway` process on the same task queue. Each test prints what it tried, what
+ * passes. The worker is the product's own `a2a-suite.temporal worker` command; clients speak A2A to an
+ * `a2a-suite.temporal gateway` process on the same task queue. Each test prints what it tried, what
  * survived and what was lost.
  */
-import type { Client } from '@temporalio/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { testClient } from '../support/worker.js';
+import { describe, expect, it } from 'vitest';
 import { DEADLINE_REASON } from './fixtures/fault-agents.js';
 import { readLedger } from './fixtures/ledger-store.js';
 import {
   EventType,
   agentUrl,
-  cleanUp,
   countEvents,
   historyOf,
   range,
@@ -26,17 +23,10 @@ import {
   waitFor,
   waitForTaskState,
   workflowTaskFailures,
+  faultSuite,
 } from './support.js';
 
-let temporal: Client;
-beforeAll(async () => {
-  temporal = await testClient();
-});
-afterEach(cleanUp);
-afterAll(async () => {
-  await cleanUp();
-  await temporal?.connection.close();
-});
+const suite = faultSuite();
 
 const EXPENSE = 'Please approve an expense of 120 USD for a team lunch';
 
@@ -72,7 +62,7 @@ describe('a worker SIGKILLed while activities run', () => {
     const retries = attempts.filter((entry) => entry.attempt > 1);
     // A retry whose key was already there: without the key, this effect would have happened twice.
     const doublesPrevented = retries.filter((entry) => effects.get(entry.key) !== `attempt ${entry.attempt}`);
-    const histories = await Promise.all(taskIds.map((id) => historyOf(temporal, id)));
+    const histories = await Promise.all(taskIds.map((id) => historyOf(suite.temporal, id)));
     const completedActivities = histories.map((events) =>
       countEvents(events, EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED),
     );
@@ -123,8 +113,8 @@ describe('an approval deadline that passes while the worker is down', () => {
     const answer = await lateAnswer;
     const lateFinal = await waitForTaskState(url, late.id, 'TASK_STATE_REJECTED');
     const [unansweredHistory, lateHistory] = await Promise.all([
-      historyOf(temporal, unanswered.id),
-      historyOf(temporal, late.id),
+      historyOf(suite.temporal, unanswered.id),
+      historyOf(suite.temporal, late.id),
     ]);
     const lastEventId = (events: typeof lateHistory, type: number) =>
       String(events.findLast((event) => event.eventType === type)?.eventId ?? 'none');
