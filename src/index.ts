@@ -21,6 +21,7 @@ export {
   defineAgent,
   type AgentContext,
   type AgentDefinition,
+  type AgentExtensionDeclaration,
   type AgentResult,
   type AgentSkill,
   type ArtifactInput,

@@ -90,3 +90,17 @@ export const conformance = defineAgent({
     return behaviour ? behaviour(ctx) : `Unhandled messageId prefix: ${message.messageId}`;
   },
 });
+
+/**
+ * The conformance agent behind an extension every request must name: the suite's required-extension
+ * tests (CORE-CAP-004) run against this one, since every other test sends no extension at all.
+ * Run them with `scripts/tck.sh http://127.0.0.1:8080/agents/conformance-extension -- -k ExtensionRequired`.
+ */
+export const conformanceExtension = defineAgent({
+  ...conformance,
+  name: 'conformance-extension',
+  description: 'The conformance agent, for clients that name the suite extension it requires.',
+  extensions: [
+    { uri: 'urn:a2a:tck:required-extension', description: 'Required by the conformance suite', required: true },
+  ],
+});

@@ -66,6 +66,19 @@ function buildAgentCard(
   skills: readonly AgentSkill[],
   extendedAgentCard: boolean,
 ): AgentCard {
+  const extensions = [
+    ...(agent.extensions ?? []),
+    ...(endpoints.pushJwksUrl
+      ? [
+          {
+            uri: PUSH_SIGNING_EXTENSION,
+            description: `Push notifications carry a JWT over their body in ${NOTIFICATION_SIGNATURE_HEADER}, signed with a key of this JWKS`,
+            required: false,
+            params: { jwksUrl: endpoints.pushJwksUrl },
+          },
+        ]
+      : []),
+  ];
   const v1 = [
     { url: endpoints.agentUrl, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
     { url: `${endpoints.agentUrl}/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
@@ -89,16 +102,7 @@ function buildAgentCard(
       streaming: true,
       pushNotifications: true,
       extendedAgentCard,
-      ...(endpoints.pushJwksUrl && {
-        extensions: [
-          {
-            uri: PUSH_SIGNING_EXTENSION,
-            description: `Push notifications carry a JWT over their body in ${NOTIFICATION_SIGNATURE_HEADER}, signed with a key of this JWKS`,
-            required: false,
-            params: { jwksUrl: endpoints.pushJwksUrl },
-          },
-        ],
-      }),
+      ...(extensions.length > 0 && { extensions }),
     },
     ...security(endpoints.authMethods),
     defaultInputModes: agent.defaultInputModes ?? DEFAULT_MODES,

@@ -27,6 +27,7 @@ import {
 import { restConformance } from './rest-conformance.js';
 import { validateRest } from './rest-validation.js';
 import { guardHandler } from './guarded-handler.js';
+import { requireExtensions } from './required-extensions.js';
 import { allowHosts } from './host-check.js';
 import type { GatewayMetrics } from './metrics.js';
 import { observeHandler } from './observed-handler.js';
@@ -102,10 +103,14 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   const defaultHandler = handlers.get(defaultName!)!;
   const health = new TemporalHealth(options.client);
   const tracer = gatewayTracer();
+  const requiredExtensionsOf = (name: string) =>
+    (options.agents.find((agent) => agent.name === name)?.extensions ?? [])
+      .filter((extension) => extension.required)
+      .map((extension) => extension.uri);
   const guarded = new Map(
     [...handlers].map(([name, handler]) => [
       name,
-      observeHandler(guardHandler(handler, health), {
+      observeHandler(guardHandler(requireExtensions(handler, requiredExtensionsOf(name)), health), {
         agent: name,
         ...(options.metrics && { metrics: options.metrics }),
         ...(tracer && { tracer }),

@@ -54,7 +54,7 @@ function publicError(error: unknown, method: string, context: ServerCallContext 
   return new Error(`Internal error (ref ${ref})`);
 }
 
-function isStreaming(method: string): boolean {
+export function isStreaming(method: string): boolean {
   return method === 'sendMessageStream' || method === 'resubscribe';
 }
 
@@ -71,6 +71,6 @@ async function* guardedStream<T>(stream: AsyncGenerator<T>, failed: (error: unkn
 }
 
 // eslint-disable-next-line require-yield -- a stream that fails before its first event
-async function* refusedStream(error: Error): AsyncGenerator<never> {
+export async function* refusedStream(error: Error): AsyncGenerator<never> {
   throw error;
 }

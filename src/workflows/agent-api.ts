@@ -19,6 +19,13 @@ export interface AgentSkill {
   outputModes?: string[];
 }
 
+export interface AgentExtensionDeclaration {
+  uri: string;
+  description?: string;
+  required?: boolean;
+  params?: Record<string, unknown>;
+}
+
 export interface AgentDefinition {
   /** Also the Temporal workflow type operators see. Lowercase, dashes: `expense-approval`. */
   name: string;
@@ -34,6 +41,12 @@ export interface AgentDefinition {
    * then hold the task snapshot back until the agent shows which it does; leave it off otherwise.
    */
   mayAnswerWithMessage?: boolean;
+  /**
+   * A2A extensions the agent supports, declared on its card. A `required` one must be named in every
+   * request's `A2A-Extensions` header (gRPC: `a2a-extensions` metadata), or the gateway refuses the
+   * request with ExtensionSupportRequired.
+   */
+  extensions?: AgentExtensionDeclaration[];
   /** Which events its tasks' push notification webhooks receive; default every status change and artifact. */
   pushEvents?: PushEventSelection;
   /** Set by defineLlmAgent: the agent calls a model (and names it, unless the worker's A2A_MODEL is used). */

@@ -100,6 +100,31 @@ describe('JSON-RPC errors', () => {
   });
 });
 
+describe('required extensions', () => {
+  it('refuses a request that does not name an extension the agent requires (JSON-RPC, HTTP+JSON)', async () => {
+    const url = `${harness.gateway.url}/agents/conformance-extension`;
+    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as any;
+    expect(card.capabilities.extensions).toContainEqual(expect.objectContaining({ required: true }));
+    const message = () => ({
+      messageId: `tck-complete-task-${randomUUID()}`,
+      role: 'ROLE_USER',
+      parts: [{ text: 'hi' }],
+    });
+    const without = await rpc('SendMessage', { message: message() }, V1, url);
+    expect(without.error).toMatchObject({ code: -32008, message: expect.stringContaining('A2A-Extensions') });
+    const named = { ...V1, 'a2a-extensions': 'urn:a2a:tck:required-extension' };
+    expect((await rpc('SendMessage', { message: message() }, named, url)).result?.task?.status.state).toBe(
+      'TASK_STATE_COMPLETED',
+    );
+    const rest = await fetch(`${url}/rest/message:send`, {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify({ message: message() }),
+    });
+    expect(rest.status).toBe(400);
+  });
+});
+
 describe('REST errors', () => {
   it('uses HTTP statuses and AIP-193 bodies', async () => {
     const missing = await fetch(`${agentUrl}/rest/tasks/unknown-task`, { headers: V1 });

@@ -1,0 +1,31 @@
+/**
+ * A2A extensions an agent declares `required` on its card: a request that does not name each of
+ * them in `A2A-Extensions` (the SDK parses the header, or gRPC metadata, into the call context) is
+ * refused with ExtensionSupportRequired before it reaches Temporal. The SDK (1.3.0) declares the
+ * error but never raises it.
+ */
+import { ExtensionSupportRequiredError } from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { isStreaming, refusedStream } from './guarded-handler.js';
+
+/** Card reads need no extension: that is where a client learns which ones are required. */
+const OPEN_METHODS = new Set<PropertyKey>(['getAgentCard', 'getAuthenticatedExtendedAgentCard']);
+
+export function requireExtensions(handler: A2ARequestHandler, required: readonly string[]): A2ARequestHandler {
+  if (required.length === 0) return handler;
+  return new Proxy(handler, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || OPEN_METHODS.has(property)) return value;
+      return (params: unknown, context?: ServerCallContext) => {
+        const named = new Set(context?.requestedExtensions ?? []);
+        const missing = required.filter((uri) => !named.has(uri));
+        if (missing.length === 0) return value.call(target, params, context);
+        const error = new ExtensionSupportRequiredError(
+          `This agent requires the extension(s) ${missing.join(', ')}: name them in the A2A-Extensions header`,
+        );
+        return isStreaming(String(property)) ? refusedStream(error) : Promise.reject(error);
+      };
+    },
+  });
+}
