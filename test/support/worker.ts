@@ -63,7 +63,8 @@ export async function testClient(): Promise<Client> {
   return new Client({ connection, namespace: 'default' });
 }
 
-const quietLogger = {
+/** A bundler logger that keeps webpack's progress out of test output. */
+export const quietLogger = {
   log() {},
   trace() {},
   debug() {},

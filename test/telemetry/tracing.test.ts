@@ -19,7 +19,7 @@ import { startTracing, stopTracing, tracingPlugins } from '../../src/telemetry/t
 import { bundleAgents } from '../../src/worker/agents-plugin.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
-import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../support/worker.js';
+import { quietLogger, TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../support/worker.js';
 
 const exporter = new InMemorySpanExporter();
 const taskQueue = `test-tracing-${randomUUID()}`;
@@ -251,12 +251,3 @@ function describeTrace(spans: ReadableSpan[]): string {
   walk(undefined, 0);
   return lines.join('\n');
 }
-
-const quietLogger = {
-  log() {},
-  trace() {},
-  debug() {},
-  info() {},
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};
