@@ -131,10 +131,9 @@ describe('without Temporal', () => {
         message: 'Temporal is unreachable, retry later',
       });
 
-      // Known down now: answered without waiting on a connection attempt.
-      const started = Date.now();
+      // Known down now: later calls are answered without a connection attempt (speed is bench/'s business).
+      expect(gateway.gateway.health.knownDown).toBe(true);
       const rest = await fetch(`${gateway.url}/agents/echo/rest/tasks/x`, { headers: { 'A2A-Version': '1.0' } });
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect(rest.status).toBe(503);
       expect(rest.headers.get('retry-after')).toBe('2');
       expect(((await rest.json()) as any).error).toMatchObject({ code: 503, status: 'UNAVAILABLE' });
