@@ -42,7 +42,25 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Ports handed out are picked below Linux's ephemeral range (32768–60999): a port found by
+ * listening on 0 comes from that range, and between our check and the real bind any outgoing
+ * connection or `listen(0)` on the machine (Temporal picks its HTTP and metrics ports that way)
+ * may take it. Below the range only another explicit pick can, and this process never repeats one.
+ */
+const PICKED_PORTS = { low: 20_000, high: 32_000, handedOut: new Set<number>() };
+
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = PICKED_PORTS.low + Math.floor(Math.random() * (PICKED_PORTS.high - PICKED_PORTS.low));
+    if (PICKED_PORTS.handedOut.has(port) || (await portInUse(port))) continue;
+    PICKED_PORTS.handedOut.add(port);
+    return port;
+  }
+  return anyFreePort();
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
