@@ -67,7 +67,13 @@ export interface MessageAccepted {
    * `notifying`: the task has push configs, so its workflow may stay open after the task ended,
    * until its webhooks have the news (read it by query, not by waiting for the result).
    */
-  settled?: { state: TaskStateName; directMessage?: WireMessage; notifying?: boolean };
+  settled?: {
+    state: TaskStateName;
+    directMessage?: WireMessage;
+    notifying?: boolean;
+    /** The whole task when it ended (terminal) and is small enough; absent: read it. */
+    task?: WireTask;
+  };
 }
 
 export interface CancelRequest {

@@ -229,6 +229,12 @@ export class TaskRecord {
     return task;
   }
 
+  /** The whole task, or nothing when it is over `maxBytes` encoded. */
+  viewWithin(maxBytes: number): WireTask | undefined {
+    const task = this.view();
+    return byteLength(task) <= maxBytes ? task : undefined;
+  }
+
   /** The newest events that fit in `maxBytes` (at most `max`), oldest first. */
   lastEvents(max = 100, maxBytes = 256 * 1024): TaskEvent[] {
     const kept: TaskEvent[] = [];

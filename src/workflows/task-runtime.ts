@@ -77,6 +77,11 @@ export interface ModelStream {
 
 /** Workflows that started before a message could wait for the task to settle replay without it. */
 const SETTLED_ANSWER_PATCH = 'settled-answer';
+/**
+ * An ended task rides in the settled answer up to this size. The workflow's result holds it again
+ * in the same workflow task, and both must stay well under Temporal's 4 MB gRPC message limit.
+ */
+const SETTLED_TASK_MAX_BYTES = 256 * 1024;
 /** Every event is sent to every config: a bound keeps one task's history and fan-out in proportion. */
 const MAX_PUSH_CONFIGS = 10;
 /** Workflows that started before the summary memo replay without it. */
@@ -311,10 +316,14 @@ export class TaskRuntime {
     await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
     const directMessage = this.record.directMessage;
     const notifying = this.record.pushConfigs.length > 0;
+    // An ended task is whole in the answer, so the sender needs no read after it. Once per task (it
+    // ends once), so history stays linear; a task still waiting is not: the sender reads that one.
+    const task = this.record.isTerminal ? this.record.viewWithin(SETTLED_TASK_MAX_BYTES) : undefined;
     const settled = {
       state: this.record.state,
       ...(directMessage && { directMessage }),
       ...(notifying && { notifying }),
+      ...(task && { task }),
     };
     return { ...accepted, settled };
   }
