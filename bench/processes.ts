@@ -23,6 +23,45 @@ export function cpuMsOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * CPU that one side of a comparison costs, per process: the bench process (the raw side's client,
+ * or the project's gateway, which runs here), that side's worker and the Temporal server. Only the
+ * side's own batches are counted, so the two sides' figures compare op for op.
+ */
+export class CpuSplit {
+  private readonly used = { here: 0, worker: 0, server: 0 };
+  private ops = 0;
+
+  constructor(
+    private readonly workerPid: number,
+    private readonly serverPid: number | undefined,
+  ) {}
+
+  async during(ops: number, run: () => Promise<void>): Promise<void> {
+    const here = process.cpuUsage();
+    const worker = cpuMsOf(this.workerPid);
+    const server = this.serverPid === undefined ? 0 : cpuMsOf(this.serverPid);
+    await run();
+    const spent = process.cpuUsage(here);
+    this.used.here += (spent.user + spent.system) / 1000;
+    this.used.worker += cpuMsOf(this.workerPid) - worker;
+    if (this.serverPid !== undefined) this.used.server += cpuMsOf(this.serverPid) - server;
+    this.ops += ops;
+  }
+
+  /** "client 1.2 + worker 0.8 + server 2.1 = 4.1 ms CPU per op", with `hereName` for the bench process. */
+  describe(hereName: string): string {
+    const per = (ms: number) => ms / Math.max(1, this.ops);
+    const parts: [string, number][] = [
+      [hereName, per(this.used.here)],
+      ['worker', per(this.used.worker)],
+      ...(this.serverPid === undefined ? [] : [['server', per(this.used.server)] as [string, number]]),
+    ];
+    const total = parts.reduce((sum, [, ms]) => sum + ms, 0);
+    return `${parts.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(' + ')} = ${total.toFixed(1)} ms CPU per op`;
+  }
+}
+
 /** Signals a child and waits for it to exit; SIGKILL after 10 s. */
 export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGINT'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

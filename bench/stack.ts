@@ -15,6 +15,8 @@ export const PROJECT_TASK_QUEUE = 'bench-a2a';
 
 export interface Stack {
   temporalAddress: string;
+  /** The dev server's process, when this run started it itself (not an SDK-downloaded server). */
+  temporalPid?: number;
   raw: RawFloor;
   rawWorker: ChildProcess;
   projectWorker: ChildProcess;
@@ -85,6 +87,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
     }
     return {
       temporalAddress: server.address,
+      ...(server.pid !== undefined && { temporalPid: server.pid }),
       raw,
       rawWorker,
       projectWorker,

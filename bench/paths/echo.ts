@@ -4,6 +4,7 @@
  */
 import { sendBlocking } from '../a2a.js';
 import { interleave, pool, Sample } from '../measure.js';
+import { CpuSplit } from '../processes.js';
 import type { BenchPath } from './types.js';
 
 const COMPLETED = 'TASK_STATE_COMPLETED';
@@ -57,12 +58,19 @@ export const echoInFlight: BenchPath = {
     const inFlight = options.concurrency;
     // A batch must be long next to its ramp-up and drain: at least 4 waves of `inFlight`.
     const batches = Math.max(1, Math.min(options.batches, Math.floor(options.parallelOps / (4 * inFlight))));
+    // In flight, the machine's cores are the limit: where each side spends CPU explains the ratio.
+    const rawCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
+    const projectCpu = new CpuSplit(stack.projectWorker.pid!, stack.temporalPid);
     await interleave(options.parallelOps, batches, {
       raw: (size) =>
-        raw.batch(size, () => pool(size, inFlight, async () => void (await raw.time(() => stack.raw.echo('hello'))))),
+        rawCpu.during(size, () =>
+          raw.batch(size, () => pool(size, inFlight, async () => void (await raw.time(() => stack.raw.echo('hello'))))),
+        ),
       project: (size) =>
-        project.batch(size, () =>
-          pool(size, inFlight, async () => void (await project.time(() => sendBlocking(url, 'hello', COMPLETED)))),
+        projectCpu.during(size, () =>
+          project.batch(size, () =>
+            pool(size, inFlight, async () => void (await project.time(() => sendBlocking(url, 'hello', COMPLETED)))),
+          ),
         ),
     });
     const path = `2 echo, ${inFlight} in flight`;
@@ -74,7 +82,9 @@ export const echoInFlight: BenchPath = {
         raw: raw.throughput,
         project: project.throughput,
         target: { kind: 'ratio-at-least', value: 0.7 },
-        note: `${options.parallelOps} per side in ${batches} alternating batches; p50 latency raw ${raw.p(50).toFixed(1)} ms, project ${project.p(50).toFixed(1)} ms`,
+        note:
+          `${options.parallelOps} per side in ${batches} alternating batches; p50 latency raw ${raw.p(50).toFixed(1)} ms, project ${project.p(50).toFixed(1)} ms; ` +
+          `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}`,
       },
     ];
   },

@@ -5,6 +5,7 @@
  */
 import { replyBlocking, waitingExpenseTask } from '../a2a.js';
 import { interleave, Sample } from '../measure.js';
+import { CpuSplit } from '../processes.js';
 import type { BenchPath } from './types.js';
 
 export const hitlResume: BenchPath = {
@@ -13,17 +14,20 @@ export const hitlResume: BenchPath = {
     const raw = new Sample();
     const project = new Sample();
     const url = stack.agentUrl('expense-approval');
+    // CPU of the timed replies only: where a reply's time goes besides the round trips.
+    const rawCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
+    const projectCpu = new CpuSplit(stack.projectWorker.pid!, stack.temporalPid);
     await interleave(options.iterations, options.batches, {
       raw: async (size) => {
         for (let i = 0; i < size; i++) {
           const workflowId = await stack.raw.waiting();
-          await raw.time(() => stack.raw.resume(workflowId, 'approve'));
+          await rawCpu.during(1, async () => void (await raw.time(() => stack.raw.resume(workflowId, 'approve'))));
         }
       },
       project: async (size) => {
         for (let i = 0; i < size; i++) {
           const taskId = await waitingExpenseTask(url);
-          await project.time(() => replyBlocking(url, taskId, 'approve'));
+          await projectCpu.during(1, () => project.time(() => replyBlocking(url, taskId, 'approve')));
         }
       },
     });
@@ -35,7 +39,9 @@ export const hitlResume: BenchPath = {
         raw: raw.p(50),
         project: project.p(50),
         target: { kind: 'ratio-at-most', value: 1.3 },
-        note: `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms`,
+        note:
+          `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms; ` +
+          `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}`,
       },
     ];
   },
