@@ -182,10 +182,6 @@ export class TaskRecord {
   }
 
   /**
-   * The task with only its latest message and no artifacts: small enough for every update result
-   * (a full copy in each would grow history quadratically), and complete for a task just created.
-   */
-  /**
    * The task for the summary memo, rewritten at every change: no history, artifacts or timeline,
    * status text capped and other parts left out, so each change stays small.
    */
@@ -210,6 +206,10 @@ export class TaskRecord {
     };
   }
 
+  /**
+   * The task with only its latest message and no artifacts: small enough for every update result
+   * (a full copy in each would grow history quadratically), and complete for a task just created.
+   */
   header(): WireTask {
     const { artifacts: _artifacts, ...header } = this.view(1);
     return header;
