@@ -9,23 +9,23 @@ import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/serve
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import { logger } from '../logging.js';
 import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
+import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { gatewayTracer } from '../telemetry/tracing.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
 import { publicJwks, pushSigningKeyFromEnv, PUSH_JWKS_PATH } from '../push/signing.js';
 import { buildAgentCards } from './agent-card.js';
-import { jsonRpcBody, restBody } from './body-parsing.js';
-import { validateJsonRpc } from './jsonrpc-validation.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { limitNewTasksHttp, type NewTaskRateLimit } from './auth/task-rate-limit.js';
+import { authenticateHttp, expressUserBuilder, principalOf } from './request-context.js';
 import {
-  authenticateHttp,
-  expressUserBuilder,
-  principalOf,
+  jsonRpcBody,
   requestLifetime,
+  restBody,
+  restConformance,
   RETRY_AFTER_SECONDS,
-} from './request-context.js';
-import { restConformance } from './rest-conformance.js';
-import { validateRest } from './rest-validation.js';
+  validateJsonRpc,
+  validateRest,
+} from './sdk-compat/index.js';
 import { guardHandler } from './guarded-handler.js';
 import { requireExtensions } from './required-extensions.js';
 import { allowHosts } from './host-check.js';
@@ -85,7 +85,7 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   if (!options.agents.some((agent) => agent.name === defaultName)) {
     throw new Error(`Default agent "${defaultName}" is not among the served agents`);
   }
-  const base = options.publicBaseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(options.publicBaseUrl);
   const authenticator = options.authenticator ?? NO_AUTHENTICATION;
   const handlers = new Map<string, TemporalRequestHandler>();
   const pushSigningKey = pushSigningKeyFromEnv();

@@ -2,7 +2,7 @@
  * Turns what the Temporal client throws into the A2A errors the SDK adapters put on the wire
  * (JSON-RPC code, HTTP status, gRPC status). Anything unexpected stays a plain Error (-32603).
  */
-import { ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, isGrpcServiceError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
   A2AError,
@@ -12,6 +12,7 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import { TaskErrorType } from '../protocol/errors.js';
+import { grpcCode } from '../temporal/grpc-code.js';
 
 /** Raised when the Temporal frontend cannot be reached; clients may retry the same request. */
 export class TemporalUnavailableError extends Error {
@@ -55,12 +56,6 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
     default:
       return new Error(`The task rejected the request: ${message}`);
   }
-}
-
-export function grpcCode(error: unknown): number | undefined {
-  if (isGrpcServiceError(error)) return error.code;
-  if (error instanceof ServiceError && isGrpcServiceError(error.cause)) return error.cause.code;
-  return undefined;
 }
 
 export function isUnavailable(error: unknown): boolean {

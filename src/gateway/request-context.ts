@@ -1,11 +1,9 @@
 /**
- * Per-request lifetime for the SDK adapters. The SDK's SSE loop never listens for the client going
- * away, so a dropped stream would keep its history long-poll open for as long as the task waits
- * (days for an approval). Here every request gets an AbortSignal that fires when the connection
- * closes; it reaches the request handler through the `User` the adapters' userBuilder returns.
- * Open SSE responses also get keepalive comments so idle proxies do not cut long waits.
+ * Who is calling, and the request's lifetime, as the request handler sees them: authentication on
+ * every transport, and the `User` the SDK adapters' userBuilder returns, which carries the
+ * principal, the request's signal and outcome (sdk-compat/request-lifetime.ts) and its idempotency key.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { ServerCallContext, User } from '@a2a-js/sdk/server';
 import * as grpc from '@grpc/grpc-js';
 import { status as grpcStatus } from '@grpc/grpc-js';
@@ -13,23 +11,10 @@ import { IDEMPOTENCY_KEY_HEADER, type Caller } from '../protocol/contract.js';
 import { AuthenticationError, AuthUnavailableError, type Authenticator } from './auth/authenticator.js';
 import { logger } from '../logging.js';
 import type { Principal } from './auth/principal.js';
-
-export const SSE_KEEPALIVE_MS = 15_000;
+import { callLifetime, lifetimeOf, type GrpcCall, type RequestOutcome } from './sdk-compat/index.js';
 
 /** The gateway's transports: JSON-RPC, HTTP+JSON and gRPC. */
 export type Transport = 'jsonrpc' | 'rest' | 'grpc';
-
-/**
- * What one request learnt that the SDK adapters have no way to say: they answer every error that
- * is not an A2A error as an internal one, so the gateway notes here that Temporal was out of reach
- * and the transport turns that into 503 + Retry-After (HTTP) or UNAVAILABLE (gRPC).
- */
-export interface RequestOutcome {
-  temporalUnavailable?: boolean;
-}
-
-/** Seconds a client should wait before retrying while Temporal is out of reach. */
-export const RETRY_AFTER_SECONDS = 2;
 
 /**
  * The caller of one request, with that request's lifetime: the principal authentication
@@ -53,50 +38,6 @@ export class GatewayUser implements User {
   get userName(): string {
     return this.principal?.id ?? '';
   }
-}
-
-interface RequestState {
-  signal: AbortSignal;
-  outcome: RequestOutcome;
-}
-
-const requestStates = new WeakMap<Request, RequestState>();
-
-/**
- * Express middleware: abort on disconnect, keepalive comments while an event stream is open, and
- * a 503 with Retry-After instead of the SDK's 500 (or JSON-RPC's 200) when Temporal was out of reach.
- */
-export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const controller = new AbortController();
-    const outcome: RequestOutcome = {};
-    requestStates.set(req, { signal: controller.signal, outcome });
-    answerUnavailableAs503(res, outcome);
-    const keepalive = setInterval(() => {
-      const type = String(res.getHeader('content-type') ?? '');
-      if (res.headersSent && type.startsWith('text/event-stream') && !res.writableEnded) res.write(': keepalive\n\n');
-    }, keepaliveMs);
-    keepalive.unref();
-    // 'close' on the response fires when it finished or when the connection dropped, whichever first.
-    res.on('close', () => {
-      clearInterval(keepalive);
-      controller.abort();
-    });
-    next();
-  };
-}
-
-function answerUnavailableAs503(res: Response, outcome: RequestOutcome): void {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
-    if (outcome.temporalUnavailable && !res.headersSent) {
-      res.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-      const error = (body as { error?: { code?: unknown; status?: string } } | undefined)?.error;
-      // HTTP+JSON bodies carry the HTTP status twice; JSON-RPC keeps its own error code.
-      if (error && typeof error.status === 'string') Object.assign(error, { code: 503, status: 'UNAVAILABLE' });
-    }
-    return json(body);
-  };
 }
 
 const requestPrincipals = new WeakMap<Request, Principal>();
@@ -156,21 +97,14 @@ export function grpcPrincipalOf(call: GrpcCall): string | undefined {
 /** The express userBuilder: the request's signal and the principal authenticateHttp established. */
 export function expressUserBuilder(authenticator: Authenticator, transport: Exclude<Transport, 'grpc'>) {
   return async (req: Request): Promise<User> => {
-    const state = requestStates.get(req) ?? { signal: new AbortController().signal, outcome: {} };
+    const state = lifetimeOf(req);
     const key = req.get(IDEMPOTENCY_KEY_HEADER);
     const principal = requestPrincipals.get(req);
     return new GatewayUser(transport, state.signal, state.outcome, principal, !authenticator.required, key);
   };
 }
 
-type GrpcCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
 const callPrincipals = new WeakMap<GrpcCall, Principal>();
-const callOutcomes = new WeakMap<GrpcCall, RequestOutcome>();
-
-/** What the call learnt (see RequestOutcome); read when its status is chosen. */
-export function grpcOutcomeOf(call: GrpcCall): RequestOutcome | undefined {
-  return callOutcomes.get(call);
-}
 
 /** gRPC's side of authenticateHttp: the principal from the call's metadata, or UNAUTHENTICATED. */
 export async function authenticateGrpc(
@@ -199,14 +133,11 @@ export async function authenticateGrpc(
 /** The gRPC userBuilder: a call's signal fires when the client cancels or disconnects. */
 export function grpcUserBuilder(authenticator: Authenticator) {
   return async (call: GrpcCall): Promise<User> => {
-    const controller = new AbortController();
-    call.on('cancelled', () => controller.abort());
-    const outcome: RequestOutcome = {};
-    callOutcomes.set(call, outcome);
+    const { signal, outcome } = callLifetime(call);
     const key = call.metadata.get(IDEMPOTENCY_KEY_HEADER)[0];
     return new GatewayUser(
       'grpc',
-      controller.signal,
+      signal,
       outcome,
       callPrincipals.get(call),
       !authenticator.required,

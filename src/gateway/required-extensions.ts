@@ -1,8 +1,9 @@
 /**
  * A2A extensions an agent declares `required` on its card: a request that does not name each of
  * them in `A2A-Extensions` (the SDK parses the header, or gRPC metadata, into the call context) is
- * refused with ExtensionSupportRequired before it reaches Temporal. The SDK (1.3.0) declares the
- * error but never raises it.
+ * refused with ExtensionSupportRequired before it reaches Temporal. The SDK (1.3.0) checks this only
+ * in its own DefaultRequestHandler, and only for message sends; this gateway's handler replaces that
+ * one, and checks every method but the card reads.
  */
 import { ExtensionSupportRequiredError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';

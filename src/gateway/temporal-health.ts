@@ -8,7 +8,8 @@
  */
 import type { Client } from '@temporalio/client';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { grpcCode, isUnavailable } from './errors.js';
+import { grpcCode } from '../temporal/grpc-code.js';
+import { isUnavailable } from './errors.js';
 
 const UNREACHABLE = 'Temporal is unreachable';
 

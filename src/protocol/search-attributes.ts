@@ -10,11 +10,22 @@ export const AGENT_ATTRIBUTE = defineSearchAttributeKey('A2AAgent', SearchAttrib
 export const OWNER_ATTRIBUTE = defineSearchAttributeKey('A2AOwner', SearchAttributeType.KEYWORD);
 export const INPUT_DEADLINE_ATTRIBUTE = defineSearchAttributeKey('A2AInputDeadline', SearchAttributeType.DATETIME);
 
-/** Name and Temporal CLI type of each attribute, for `temporal server start-dev --search-attribute`. */
-export const SEARCH_ATTRIBUTE_DEFINITIONS: ReadonlyArray<{ name: string; cliType: 'Keyword' | 'Datetime' }> = [
-  { name: TASK_STATE_ATTRIBUTE.name, cliType: 'Keyword' },
-  { name: CONTEXT_ID_ATTRIBUTE.name, cliType: 'Keyword' },
-  { name: AGENT_ATTRIBUTE.name, cliType: 'Keyword' },
-  { name: OWNER_ATTRIBUTE.name, cliType: 'Keyword' },
-  { name: INPUT_DEADLINE_ATTRIBUTE.name, cliType: 'Datetime' },
+/**
+ * Every attribute above: what `setup` registers on a namespace and the dev server starts with. Each
+ * key's type is the one fact about it; Temporal's other names for it derive from that.
+ */
+export const SEARCH_ATTRIBUTE_DEFINITIONS: ReadonlyArray<ReturnType<typeof defineSearchAttributeKey>> = [
+  TASK_STATE_ATTRIBUTE,
+  CONTEXT_ID_ATTRIBUTE,
+  AGENT_ATTRIBUTE,
+  OWNER_ATTRIBUTE,
+  INPUT_DEADLINE_ATTRIBUTE,
 ];
+
+/**
+ * A type as the Temporal CLI takes it (`temporal server start-dev --search-attribute A2AOwner=Keyword`)
+ * and Temporal's tools and UI show it: the SDK's name in PascalCase (KEYWORD_LIST is KeywordList).
+ */
+export function searchAttributeTypeName(type: SearchAttributeType): string {
+  return type.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}

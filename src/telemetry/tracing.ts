@@ -27,6 +27,7 @@ import {
 import type { SimplePlugin } from '@temporalio/plugin';
 import { ConfigError } from '../config/load-config.js';
 import { temporalTracingPlugins } from './temporal-tracing.js';
+import { withoutTrailingSlashes } from '../protocol/base-url.js';
 
 export type TracesExporter = 'otlp' | 'console';
 
@@ -57,7 +58,7 @@ export function tracesExporterFromEnv(env: NodeJS.ProcessEnv): TracesExporter | 
 export function tracesDestination(env: NodeJS.ProcessEnv): string | undefined {
   const exporter = tracesExporterFromEnv(env);
   if (exporter !== 'otlp') return exporter && 'the console';
-  const base = (env.OTEL_EXPORTER_OTLP_ENDPOINT || 'http://localhost:4318').replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(env.OTEL_EXPORTER_OTLP_ENDPOINT || 'http://localhost:4318');
   return `OTLP ${env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${base}/v1/traces`}`;
 }
 

@@ -6,7 +6,7 @@ import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../protocol/search-attributes.js';
+import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../protocol/search-attributes.js';
 import { HOW_TO_GET_THE_CLI, locateTemporalCli } from './cli.js';
 
 export interface DevServerOptions {
@@ -98,7 +98,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   if (options.dbFile) args.push('--db-filename', options.dbFile);
-  for (const { name, cliType } of SEARCH_ATTRIBUTE_DEFINITIONS) args.push('--search-attribute', `${name}=${cliType}`);
+  for (const { name, type } of SEARCH_ATTRIBUTE_DEFINITIONS) {
+    args.push('--search-attribute', `${name}=${searchAttributeTypeName(type)}`);
+  }
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }

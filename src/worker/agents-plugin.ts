@@ -22,11 +22,12 @@ import { createPushActivities } from '../push/deliver.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
 
-/** The alias the workflow entry imports the project's agents module by. */
+/** The alias bundled-workflows.ts imports the project's agents module by. */
 const USER_AGENTS_MODULE = 'a2a-temporal-user-agents';
 /** .ts in a checkout (run through tsx), .js in the built package. */
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const WORKFLOWS_ENTRY = fileURLToPath(new URL(`./workflows-entry${EXTENSION}`, import.meta.url));
+/** The file the worker bundles as its workflows: the task workflow over the project's agents. */
+const BUNDLED_WORKFLOWS = fileURLToPath(new URL(`./bundled-workflows${EXTENSION}`, import.meta.url));
 const PACKAGE_ROOT_MODULE = fileURLToPath(new URL(`../index${EXTENSION}`, import.meta.url));
 const TASK_METRICS_MODULE = fileURLToPath(new URL(`../workflows/metrics-interceptors${EXTENSION}`, import.meta.url));
 
@@ -88,7 +89,7 @@ export function bundleAgents(
 ): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     ...options,
-    workflowsPath: WORKFLOWS_ENTRY,
+    workflowsPath: BUNDLED_WORKFLOWS,
     workflowInterceptorModules: [...(options.workflowInterceptorModules ?? []), TASK_METRICS_MODULE],
     webpackConfigHook: chain(options.webpackConfigHook, agentsWebpackHook(agents)),
   });
@@ -98,13 +99,13 @@ function bundleSettings(
   worker: Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions' | 'interceptors'>,
   hook: WebpackConfigHook,
 ): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions' | 'interceptors'> {
-  if (worker.workflowsPath && worker.workflowsPath !== WORKFLOWS_ENTRY) {
+  if (worker.workflowsPath && worker.workflowsPath !== BUNDLED_WORKFLOWS) {
     throw new Error(
       "The a2a-temporal agents plugin needs the worker's workflow bundle: run your other workflows on a worker (and task queue) of their own.",
     );
   }
   return {
-    workflowsPath: WORKFLOWS_ENTRY,
+    workflowsPath: BUNDLED_WORKFLOWS,
     interceptors: {
       ...worker.interceptors,
       workflowModules: [...(worker.interceptors?.workflowModules ?? []), TASK_METRICS_MODULE],

@@ -827,7 +827,7 @@ export function grpcCases(targets: Targets, random: Random): GrpcCase[] {
 }
 
 /**
- * gRPC requests that need checks beyond the request edges: requests the SDK cannot decode (grpc-server.ts),
+ * gRPC requests that need checks beyond the request edges: requests the SDK cannot decode (sdk-compat/grpc-decoding.ts),
  * task IDs too long to echo back in a status, a negative configuration.historyLength (request-handler.ts).
  */
 export function grpcCasesBeyondTheEdges(targets: Targets, random: Random): GrpcCase[] {

@@ -127,7 +127,7 @@ describe('hostile input', () => {
     },
   );
 
-  // Red until grpc-server.ts refuses undecodable requests and request-handler.ts checks task IDs and
+  // Red until sdk-compat/grpc-decoding.ts refuses undecodable requests and request-handler.ts checks task IDs and
   // configuration.historyLength (files beyond these edges).
   it(
     'refuses gRPC requests that the SDK cannot decode or that name an impossible task',

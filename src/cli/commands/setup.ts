@@ -3,26 +3,26 @@
  * ones, so it is safe to run on every deploy. The dev stack registers them itself (start-dev
  * --search-attribute); real clusters need this once per namespace.
  */
-import { Connection, isGrpcServiceError, ServiceError } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 // The SDK's own name <-> proto enum mapping for IndexedValueType; the public index does not export it.
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import type { Command } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../protocol/search-attributes.js';
+import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../../protocol/search-attributes.js';
 import { temporalSettings } from '../../temporal/connection.js';
+import { grpcCode } from '../../temporal/grpc-code.js';
 import { renderTable } from '../table.js';
 
 type SetupCommand = Extract<Command, { kind: 'setup' }>;
 
 export interface AttributeStatus {
   name: string;
-  type: 'Keyword' | 'Datetime';
+  /** As Temporal's tools show it (Keyword, Datetime). */
+  type: string;
   status: 'exists' | 'added';
 }
-
-/** gRPC status codes (the numbers are part of the gRPC spec). */
-const GRPC = { NOT_FOUND: 5, PERMISSION_DENIED: 7, UNIMPLEMENTED: 12, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;
 
 export async function runSetup(command: SetupCommand, io: Io): Promise<ExitCode> {
   const settings = temporalSettings({
@@ -68,21 +68,23 @@ export async function registerSearchAttributes(connection: Connection, namespace
   const existing = (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
   const missing: Record<string, number> = {};
   const results: AttributeStatus[] = [];
-  for (const { name, cliType } of SEARCH_ATTRIBUTE_DEFINITIONS) {
-    const wanted = indexedType(cliType);
+  for (const { name, type } of SEARCH_ATTRIBUTE_DEFINITIONS) {
+    // Undefined only for a missing type; every SearchAttributeType has its IndexedValueType.
+    const wanted = encodeSearchAttributeIndexedValueType(type)!;
+    const shown = searchAttributeTypeName(type);
     const current = existing[name];
     if (current === undefined || current === null) {
       missing[name] = wanted;
-      results.push({ name, type: cliType, status: 'added' });
+      results.push({ name, type: shown, status: 'added' });
     } else if (Number(current) !== wanted) {
       // Changing a type would need a new attribute; workflows already write the old one.
       throw new CliError(
-        `Search attribute ${name} exists with another type (IndexedValueType ${String(current)}, wanted ${cliType}); ` +
+        `Search attribute ${name} exists with another type (IndexedValueType ${String(current)}, wanted ${shown}); ` +
           'remove it or use another namespace',
         ExitCode.Remote,
       );
     } else {
-      results.push({ name, type: cliType, status: 'exists' });
+      results.push({ name, type: shown, status: 'exists' });
     }
   }
   if (Object.keys(missing).length > 0) {
@@ -91,32 +93,27 @@ export async function registerSearchAttributes(connection: Connection, namespace
   return results;
 }
 
-function indexedType(cliType: 'Keyword' | 'Datetime'): number {
-  const encoded = encodeSearchAttributeIndexedValueType(cliType === 'Keyword' ? 'KEYWORD' : 'DATETIME');
-  if (encoded === undefined) throw new Error(`No IndexedValueType for ${cliType}`);
-  return encoded;
-}
-
-function grpcCode(error: unknown): number | undefined {
-  if (isGrpcServiceError(error)) return error.code;
-  if (error instanceof ServiceError && isGrpcServiceError(error.cause)) return error.cause.code;
-  return undefined;
-}
-
 /** Temporal failures in terms of what to do next. */
 export function temporalError(error: unknown, where: string): CliError {
   if (error instanceof CliError) return error;
   const code = grpcCode(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (code === GRPC.UNAVAILABLE || (code === undefined && /connect|ECONNREFUSED|deadline|transport/i.test(message))) {
+  if (
+    code === GrpcStatus.UNAVAILABLE ||
+    (code === undefined && /connect|ECONNREFUSED|deadline|transport/i.test(message))
+  ) {
     return new CliError(
       `Cannot reach Temporal at ${where}: is it running? Set TEMPORAL_ADDRESS or --address. (${message})`,
       ExitCode.Unreachable,
     );
   }
-  if (code === GRPC.NOT_FOUND)
+  if (code === GrpcStatus.NOT_FOUND)
     return new CliError(`Temporal at ${where}: ${message} (does the namespace exist?)`, ExitCode.Remote);
-  if (code === GRPC.PERMISSION_DENIED || code === GRPC.UNIMPLEMENTED || code === GRPC.UNAUTHENTICATED) {
+  if (
+    code === GrpcStatus.PERMISSION_DENIED ||
+    code === GrpcStatus.UNIMPLEMENTED ||
+    code === GrpcStatus.UNAUTHENTICATED
+  ) {
     return new CliError(
       `Temporal at ${where} refused: ${message}. On Temporal Cloud, add the search attributes in the Cloud UI ` +
         'or with tcld; elsewhere, use credentials allowed to call the operator API.',

@@ -4,10 +4,15 @@
  * parser then skips the already-read body) lets oversized and malformed bodies get JSON errors in
  * each transport's own shape. A parsed body is also refused when it nests deeper than any request
  * needs or holds a string that is not valid Unicode, before any handler walks it.
+ *
+ * Written against @a2a-js/sdk 1.3.0 (`jsonRpcHandler` calls `express.json()` with no options,
+ * `restHandler` with only its media types). Goes away when the adapters take a body size limit and
+ * answer a body they cannot take (too large, not JSON) in the transport's error shape; the depth and
+ * Unicode checks are this gateway's own and would then move next to the request handler.
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
-import { MAX_NESTING_DEPTH, jsonProblem } from '../protocol/message-checks.js';
+import { MAX_NESTING_DEPTH, jsonProblem } from '../../protocol/message-checks.js';
 
 export const BODY_LIMIT = 10 * 1024 * 1024;
 

@@ -5,9 +5,14 @@
  * schema, so both refuse the same mistakes and name the same field. Unknown fields pass (clients may
  * send them and they must be ignored), snake_case keys are accepted as proto3 JSON parsers must, and
  * null stands for an absent optional field, as in proto3 JSON.
+ *
+ * Written against @a2a-js/sdk 1.3.0 (the `fromJSON` of its generated types, its compat/v0_3
+ * converter). Goes away when the SDK checks a request against the method's schema before reading
+ * it and answers RequestMalformedError naming the field; the message content rules are
+ * message-checks' (shared with the workflow) and stay.
  */
 import { z } from 'zod';
-import { fieldPath, idProblem, messageProblem } from '../protocol/message-checks.js';
+import { fieldPath, idProblem, messageProblem } from '../../protocol/message-checks.js';
 
 /** A refinement from one of message-checks' problem functions, so each rule has one home. */
 function checkedBy<T>(problem: (value: T) => string | undefined) {

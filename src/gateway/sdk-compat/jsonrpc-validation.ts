@@ -2,6 +2,13 @@
  * Checks JSON-RPC requests before the SDK adapter sees them, so that clients get the precise
  * error the spec names: -32600 for a malformed envelope, and -32602 naming the bad field for
  * params of the v1.0 methods (request-schemas.ts, shared with HTTP+JSON).
+ *
+ * Written against @a2a-js/sdk 1.3.0: its `JsonRpcTransportHandler` answers a malformed envelope
+ * with RequestMalformedError, which it maps to -32602 rather than -32600, checks only that params
+ * are an object, and leaves the rest to generated `fromJSON` helpers that coerce or ignore wrong
+ * types. Goes away when the SDK answers a bad envelope -32600 and checks params against the
+ * method's schema (-32602 naming the field); the hint for a v1.0 method sent without A2A-Version is
+ * this gateway's own and would stay.
  */
 import type { RequestHandler } from 'express';
 import { z } from 'zod';

@@ -1,13 +1,17 @@
 /**
- * Checks HTTP+JSON requests before the SDK's REST adapter sees them. The adapter (1.3.0) answers 500
- * for a path that is not valid percent-encoded UTF-8 (its router throws while decoding the task ID),
- * for a body that is not an object on the tenant routes (it sets `body.tenant`) and for a message
- * its `fromJSON` cannot read (`parts: [null]`), and it takes a message without a role. A message
- * is checked with the schema JSON-RPC params are (request-schemas.ts).
+ * Checks HTTP+JSON requests before the SDK's REST adapter sees them. The adapter answers 500 for a
+ * path that is not valid percent-encoded UTF-8 (its router throws while decoding the task ID), for a
+ * body that is not an object on the tenant routes (it sets `body.tenant`) and for a message its
+ * `fromJSON` cannot read (`parts: [null]`), and it takes a message without a role. A message is
+ * checked with the schema JSON-RPC params are (request-schemas.ts).
+ *
+ * Written against @a2a-js/sdk 1.3.0 (`restHandler`). Goes away when the adapter answers a path it
+ * cannot decode and a body that is no object 400 (RequestMalformedError), and checks messages as
+ * request-schemas.ts says there.
  */
 import type { Request, RequestHandler } from 'express';
 import { RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
-import { fieldPath } from '../protocol/message-checks.js';
+import { fieldPath } from '../../protocol/message-checks.js';
 import { paramsProblem } from './request-schemas.js';
 
 /** SendMessage and SendStreamingMessage, with or without a tenant segment, as the SDK routes them. */

@@ -1,7 +1,8 @@
 /**
- * The workflow bundle's entry: one dynamic workflow that runs whichever of the project's agents the
- * task's workflow type names. Bundled by Temporal's bundler only, never imported by Node: the
- * agents plugin points USER_AGENTS_MODULE at the project's agents module.
+ * The workflows the worker bundles (its `workflowsPath`): one dynamic workflow that runs whichever
+ * of the project's agents the task's workflow type names, and the closed-task push config query.
+ * Bundled by Temporal's bundler only, never imported by Node: the agents plugin points
+ * USER_AGENTS_MODULE at the project's agents module.
  */
 import * as userAgents from 'a2a-temporal-user-agents';
 import { agentsFromModule } from '../workflows/agent-list.js';

@@ -1,0 +1,53 @@
+/**
+ * Requests the server cannot decode. The SDK's service definition (`A2AService`) decodes each request
+ * with its generated protobuf reader, which throws on bytes that are no message of the method's type,
+ * on Structs nested deeper than its stack and on timestamps beyond any date; grpc-js answers a
+ * throwing deserializer INTERNAL, as if the server had failed. They are the client's mistake:
+ * decoding yields a marker instead, and the call is answered INVALID_ARGUMENT before the SDK sees it.
+ *
+ * Written against @a2a-js/sdk 1.3.0 (`A2AService` from its server/grpc) and @grpc/grpc-js 1.14.
+ * Goes away when the SDK's service definition (or `grpcService`) turns a decoding failure into
+ * INVALID_ARGUMENT itself.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { GrpcCall } from './request-lifetime.js';
+
+/** Stands for a request the server could not decode; `refusingUndecodable` answers it. */
+const UNDECODABLE = Symbol('undecodable request');
+const UNDECODABLE_MESSAGE = 'The request is not a valid protobuf message for this method';
+
+/** The SDK's service definition with each request deserializer marking, not throwing on, what it cannot decode. */
+export function decodingSafely(definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const safe = (method: grpc.MethodDefinition<unknown, unknown>) => ({
+    ...method,
+    requestDeserialize: (bytes: Buffer) => {
+      try {
+        return method.requestDeserialize(bytes);
+      } catch {
+        return { [UNDECODABLE]: true };
+      }
+    },
+  });
+  return Object.fromEntries(Object.entries(definition).map(([name, method]) => [name, safe(method)]));
+}
+
+/** The SDK's service, answering INVALID_ARGUMENT for a request `decodingSafely` marked. */
+export function refusingUndecodable(service: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
+  const refusal = () =>
+    Object.assign(new Error(UNDECODABLE_MESSAGE), {
+      code: grpc.status.INVALID_ARGUMENT,
+      details: UNDECODABLE_MESSAGE,
+      metadata: new grpc.Metadata(),
+    });
+  const wrapped: grpc.UntypedServiceImplementation = {};
+  for (const [name, method] of Object.entries(service)) {
+    const impl = method as (call: GrpcCall, callback?: grpc.sendUnaryData<unknown>) => void;
+    wrapped[name] = ((call: GrpcCall, callback?: grpc.sendUnaryData<unknown>) => {
+      const request = (call as { request?: unknown }).request;
+      if (typeof request !== 'object' || request === null || !(UNDECODABLE in request)) return impl(call, callback);
+      if (callback) return callback(refusal());
+      (call as grpc.ServerWritableStream<unknown, unknown>).emit('error', refusal());
+    }) as grpc.UntypedHandleCall;
+  }
+  return wrapped;
+}

@@ -1,0 +1,100 @@
+/**
+ * Per-request lifetime for the SDK adapters. Their SSE loops never listen for the client going away,
+ * so a dropped stream would keep its history long-poll open for as long as the task waits (days for
+ * an approval). Here every request gets an AbortSignal that fires when the connection closes (HTTP)
+ * or the call is cancelled (gRPC); it reaches the request handler through the `User` the adapters'
+ * userBuilder returns (request-context.ts). Open SSE responses also get keepalive comments so idle
+ * proxies do not cut long waits. And since the adapters answer every error that is not an A2A error
+ * as an internal one, a request that found Temporal out of reach is answered 503 + Retry-After here
+ * (UNAVAILABLE on gRPC: grpc-status.ts).
+ *
+ * Written against @a2a-js/sdk 1.3.0: `jsonRpcHandler` and `restHandler` never listen for 'close' and
+ * iterate the handler's stream until it ends, `grpcService` never listens for 'cancelled',
+ * `ServerCallContext` carries no AbortSignal, and a non-A2A error is 500 (HTTP+JSON) or -32603 with
+ * 200/500 (JSON-RPC). Goes away when the SDK gives `ServerCallContext` a signal that fires when the
+ * client goes away (and stops reading the stream then), writes SSE keepalives itself, and lets a
+ * handler's error choose its HTTP status and headers.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
+
+export const SSE_KEEPALIVE_MS = 15_000;
+
+/** Seconds a client should wait before retrying while Temporal is out of reach. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/**
+ * What one request learnt that the SDK adapters have no way to say: the gateway notes here that
+ * Temporal was out of reach, and the transport turns that into 503 + Retry-After (HTTP) or
+ * UNAVAILABLE (gRPC).
+ */
+export interface RequestOutcome {
+  temporalUnavailable?: boolean;
+}
+
+/** One request's lifetime: a signal that fires when its client goes away, and what it learnt. */
+export interface Lifetime {
+  signal: AbortSignal;
+  outcome: RequestOutcome;
+}
+
+export type GrpcCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
+
+const requestLifetimes = new WeakMap<Request, Lifetime>();
+const callOutcomes = new WeakMap<GrpcCall, RequestOutcome>();
+
+/**
+ * Express middleware: abort on disconnect, keepalive comments while an event stream is open, and
+ * a 503 with Retry-After instead of the SDK's 500 (or JSON-RPC's 200) when Temporal was out of reach.
+ */
+export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const controller = new AbortController();
+    const outcome: RequestOutcome = {};
+    requestLifetimes.set(req, { signal: controller.signal, outcome });
+    answerUnavailableAs503(res, outcome);
+    const keepalive = setInterval(() => {
+      const type = String(res.getHeader('content-type') ?? '');
+      if (res.headersSent && type.startsWith('text/event-stream') && !res.writableEnded) res.write(': keepalive\n\n');
+    }, keepaliveMs);
+    keepalive.unref();
+    // 'close' on the response fires when it finished or when the connection dropped, whichever first.
+    res.on('close', () => {
+      clearInterval(keepalive);
+      controller.abort();
+    });
+    next();
+  };
+}
+
+function answerUnavailableAs503(res: Response, outcome: RequestOutcome): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    if (outcome.temporalUnavailable && !res.headersSent) {
+      res.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      const error = (body as { error?: { code?: unknown; status?: string } } | undefined)?.error;
+      // HTTP+JSON bodies carry the HTTP status twice; JSON-RPC keeps its own error code.
+      if (error && typeof error.status === 'string') Object.assign(error, { code: 503, status: 'UNAVAILABLE' });
+    }
+    return json(body);
+  };
+}
+
+/** The lifetime `requestLifetime` gave this request; one that never ends when the request did not pass it. */
+export function lifetimeOf(req: Request): Lifetime {
+  return requestLifetimes.get(req) ?? { signal: new AbortController().signal, outcome: {} };
+}
+
+/** gRPC's side of `requestLifetime`: the call's signal fires when the client cancels or disconnects. */
+export function callLifetime(call: GrpcCall): Lifetime {
+  const controller = new AbortController();
+  call.on('cancelled', () => controller.abort());
+  const outcome: RequestOutcome = {};
+  callOutcomes.set(call, outcome);
+  return { signal: controller.signal, outcome };
+}
+
+/** What the call learnt (see RequestOutcome); read when its status is chosen. */
+export function grpcOutcomeOf(call: GrpcCall): RequestOutcome | undefined {
+  return callOutcomes.get(call);
+}
