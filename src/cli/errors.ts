@@ -2,8 +2,9 @@
  * Exit codes scripts can rely on, and the translation of whatever a command throws into one of
  * them with a message a human can act on.
  */
-import { A2AError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
-import { commandHint, shellWord } from './format.js';
+import { A2AError, A2A_ERROR_CODE, isJsonRpcError, isRestError } from '@a2a-js/sdk/errors';
+import { TEMPORAL_UNAVAILABLE } from '../gateway/errors.js';
+import { commandHint, shellWord, type AgentAddress } from './format.js';
 
 export const ExitCode = {
   Ok: 0,
@@ -69,11 +70,8 @@ const NETWORK_ERROR_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
-/** Where a command was talking to, so messages can name it. */
-export interface ErrorContext {
-  gatewayUrl: string;
-  /** The agent the task was reached through, for the hint that finds it again. */
-  agent?: string | undefined;
+/** Where a command was talking to, so messages can name it and hint how to find its task again. */
+export interface ErrorContext extends AgentAddress {
   /** Set when a task is known: an interrupted wait leaves it running, and the message says how to find it. */
   taskId?: string;
 }
@@ -85,10 +83,17 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
     ? ` The task keeps running: ${commandHint(`tasks show ${shellWord(context.taskId)}`, context)}`
     : '';
   if (error instanceof A2AError) {
-    // The gateway reports a Temporal outage as an internal error with this text (src/gateway/errors.ts).
-    if (/Temporal is unreachable/i.test(error.message)) {
+    if (saysTemporalUnavailable(error)) {
       return new CliError(
         `The gateway at ${context.gatewayUrl} cannot reach Temporal: ${error.message}.${followUp}`,
+        ExitCode.Unreachable,
+      );
+    }
+    // The SDK's REST client keeps the HTTP status but drops ErrorInfo reasons A2A does not define;
+    // the gateway answers 503 when what it needs (Temporal, the identity provider) is out of reach.
+    if (isRestError(error) && error.statusCode === 503) {
+      return new CliError(
+        `The gateway at ${context.gatewayUrl} is unavailable (HTTP 503): ${error.message}.${followUp}`,
         ExitCode.Unreachable,
       );
     }
@@ -114,6 +119,15 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
   }
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(message, ExitCode.Remote);
+}
+
+/** The gateway's ErrorInfo for "Temporal is out of reach", as JSON-RPC carries it in `error.data`. */
+function saysTemporalUnavailable(error: A2AError): boolean {
+  const details = isJsonRpcError(error) ? error.data : undefined;
+  return (
+    Array.isArray(details) &&
+    details.some((info) => info.reason === TEMPORAL_UNAVAILABLE.reason && info.domain === TEMPORAL_UNAVAILABLE.domain)
+  );
 }
 
 /** The JSON-RPC numbering of an A2A error, whichever transport carried it. */

@@ -5,38 +5,37 @@
 import { taskStateToJSON, type Artifact, type Message, type Part, type Task, type TaskState } from '@a2a-js/sdk';
 import type { PendingQuestion, TimelineEntry } from '../protocol/contract.js';
 import type { PushDeliveryView } from '../protocol/push.js';
-import { fromWireState, isInterrupted, isTerminal, TASK_STATES, type TaskStateName } from '../protocol/states.js';
+import { fromWireState, type TaskStateName } from '../protocol/states.js';
 import { spanText } from '../protocol/time-text.js';
 
 /** The gateway the CLI talks to unless --url or A2A_URL say otherwise. */
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
 
-/** `input-required` for TASK_STATE_INPUT_REQUIRED (the SDK's enum is numeric). */
+/**
+ * The protocol's name of an SDK task state (the SDK's enum is numeric), for the protocol's
+ * predicates (isSettled, isInterrupted, ...); undefined when absent or unknown to this version.
+ */
+export function knownState(state: TaskState | undefined): TaskStateName | undefined {
+  return state === undefined ? undefined : fromWireState(taskStateToJSON(state));
+}
+
+export function taskState(task: Task): TaskStateName | undefined {
+  return knownState(task.status?.state);
+}
+
+/** A state as printed: `input-required` for TASK_STATE_INPUT_REQUIRED; a newer gateway's unknown state by its own name. */
 export function stateName(state: TaskState | undefined): string {
   if (state === undefined) return 'unknown';
-  const wire = taskStateToJSON(state);
-  return fromWireState(wire) ?? wire.replace(/^TASK_STATE_/, '').toLowerCase();
+  return (
+    knownState(state) ??
+    taskStateToJSON(state)
+      .replace(/^TASK_STATE_/, '')
+      .toLowerCase()
+  );
 }
 
 export function taskStateName(task: Task): string {
   return stateName(task.status?.state);
-}
-
-export function isSettledName(state: string): boolean {
-  return isKnown(state) && (isTerminal(state) || isInterrupted(state));
-}
-
-export function isInterruptedName(state: string): boolean {
-  return isKnown(state) && isInterrupted(state);
-}
-
-/** The outcomes send/reply report with exit code 4. */
-export function isUnsuccessfulName(state: string): boolean {
-  return state === 'failed' || state === 'rejected' || state === 'canceled';
-}
-
-function isKnown(state: string): state is TaskStateName {
-  return (TASK_STATES as readonly string[]).includes(state);
 }
 
 /** One part as text: text as is, data as compact JSON, files by reference. */
@@ -149,16 +148,16 @@ function cliName(env: NodeJS.ProcessEnv): string {
   return env.npm_command === 'exec' ? 'npx a2a-temporal' : 'a2a-temporal';
 }
 
-/** Where a printed command must go: the task's agent (tasks are reached through it) and the gateway. */
-export interface HintTarget {
+/** Where the CLI reaches a task: through its agent (none: the gateway's default agent) at the gateway's URL. */
+export interface AgentAddress {
+  gatewayUrl: string;
   agent?: string | undefined;
-  gatewayUrl?: string | undefined;
 }
 
 /** A command line to paste: `args`, then `--agent` and `--url` when they are needed to reach the task. */
-export function commandHint(args: string, target: HintTarget = {}, env = process.env): string {
-  const agent = target.agent ? ` --agent ${shellWord(target.agent)}` : '';
-  const url = target.gatewayUrl && target.gatewayUrl !== DEFAULT_URL ? ` --url ${shellWord(target.gatewayUrl)}` : '';
+export function commandHint(args: string, address: Partial<AgentAddress> = {}, env = process.env): string {
+  const agent = address.agent ? ` --agent ${shellWord(address.agent)}` : '';
+  const url = address.gatewayUrl && address.gatewayUrl !== DEFAULT_URL ? ` --url ${shellWord(address.gatewayUrl)}` : '';
   return `${cliName(env)} ${args}${agent}${url}`;
 }
 

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { withoutTrailingSlashes } from '../protocol/base-url.js';
 
 const ConversationSchema = z.object({
   contextId: z.string().optional(),
@@ -33,7 +34,7 @@ export function chatStatePath(env: NodeJS.ProcessEnv = process.env, home: string
 
 /** One conversation per gateway and agent: the same agent on two gateways is two conversations. */
 export function conversationKey(gatewayUrl: string, agent: string): string {
-  return `${gatewayUrl.replace(/\/+$/, '')} ${agent}`;
+  return `${withoutTrailingSlashes(gatewayUrl)} ${agent}`;
 }
 
 export class ChatStateStore {

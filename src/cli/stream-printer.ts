@@ -4,17 +4,19 @@
  * chunks assembled. Pure apart from the `write` and `now` it is given.
  */
 import type { Artifact, Message, StreamResponse, Task } from '@a2a-js/sdk';
-import { artifactTitle, clock, indent, messageText, partsText, stateName } from './format.js';
+import { TASK_STATES, type TaskStateName } from '../protocol/states.js';
+import { artifactTitle, clock, indent, knownState, messageText, partsText, stateName } from './format.js';
 
-const LABEL_WIDTH = 'input-required'.length;
+/** Labels are states, `artifact +` or `message`: as wide as the longest state name. */
+const LABEL_WIDTH = Math.max(...TASK_STATES.map((state) => state.length));
 /** Continuation lines of a multi-line text start under the text column. */
 const TEXT_COLUMN = ' '.repeat('HH:MM:SS'.length + 2 + LABEL_WIDTH + 2);
 
 export interface StreamOutcome {
   taskId?: string;
   contextId?: string;
-  /** Last state seen, e.g. `input-required`. */
-  state?: string;
+  /** Last state seen, e.g. `input-required`; undefined while none or one this version does not know. */
+  state?: TaskStateName | undefined;
   /** Text of the last status message. */
   statusText?: string;
   /** Set when the agent answered with a direct message instead of a task. */
@@ -41,11 +43,10 @@ export class StreamPrinter {
       case 'statusUpdate': {
         const { taskId, contextId, status } = payload.value;
         this.track(taskId, contextId);
-        const state = stateName(status?.state);
         const text = messageText(status?.message);
-        this.outcome.state = state;
+        this.outcome.state = knownState(status?.state);
         this.outcome.statusText = text;
-        return this.line(undefined, state, text);
+        return this.line(undefined, stateName(status?.state), text);
       }
       case 'artifactUpdate': {
         const { taskId, contextId, artifact, append } = payload.value;
@@ -73,11 +74,10 @@ export class StreamPrinter {
   private onTask(task: Task): void {
     this.outcome.snapshot ??= task;
     this.track(task.id, task.contextId);
-    const state = stateName(task.status?.state);
     const text = messageText(task.status?.message);
-    this.outcome.state = state;
+    this.outcome.state = knownState(task.status?.state);
     this.outcome.statusText = text;
-    this.line(task.status?.timestamp, state, `task ${task.id}${text ? `: ${text}` : ''}`);
+    this.line(task.status?.timestamp, stateName(task.status?.state), `task ${task.id}${text ? `: ${text}` : ''}`);
     // A snapshot may already hold artifacts (a resubscribe, or a retried send answered at once).
     for (const artifact of task.artifacts) {
       if (this.outcome.artifacts.has(artifact.artifactId)) continue;

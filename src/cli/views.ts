@@ -8,7 +8,6 @@ import {
   artifactTitle,
   dateTime,
   indent,
-  isInterruptedName,
   messageText,
   partsText,
   pendingQuestionOf,
@@ -16,10 +15,12 @@ import {
   plural,
   relative,
   shellWord,
+  taskState,
   taskStateName,
   timelineOf,
   commandHint,
 } from './format.js';
+import { isInterrupted } from '../protocol/states.js';
 import { oneLine, renderTable } from './table.js';
 
 export interface ViewOptions {
@@ -53,8 +54,13 @@ export function resultView(result: Message | Task, options: ViewOptions): string
     ['Message', messageText(task.status?.message)],
   ]);
   if (task.artifacts.length > 0) lines.push('', ...artifactsView(task.artifacts));
-  if (isInterruptedName(taskStateName(task))) lines.push('', ...pendingView(task, options));
+  if (isWaiting(task)) lines.push('', ...pendingView(task, options));
   return lines.join('\n');
+}
+
+function isWaiting(task: Task): boolean {
+  const state = taskState(task);
+  return state !== undefined && isInterrupted(state);
 }
 
 /** The question a waiting task asks and how to answer it. */
@@ -80,8 +86,8 @@ export function pendingView(task: Task, options: ViewOptions): string[] {
   } else {
     const answer = question?.expects ? `--data '<JSON>'` : '<answer>';
     const agent = task.metadata?.['agent'];
-    const target = { agent: typeof agent === 'string' ? agent : undefined, gatewayUrl: options.gatewayUrl };
-    lines.push(`  Answer:  ${commandHint(`tasks reply ${shellWord(task.id)} ${answer}`, target)}`);
+    const address = { agent: typeof agent === 'string' ? agent : undefined, gatewayUrl: options.gatewayUrl };
+    lines.push(`  Answer:  ${commandHint(`tasks reply ${shellWord(task.id)} ${answer}`, address)}`);
   }
   return lines;
 }
@@ -108,7 +114,7 @@ export function taskView(task: Task, options: ViewOptions): string {
     ['State', since ? `${state} since ${dateTime(since)} (${relative(since, options.now)})` : state],
     ['Message', messageText(task.status?.message)],
   ]);
-  if (isInterruptedName(state)) lines.push('', ...pendingView(task, options));
+  if (isWaiting(task)) lines.push('', ...pendingView(task, options));
   const timeline = timelineOf(task);
   if (timeline.length > 0) {
     const rows = timeline.map((entry) => [dateTime(entry.at), entry.state, entry.by ?? '', entry.message ?? '']);

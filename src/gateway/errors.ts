@@ -7,6 +7,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
   A2AError,
   RequestMalformedError,
+  type A2AErrorInfo,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
@@ -14,11 +15,25 @@ import {
 import { TaskErrorType } from '../protocol/errors.js';
 import { grpcCode } from '../temporal/grpc-code.js';
 
-/** Raised when the Temporal frontend cannot be reached; clients may retry the same request. */
-export class TemporalUnavailableError extends Error {
+/** The google.rpc.ErrorInfo of an answer that failed because Temporal was out of reach. */
+export const TEMPORAL_UNAVAILABLE = { reason: 'TEMPORAL_UNAVAILABLE', domain: 'a2a-temporal' } as const;
+
+/**
+ * Raised when the Temporal frontend cannot be reached; clients may retry the same request. An
+ * A2AError so that the SDK adapters carry its ErrorInfo (JSON-RPC `error.data`, HTTP+JSON
+ * `error.details`) and clients act on the reason, not on the text; the JSON-RPC code stays -32603.
+ * The transports answer it 503 + Retry-After or UNAVAILABLE (guarded-handler.ts notes the outcome).
+ */
+export class TemporalUnavailableError extends A2AError {
+  override readonly reason = TEMPORAL_UNAVAILABLE.reason;
+
   constructor(cause?: unknown) {
-    super('Temporal is unreachable, retry later', { cause });
-    this.name = 'TemporalUnavailableError';
+    super({ message: 'Temporal is unreachable, retry later', cause });
+  }
+
+  /** The reason is this gateway's, not one of A2A's: the domain says whose (the SDK types it as A2A's only). */
+  override toErrorInfo(): A2AErrorInfo {
+    return { ...super.toErrorInfo(), domain: TEMPORAL_UNAVAILABLE.domain } as unknown as A2AErrorInfo;
   }
 }
 
@@ -28,7 +43,7 @@ export function taskNotFound(taskId: string): A2AError {
 
 /** Maps a Temporal client failure to an A2A error; `taskId` names the task in messages. */
 export function toA2AError(error: unknown, taskId?: string): unknown {
-  if (error instanceof A2AError || error instanceof TemporalUnavailableError) return error;
+  if (error instanceof A2AError) return error; // TemporalUnavailableError too
   if (error instanceof WorkflowNotFoundError) return taskNotFound(taskId ?? error.workflowId);
   if (error instanceof WorkflowUpdateFailedError) return fromValidatorFailure(error);
   if (isUnavailable(error)) return new TemporalUnavailableError(error);

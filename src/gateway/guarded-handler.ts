@@ -41,12 +41,13 @@ export function guardHandler(handler: A2ARequestHandler, health: TemporalHealth)
 }
 
 function publicError(error: unknown, method: string, context: ServerCallContext | undefined, health: TemporalHealth) {
-  if (error instanceof A2AError) return error;
+  // Before the A2A errors: it is one too (for its ErrorInfo), but answers 503 / UNAVAILABLE.
   if (error instanceof TemporalUnavailableError) {
     health.markUnavailable();
     outcomeOf(context).temporalUnavailable = true;
     return error;
   }
+  if (error instanceof A2AError) return error;
   // The client went away: nobody reads the answer, and the abort is not a fault.
   if (signalOf(context).aborted) return error;
   const ref = randomUUID().slice(0, 8);

@@ -11,7 +11,6 @@ import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { STATE_HEADERS_KEY, type A2ARequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import { SPAN_ATTRIBUTES } from '../protocol/telemetry.js';
-import { TemporalUnavailableError } from './errors.js';
 import { isAsyncGenerator } from './guarded-handler.js';
 import type { GatewayMetrics, RequestLabels } from './metrics.js';
 import { signalOf, transportOf } from './request-context.js';
@@ -150,7 +149,6 @@ class ObservedCall {
   /** What the caller got: ok, an A2A error by name (TaskNotFound, ...), TemporalUnavailable, ClientGone or Internal. */
   private outcomeOf(error: unknown): string {
     if (error instanceof A2AError) return error.name.replace(/Error$/, '');
-    if (error instanceof TemporalUnavailableError) return 'TemporalUnavailable';
     if (signalOf(this.context).aborted) return 'ClientGone';
     return 'Internal';
   }

@@ -1,6 +1,15 @@
-import { JsonRpcTaskNotFoundError, RestTaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
+import {
+  fromJsonRpcErrorResponse,
+  fromRestErrorBody,
+  JsonRpcTaskNotFoundError,
+  RestTaskNotCancelableError,
+  TaskNotFoundError,
+  toJsonRpcError,
+  toRestErrorBody,
+} from '@a2a-js/sdk/errors';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, networkErrorCode, toCliError, UsageError } from '../../src/cli/errors.js';
+import { TemporalUnavailableError } from '../../src/gateway/errors.js';
 
 const context = { gatewayUrl: 'http://127.0.0.1:8080' };
 
@@ -39,12 +48,17 @@ describe('toCliError', () => {
     expect(failure.message).toMatch(/Lost the connection .* a2a-temporal tasks show t1/);
   });
 
-  it('treats the gateway losing Temporal as unreachable too', () => {
-    const error = new JsonRpcTaskNotFoundError({
-      message: 'Temporal is unreachable, retry later',
-      envelopeCode: -32603,
+  it('treats the gateway losing Temporal as unreachable too, by its ErrorInfo reason or HTTP 503, not its text', () => {
+    const wire = toJsonRpcError(new TemporalUnavailableError());
+    const rpc = fromJsonRpcErrorResponse({ jsonrpc: '2.0', id: 1, error: wire });
+    expect(toCliError(rpc, context)).toMatchObject({
+      exitCode: ExitCode.Unreachable,
+      message: expect.stringContaining('cannot reach Temporal'),
     });
-    expect(toCliError(error, context)).toMatchObject({ exitCode: ExitCode.Unreachable });
+    const rest = fromRestErrorBody(toRestErrorBody(new TemporalUnavailableError(), 503).error, { statusCode: 503 });
+    expect(toCliError(rest, context)).toMatchObject({ exitCode: ExitCode.Unreachable });
+    const sameText = fromJsonRpcErrorResponse({ jsonrpc: '2.0', id: 1, error: { ...wire, data: [] } });
+    expect(toCliError(sameText, context)).toMatchObject({ exitCode: ExitCode.Remote });
   });
 
   it('passes CLI errors through and reports anything else as a remote failure', () => {

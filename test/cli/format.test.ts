@@ -4,9 +4,7 @@ import {
   commandHint,
   clock,
   dateTime,
-  isInterruptedName,
-  isSettledName,
-  isUnsuccessfulName,
+  knownState,
   partText,
   pendingQuestionOf,
   questionText,
@@ -16,6 +14,9 @@ import {
   timelineOf,
 } from '../../src/cli/format.js';
 import { renderTable, truncate } from '../../src/cli/table.js';
+import { exitCodeFor } from '../../src/cli/commands/send.js';
+import { ExitCode } from '../../src/cli/errors.js';
+import { isInterrupted, isSettled } from '../../src/protocol/states.js';
 import { completedTask, NOW, waitingTask } from './fixtures.js';
 
 beforeAll(() => {
@@ -30,13 +31,16 @@ describe('states', () => {
     expect(stateName(undefined)).toBe('unknown');
   });
 
-  it('classifies states', () => {
-    expect(isSettledName('auth-required')).toBe(true);
-    expect(isSettledName('working')).toBe(false);
-    expect(isInterruptedName('input-required')).toBe(true);
-    expect(isInterruptedName('completed')).toBe(false);
-    expect(['failed', 'rejected', 'canceled'].every(isUnsuccessfulName)).toBe(true);
-    expect(isUnsuccessfulName('completed')).toBe(false);
+  it('classifies states with the protocol predicates; send/reply exit 4 on an unsuccessful end', () => {
+    expect(knownState(TaskState.TASK_STATE_AUTH_REQUIRED)).toBe('auth-required');
+    expect(knownState(TaskState.TASK_STATE_UNSPECIFIED)).toBeUndefined();
+    expect(isSettled('auth-required')).toBe(true);
+    expect(isSettled('working')).toBe(false);
+    expect(isInterrupted('input-required')).toBe(true);
+    expect(isInterrupted('completed')).toBe(false);
+    expect((['failed', 'rejected', 'canceled'] as const).map(exitCodeFor)).toEqual([4, 4, 4]);
+    expect(exitCodeFor('completed')).toBe(ExitCode.Ok);
+    expect(exitCodeFor(undefined)).toBe(ExitCode.Ok);
   });
 });
 

@@ -6,15 +6,16 @@
 import { createInterface } from 'node:readline';
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { isInterrupted, isSettled } from '../../protocol/states.js';
 import type { Command } from '../args.js';
 import { connectAgent } from '../client.js';
 import { ExitCode, toCliError } from '../errors.js';
-import { isInterruptedName, isSettledName, messageText, questionText, taskStateName } from '../format.js';
+import { messageText, questionText, taskState, taskStateName } from '../format.js';
 import type { Io } from '../io.js';
 import { sendRequest } from '../message.js';
 import { ChatStateStore, chatStatePath, conversationKey, type Conversation } from '../state-file.js';
 import { StreamPrinter } from '../stream-printer.js';
-import { detachedMessage, followStream } from './send.js';
+import { addressOf, detachedMessage, followStream } from './send.js';
 
 type ChatCommand = Extract<Command, { kind: 'chat' }>;
 type Memory = Omit<Conversation, 'updatedAt'>;
@@ -126,17 +127,14 @@ class ChatSession {
     this.turn = new AbortController();
     try {
       const result = await followStream(this.client, request, (event) => printer.handle(event), {
-        gatewayUrl: this.command.gateway.url,
-        agent: this.command.agent,
+        ...addressOf(this.command),
         knownTask: pending,
         signal: this.turn.signal,
       });
       const { taskId, contextId, state } = printer.outcome;
       const context = contextId ?? this.memory.contextId;
-      const settled = state !== undefined && isSettledName(state);
-      if (result === 'interrupted' || !settled) {
-        const target = { agent: this.command.agent, gatewayUrl: this.command.gateway.url };
-        if (result === 'interrupted') this.io.err(detachedMessage(taskId, target));
+      if (result === 'interrupted' || !state || !isSettled(state)) {
+        if (result === 'interrupted') this.io.err(detachedMessage(taskId, addressOf(this.command)));
         else if (taskId) this.io.err(`The stream ended while task ${taskId} was still ${state ?? 'starting'}.`);
         // Remember it: it may stop to ask something later, and /status or the next line will look.
         this.unsure = taskId !== undefined;
@@ -144,7 +142,7 @@ class ChatSession {
         return;
       }
       this.unsure = false;
-      const waiting = taskId && isInterruptedName(state) ? { pendingTaskId: taskId } : {};
+      const waiting = taskId && isInterrupted(state) ? { pendingTaskId: taskId } : {};
       this.remember({ ...(context && { contextId: context }), ...waiting });
     } finally {
       this.turn = undefined;
@@ -173,15 +171,18 @@ class ChatSession {
       return false;
     }
     this.unsure = false;
-    const state = taskStateName(task);
-    if (isInterruptedName(state)) {
+    const state = taskState(task);
+    if (state && isInterrupted(state)) {
       this.io.out(`Task ${taskId} is ${state}: ${questionText(task)}`);
       if (reason === 'turn') this.io.out('Your line was not sent: type your answer to that question.');
       return true;
     }
     const message = messageText(task.status?.message);
-    this.io.out(`Task ${taskId} is ${state}${message ? `: ${message}` : ''}${/[.!?]$/.test(message) ? '' : '.'}`);
-    if (isSettledName(state)) this.remember({ ...(this.memory.contextId && { contextId: this.memory.contextId }) });
+    this.io.out(
+      `Task ${taskId} is ${taskStateName(task)}${message ? `: ${message}` : ''}${/[.!?]$/.test(message) ? '' : '.'}`,
+    );
+    if (state && isSettled(state))
+      this.remember({ ...(this.memory.contextId && { contextId: this.memory.contextId }) });
     else this.unsure = true;
     return false;
   }

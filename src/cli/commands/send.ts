@@ -11,18 +11,11 @@ import {
   type Task,
 } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import type { Command } from '../args.js';
+import { isInterrupted, isSettled, isTerminal, type TaskStateName } from '../../protocol/states.js';
+import type { Command, GatewayConnection } from '../args.js';
 import { connectAgent } from '../client.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
-import {
-  commandHint,
-  isInterruptedName,
-  isSettledName,
-  isUnsuccessfulName,
-  shellWord,
-  taskStateName,
-  type HintTarget,
-} from '../format.js';
+import { commandHint, shellWord, taskState, type AgentAddress } from '../format.js';
 import type { Io } from '../io.js';
 import { sendOptions, sendRequest } from '../message.js';
 import { StreamPrinter, type StreamOutcome } from '../stream-printer.js';
@@ -47,11 +40,7 @@ export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
   try {
     result = await client.sendMessage(request, sendOptions(request));
   } catch (error) {
-    throw toCliError(error, {
-      gatewayUrl: command.gateway.url,
-      agent: command.agent,
-      ...(knownTask && { taskId: knownTask }),
-    });
+    throw toCliError(error, { ...addressOf(command), ...(knownTask && { taskId: knownTask }) });
   }
   const isMessage = 'messageId' in result;
   if (command.json) {
@@ -62,7 +51,7 @@ export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
   } else {
     io.out(resultView(result, viewOptions(command, io)));
   }
-  return isMessage ? ExitCode.Ok : exitCodeFor(taskStateName(result as Task));
+  return isMessage ? ExitCode.Ok : exitCodeFor(taskState(result as Task));
 }
 
 async function streamAndReport(
@@ -80,15 +69,9 @@ async function streamAndReport(
         io.out(JSON.stringify(StreamResponse.toJSON(event)));
       }
     : (event: StreamResponse) => printer.handle(event);
-  const outcome = await followStream(client, request, onEvent, {
-    gatewayUrl: command.gateway.url,
-    agent: command.agent,
-    knownTask,
-  });
+  const outcome = await followStream(client, request, onEvent, { ...addressOf(command), knownTask });
   if (outcome === 'interrupted') {
-    io.err(
-      detachedMessage(printer.outcome.taskId ?? knownTask, { agent: command.agent, gatewayUrl: command.gateway.url }),
-    );
+    io.err(detachedMessage(printer.outcome.taskId ?? knownTask, addressOf(command)));
     return ExitCode.Interrupted;
   }
   return finishStream(printer.outcome, command, io);
@@ -96,24 +79,21 @@ async function streamAndReport(
 
 /** After the stream: tell how to answer a waiting task, and pick the exit code. */
 function finishStream(outcome: StreamOutcome, command: SendCommand, io: Io): ExitCode {
-  const json = command.json;
-  const target = { agent: command.agent, gatewayUrl: command.gateway.url };
-  if (outcome.message && !outcome.state) return ExitCode.Ok;
-  const state = outcome.state ?? 'unknown';
-  if (!isSettledName(state)) {
-    const hint = outcome.taskId ? ` Follow it: ${commandHint(`tasks show ${shellWord(outcome.taskId)}`, target)}` : '';
-    throw new CliError(`The stream ended while the task was still ${state}.${hint}`, ExitCode.Unreachable);
+  const address = addressOf(command);
+  const state = outcome.state;
+  if (outcome.message && !state) return ExitCode.Ok;
+  if (!state || !isSettled(state)) {
+    const hint = outcome.taskId ? ` Follow it: ${commandHint(`tasks show ${shellWord(outcome.taskId)}`, address)}` : '';
+    throw new CliError(`The stream ended while the task was still ${state ?? 'unknown'}.${hint}`, ExitCode.Unreachable);
   }
-  if (!json && isInterruptedName(state) && outcome.taskId) {
-    io.out(`Answer:  ${commandHint(`tasks reply ${shellWord(outcome.taskId)} <answer>`, target)}`);
+  if (!command.json && isInterrupted(state) && outcome.taskId) {
+    io.out(`Answer:  ${commandHint(`tasks reply ${shellWord(outcome.taskId)} <answer>`, address)}`);
   }
   return exitCodeFor(state);
 }
 
-export interface FollowOptions {
-  gatewayUrl: string;
-  /** The agent the task was reached through, for the hints of errors. */
-  agent?: string | undefined;
+/** Where the task is reached (for the hints of errors), and the task when it is already known. */
+export interface FollowOptions extends AgentAddress {
   knownTask?: string | undefined;
   /** Stops following when it fires (besides Ctrl+C); the task keeps running. */
   signal?: AbortSignal;
@@ -155,12 +135,18 @@ function taskIdOf(event: StreamResponse): string | undefined {
   return undefined;
 }
 
-export function detachedMessage(taskId: string | undefined, target: HintTarget): string {
+export function detachedMessage(taskId: string | undefined, address: AgentAddress): string {
   return taskId
-    ? `Detached from task ${taskId}; it keeps running. Follow it: ${commandHint(`tasks show ${shellWord(taskId)}`, target)}`
+    ? `Detached from task ${taskId}; it keeps running. Follow it: ${commandHint(`tasks show ${shellWord(taskId)}`, address)}`
     : 'Interrupted before the gateway named the task.';
 }
 
-export function exitCodeFor(state: string): ExitCode {
-  return isUnsuccessfulName(state) ? ExitCode.TaskUnsuccessful : ExitCode.Ok;
+/** Exit code 4 when the task ended without completing: failed, rejected or canceled. */
+export function exitCodeFor(state: TaskStateName | undefined): ExitCode {
+  return state && isTerminal(state) && state !== 'completed' ? ExitCode.TaskUnsuccessful : ExitCode.Ok;
+}
+
+/** The agent a command talks to, on its gateway. */
+export function addressOf(command: { gateway: GatewayConnection; agent?: string | undefined }): AgentAddress {
+  return { gatewayUrl: command.gateway.url, agent: command.agent };
 }

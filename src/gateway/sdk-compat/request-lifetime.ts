@@ -4,8 +4,8 @@
  * an approval). Here every request gets an AbortSignal that fires when the connection closes (HTTP)
  * or the call is cancelled (gRPC); it reaches the request handler through the `User` the adapters'
  * userBuilder returns (request-context.ts). Open SSE responses also get keepalive comments so idle
- * proxies do not cut long waits. And since the adapters answer every error that is not an A2A error
- * as an internal one, a request that found Temporal out of reach is answered 503 + Retry-After here
+ * proxies do not cut long waits. And since the adapters answer every error they do not map (Temporal
+ * being out of reach among them) as an internal one, such a request is answered 503 + Retry-After here
  * (UNAVAILABLE on gRPC: grpc-status.ts).
  *
  * Written against @a2a-js/sdk 1.3.0: `jsonRpcHandler` and `restHandler` never listen for 'close' and

@@ -1,0 +1,96 @@
+/**
+ * What the help says besides the usage, arguments and options commander renders from spec.ts: each
+ * command's summary (listed in its group's help), details and examples, and the environment the
+ * program's help lists. Prose only; the exit codes come from errors.ts.
+ */
+import type { CommandId } from './spec.js';
+
+export const ENVIRONMENT = `
+Environment:
+  A2A_URL        gateway base URL (agents are served at URL/agents/NAME/)
+  A2A_AGENT      default agent of the tasks commands
+  A2A_TRANSPORT  jsonrpc (default) or rest
+  A2A_RESPONDER  default --as
+  A2A_API_KEY    API key for a gateway with authentication (sent as X-API-Key)
+  A2A_TOKEN      JWT for a gateway with authentication (sent as Authorization: Bearer)
+  A2A_CLI_STATE  chat state file
+  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup`;
+
+export interface HelpText {
+  summary: string;
+  details?: string;
+  examples: string[];
+}
+
+export const HELP_TEXTS: Record<CommandId, HelpText> = {
+  init: {
+    summary: 'Create a project with one agent that asks a human, its activities and a test',
+    details: `Writes package.json (or adds scripts and dependencies to an existing one), tsconfig.json, a2a-temporal.config.ts, src/agents.ts, src/activities.ts, test/agent.test.ts, vitest.config.ts, README.md and .gitignore into DIR. Existing files are kept. Then: npm install && npm run dev.`,
+    examples: ['a2a-temporal init my-agents', 'a2a-temporal init . --name approvals'],
+  },
+  dev: {
+    summary: "Run a project's agents locally: Temporal dev server + UI, worker and gateway, reloaded on save",
+    details: `Tasks persist in .data/temporal.db (env A2A_DATA_DB). Saving a file next to the config restarts the worker and the gateway; the dev server and its tasks stay, so waiting tasks keep waiting. With TEMPORAL_ADDRESS set it uses that server instead of starting one. Ports: PORT (8080), GRPC_PORT (8081, "off" disables), TEMPORAL_PORT (7233), TEMPORAL_UI_PORT (8233).`,
+    examples: ['a2a-temporal dev', 'a2a-temporal dev examples/a2a-temporal.config.ts'],
+  },
+  worker: {
+    summary: "Run a project's agents and activities on a Temporal worker (production)",
+    details: `Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS* or a TEMPORAL_PROFILE; polls the config's taskQueue (env A2A_TASK_QUEUE wins). Stops on SIGINT/SIGTERM.`,
+    examples: ['a2a-temporal worker', 'TEMPORAL_ADDRESS=temporal:7233 a2a-temporal worker dist/a2a-temporal.config.js'],
+  },
+  gateway: {
+    summary: "Serve a project's agents over A2A: JSON-RPC, HTTP+JSON and gRPC (production)",
+    details: `Reads the agents for their cards only; never runs them. Environment: PORT (8080), GRPC_PORT (8081, "off" disables), HOST (0.0.0.0), A2A_PUBLIC_URL, A2A_GRPC_PUBLIC_ADDRESS, A2A_DEFAULT_AGENT, A2A_TASK_QUEUE, A2A_TRUSTED_USER_HEADER and the Temporal connection variables of \`worker\`.`,
+    examples: ['a2a-temporal gateway', 'PORT=9000 GRPC_PORT=off a2a-temporal gateway'],
+  },
+  send: {
+    summary: 'Send a message to an agent (starts a new task)',
+    details: `Without --stream the call blocks until the task completes, fails or stops to ask for input, then prints the state, the status message and the artifacts. With --stream every status and artifact event is printed as it arrives (--json: one StreamResponse per line).`,
+    examples: [
+      'a2a-temporal send expense-approval "Please approve 120 USD for a team lunch"',
+      `a2a-temporal send long-report "durable execution" --data '{"sections":3,"sectionMs":500}' --stream`,
+    ],
+  },
+  chat: {
+    summary: 'Interactive conversation; remembers context and pending questions across restarts',
+    details: `Each line you type either answers the pending question (when the last task is waiting for input) or starts a new task in the same conversation. Responses stream live. The context ID and the pending task are kept in a state file (env A2A_CLI_STATE, default $XDG_STATE_HOME/a2a-temporal/chat.json or ~/.local/state/a2a-temporal/chat.json), keyed by gateway URL and agent, so quitting and coming back resumes the conversation.
+
+In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /status shows the pending task. Ctrl+C while a response streams detaches from it (the task keeps running).`,
+    examples: ['a2a-temporal chat expense-approval'],
+  },
+  tasks: {
+    summary: 'List, show, answer and cancel tasks (a2a-temporal tasks COMMAND --help for details)',
+    examples: [
+      'a2a-temporal tasks list --state input-required',
+      'a2a-temporal tasks show ID',
+      'a2a-temporal tasks reply ID approve --as alice',
+      'a2a-temporal tasks cancel ID',
+    ],
+  },
+  'tasks list': {
+    summary: "List an agent's tasks (ListTasks; newest first, eventually consistent)",
+    details: 'Lists come from Temporal visibility, which may lag a second.',
+    examples: ['a2a-temporal tasks list --state input-required', 'a2a-temporal tasks list --agent echo --json'],
+  },
+  'tasks show': {
+    summary: 'Show a task: state, timeline, pending question, history, artifacts (GetTask)',
+    examples: ['a2a-temporal tasks show 3f0c9a4e-...'],
+  },
+  'tasks reply': {
+    summary: 'Answer a task that is waiting for input (a message with that task ID)',
+    details: 'Prints the resulting task like send does; exit code 4 when it ends failed, rejected or canceled.',
+    examples: [
+      'a2a-temporal tasks reply 3f0c9a4e-... approve --as alice',
+      `a2a-temporal tasks reply ID --data '{"ok":true}'`,
+    ],
+  },
+  'tasks cancel': {
+    summary: 'Cancel a task; returns once its work has really stopped (CancelTask)',
+    examples: ['a2a-temporal tasks cancel 3f0c9a4e-...'],
+  },
+  setup: {
+    summary: 'Register the A2A search attributes on a Temporal namespace (idempotent)',
+    details: `Adds A2ATaskState, A2AContextId, A2AAgent, A2AOwner (Keyword) and A2AInputDeadline (Datetime) where missing. Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS* (flags win). The dev stack registers them by itself; on Temporal Cloud add them in the Cloud UI or with tcld (the operator API is not open to namespace users there).`,
+    examples: ['a2a-temporal setup --address temporal.internal:7233 --namespace prod'],
+  },
+};
