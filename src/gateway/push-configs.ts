@@ -1,41 +1,19 @@
 /**
- * The four A2A push-config methods over Temporal. Configs live in the task's workflow state (an
- * Update sets or deletes one, a query lists them), so every gateway instance serves them. Every
- * call reads the task first as the caller: who may not see the task learns nothing of its configs.
- * A finished task's workflow takes no Updates: configs created then go to a small workflow of
- * their own (see src/workflows/closed-task-push-configs.ts).
+ * The four A2A push-config methods. Configs live in the task's workflow state (see
+ * task-workflows/push-configs.ts), so every gateway instance serves them. Every call reads the task
+ * first as the caller: who may not see the task learns nothing of its configs.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  QueryNotRegisteredError,
-  WithStartWorkflowOperation,
-  type Client,
-  type WorkflowHandle,
-} from '@temporalio/client';
 import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { Caller } from '../protocol/contract.js';
-import {
-  deletePushConfigUpdate,
-  pushConfigsQuery,
-  setPushConfigUpdate,
-  type PushConfig,
-  type PushDeliveryState,
-} from '../protocol/push.js';
+import type { PushConfig, PushDeliveryState } from '../protocol/push.js';
 import { resolvedUrlProblem, type PushUrlPolicy } from '../push/url-policy.js';
-import {
-  CLOSED_TASK_PUSH_CONFIGS_WORKFLOW,
-  closedTaskPushConfigsWorkflowId,
-} from '../workflows/closed-task-push-configs.js';
-import { toA2AError } from './errors.js';
-import { QUERY_DEADLINE_MS, type TaskReader } from './task-reader.js';
+import type { TaskWorkflows } from './task-workflows/index.js';
 
 export class PushConfigs {
   constructor(
-    private readonly client: Client,
-    private readonly reader: TaskReader,
-    private readonly agent: string,
-    private readonly taskQueue: string,
+    private readonly workflows: TaskWorkflows,
     private readonly policy: PushUrlPolicy,
   ) {}
 
@@ -54,33 +32,13 @@ export class PushConfigs {
   }
 
   async create(taskId: string, config: PushConfig, caller: Caller | undefined): Promise<PushConfig> {
-    await this.reader.read(taskId, caller);
-    const change = { config, agent: this.agent, ...(caller && { caller }) };
-    try {
-      return await this.reader.handle(taskId).executeUpdate(setPushConfigUpdate, { args: [change] });
-    } catch (error) {
-      if (!(toA2AError(error, taskId) instanceof TaskNotFoundError)) throw toA2AError(error, taskId);
-    }
-    // The task read above exists and is visible: its workflow has closed in the meantime or before.
-    const operation = new WithStartWorkflowOperation(CLOSED_TASK_PUSH_CONFIGS_WORKFLOW, {
-      workflowId: closedTaskPushConfigsWorkflowId(taskId),
-      taskQueue: this.taskQueue,
-      args: [],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-    return this.client.workflow.executeUpdateWithStart(setPushConfigUpdate, {
-      args: [change],
-      startWorkflowOperation: operation,
-    });
+    await this.workflows.read(taskId, caller);
+    return this.workflows.pushConfigs.set(taskId, { config, ...this.changedBy(caller) });
   }
 
   async list(taskId: string, caller: Caller | undefined): Promise<Array<PushConfig & PushDeliveryState>> {
-    await this.reader.read(taskId, caller);
-    const [own, later] = await Promise.all([
-      this.query(this.reader.handle(taskId), taskId),
-      this.query(this.client.workflow.getHandle(closedTaskPushConfigsWorkflowId(taskId)), taskId),
-    ]);
-    return [...own.filter((config) => !later.some((c) => c.id === config.id)), ...later];
+    await this.workflows.read(taskId, caller);
+    return this.workflows.pushConfigs.list(taskId);
   }
 
   async get(taskId: string, id: string, caller: Caller | undefined): Promise<PushConfig & PushDeliveryState> {
@@ -90,30 +48,14 @@ export class PushConfigs {
   }
 
   /** Deleting what is not there succeeds: a retried delete is not an error. */
-  async delete(taskId: string, id: string, caller: Caller | undefined): Promise<void> {
-    await this.reader.read(taskId, caller);
-    const change = { id, agent: this.agent, ...(caller && { caller }) };
-    for (const handle of [
-      this.reader.handle(taskId),
-      this.client.workflow.getHandle(closedTaskPushConfigsWorkflowId(taskId)),
-    ]) {
-      try {
-        await handle.executeUpdate(deletePushConfigUpdate, { args: [change] });
-      } catch (error) {
-        if (!(toA2AError(error, taskId) instanceof TaskNotFoundError)) throw toA2AError(error, taskId);
-      }
-    }
+  async remove(taskId: string, id: string, caller: Caller | undefined): Promise<void> {
+    await this.workflows.read(taskId, caller);
+    await this.workflows.pushConfigs.remove(taskId, { id, ...this.changedBy(caller) });
   }
 
-  /** A workflow's configs; none when it does not exist or predates push configs. */
-  private async query(handle: WorkflowHandle, taskId: string): Promise<Array<PushConfig & PushDeliveryState>> {
-    try {
-      return await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(pushConfigsQuery));
-    } catch (error) {
-      const mapped = toA2AError(error, taskId);
-      if (mapped instanceof TaskNotFoundError || error instanceof QueryNotRegisteredError) return [];
-      throw mapped;
-    }
+  /** Who changes a config, for the workflow's own check (as in IncomingMessage). */
+  private changedBy(caller: Caller | undefined): { agent: string; caller?: Caller } {
+    return { agent: this.workflows.agent, ...(caller && { caller }) };
   }
 }
 

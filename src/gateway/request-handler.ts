@@ -1,7 +1,8 @@
 /**
  * The A2A request handler of one agent, over Temporal. It keeps no task state: every answer comes
  * from the task's workflow (update, query, result, history), so any gateway instance can serve
- * any task, before and after restarts.
+ * any task, before and after restarts. It shapes A2A requests and answers; its Temporal calls go
+ * through task-workflows/.
  */
 import type { Client } from '@temporalio/client';
 import type {
@@ -26,25 +27,21 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import {
   ExtendedAgentCardNotConfiguredError,
   RequestMalformedError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { snapshotQuery, type Caller, type TaskEvent, type TaskSnapshotView } from '../protocol/contract.js';
+import type { Caller, TaskEvent, TaskSnapshotView } from '../protocol/contract.js';
 import { idProblem } from '../protocol/message-checks.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { WireMessage, WireTask } from '../protocol/wire.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
-import { cancelTask } from './cancel-task.js';
 import { eventStream, messageStream, taskStream, toSdkMessage, toSdkTask, withHistoryLength } from './convert.js';
-import { toA2AError } from './errors.js';
 import { listTasks } from './list-tasks.js';
-import { MessageSender } from './message-sender.js';
+import { deliverMessage } from './message-sender.js';
 import { PushConfigs, toSdkPushConfig } from './push-configs.js';
 import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../push/url-policy.js';
 import { callerOf, idempotencyKeyOf, responderOf, signalOf } from './request-context.js';
 import { TaskEventHub } from './task-events.js';
-import { TaskReader } from './task-reader.js';
+import { TaskWorkflows } from './task-workflows/index.js';
 
 export interface TemporalRequestHandlerOptions {
   client: Client;
@@ -58,25 +55,20 @@ export interface TemporalRequestHandlerOptions {
 }
 
 export class TemporalRequestHandler implements A2ARequestHandler {
-  private readonly client: Client;
   private readonly card: AgentCard;
   private readonly extendedCard: AgentCard | undefined;
-  private readonly reader: TaskReader;
-  private readonly sender: MessageSender;
+  private readonly workflows: TaskWorkflows;
   private readonly pushConfigs: PushConfigs;
   /** Followers of one task share one feed of its events. */
   readonly events: TaskEventHub;
   private readonly mayAnswerWithMessage: boolean;
 
   constructor(options: TemporalRequestHandlerOptions) {
-    this.client = options.client;
     this.card = options.card;
     this.extendedCard = options.extendedCard;
-    this.reader = new TaskReader(options.client, options.agent.name);
-    this.sender = new MessageSender(options.client, this.reader, options.agent.name, options.taskQueue);
-    this.events = new TaskEventHub(options.client, this.reader);
-    const policy = options.pushUrlPolicy ?? pushUrlPolicyFromEnv();
-    this.pushConfigs = new PushConfigs(options.client, this.reader, options.agent.name, options.taskQueue, policy);
+    this.workflows = new TaskWorkflows(options.client, { agent: options.agent.name, taskQueue: options.taskQueue });
+    this.events = new TaskEventHub(this.workflows);
+    this.pushConfigs = new PushConfigs(this.workflows, options.pushUrlPolicy ?? pushUrlPolicyFromEnv());
     this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;
   }
 
@@ -99,11 +91,11 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       if (accepted.settled.directMessage) return toSdkMessage(accepted.settled.directMessage);
       if (accepted.settled.task) return toSdkTask(accepted.settled.task, historyLength);
       const { state, notifying } = accepted.settled;
-      return toSdkTask(await this.reader.readSettled(taskId, state, notifying), historyLength);
+      return toSdkTask(await this.workflows.readSettled(taskId, state, notifying), historyLength);
     }
     const state = fromWireState(accepted.task.status.state) ?? 'submitted';
     if (returnImmediately || (accepted.duplicate && isSettled(state))) {
-      return toSdkTask(await this.reader.read(taskId, callerOf(context)), historyLength);
+      return toSdkTask(await this.workflows.read(taskId, callerOf(context)), historyLength);
     }
     // A worker without the settled answer (older code) answered at once: follow the events.
     let direct: WireMessage | undefined;
@@ -111,7 +103,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       if (event.kind === 'message') direct = event.message;
     }
     if (direct) return toSdkMessage(direct);
-    return toSdkTask(await this.reader.read(taskId, callerOf(context)), historyLength);
+    return toSdkTask(await this.workflows.read(taskId, callerOf(context)), historyLength);
   }
 
   /**
@@ -127,7 +119,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       // A new task is whole in the accepted header; an existing one is read whole, with the event
       // it stands at (its artifacts are not in the header). The stream goes on from that event.
       const { task, lastSeq } = params.message?.taskId
-        ? await this.snapshot(taskId, historyLength)
+        ? await this.workflows.snapshot(taskId, historyLength)
         : { task: withHistoryLength(accepted.task, historyLength), lastSeq: accepted.lastSeq };
       yield taskStream(task);
       // Already terminal or waiting again (fast agents settle within the update's workflow task).
@@ -164,29 +156,19 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     if (params.historyLength !== undefined && params.historyLength < 0) {
       throw new RequestMalformedError('historyLength must not be negative');
     }
-    return toSdkTask(await this.reader.read(params.id, callerOf(context)), params.historyLength);
+    return toSdkTask(await this.workflows.read(params.id, callerOf(context)), params.historyLength);
   }
 
   async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    return listTasks(this.client, this.reader, this.card.name, params, callerOf(context));
+    return listTasks(this.workflows, params, callerOf(context));
   }
 
   async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     checkTaskId(params.id);
     const by = responderOf(context, params.metadata) ?? 'a2a-client';
     const caller = callerOf(context);
-    const request = { by, agent: this.card.name, ...(caller && { caller }) };
-    try {
-      return toSdkTask(await cancelTask(this.client, params.id, request, signalOf(context)));
-    } catch (error) {
-      const mapped = toA2AError(error, params.id);
-      if (!(mapped instanceof TaskNotFoundError)) throw mapped;
-      // A closed workflow takes no Updates: a finished task is not cancelable, a missing one not found.
-      const task = await this.reader.read(params.id, caller);
-      throw new TaskNotCancelableError(
-        `Task ${params.id} is ${fromWireState(task.status.state)} and can no longer be canceled`,
-      );
-    }
+    const request = { by, agent: this.workflows.agent, ...(caller && { caller }) };
+    return toSdkTask(await this.workflows.cancel(params.id, request, signalOf(context)));
   }
 
   /**
@@ -237,7 +219,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): Promise<void> {
     checkTaskId(params.taskId);
-    await this.pushConfigs.delete(params.taskId, params.id, callerOf(context));
+    await this.pushConfigs.remove(params.taskId, params.id, callerOf(context));
   }
 
   private async deliver(
@@ -261,26 +243,15 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       ...(idempotencyKey !== undefined && { idempotencyKey }),
       ...(pushConfig && { pushConfig }),
     };
-    return this.sender.deliver(params.message, from, signalOf(context));
+    return deliverMessage(this.workflows, params.message, from, signalOf(context));
   }
 
   private async subscribableSnapshot(taskId: string, caller: Caller | undefined): Promise<TaskSnapshotView> {
     // Reading through the closed-workflow path first answers finished tasks without a worker.
-    assertSubscribable(await this.reader.read(taskId, caller));
-    const snapshot = await this.snapshot(taskId);
+    assertSubscribable(await this.workflows.read(taskId, caller));
+    const snapshot = await this.workflows.snapshot(taskId);
     assertSubscribable(snapshot.task);
     return snapshot;
-  }
-
-  /** The task and the sequence number of its last event, read at one instant. */
-  private async snapshot(taskId: string, historyLength?: number): Promise<TaskSnapshotView> {
-    try {
-      return await this.reader
-        .handle(taskId)
-        .query(snapshotQuery, { ...(historyLength !== undefined && { historyLength }) });
-    } catch (error) {
-      throw toA2AError(error, taskId);
-    }
   }
 }
 

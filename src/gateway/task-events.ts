@@ -1,22 +1,13 @@
 /**
  * A task's events after a given sequence number, as they happen. The workflow keeps the numbered
- * event log; history long-polling says when to read it again. A follower's stream ends at the first
+ * event log; history long-polling says when to read it again (task-workflows/events.ts). A follower's stream ends at the first
  * status event that settles the task (terminal, input-required or auth-required), when the workflow
  * closes, or at once when its signal aborts (the client went away).
  */
-import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
-import {
-  eventsQuery,
-  FINAL_EVENTS_MEMO,
-  workflowIdForTask,
-  type EventsSince,
-  type TaskEvent,
-} from '../protocol/contract.js';
+import type { TaskEvent } from '../protocol/contract.js';
 import { fromWireState, isSettled } from '../protocol/states.js';
 import { toA2AError } from './errors.js';
-import { HistoryWatcher } from './history-watcher.js';
-import type { TaskReader } from './task-reader.js';
-import { abortable } from './abortable.js';
+import type { TaskWorkflows } from './task-workflows/index.js';
 
 /**
  * The events of every task some client of this gateway follows, read once per change however many
@@ -26,10 +17,7 @@ import { abortable } from './abortable.js';
 export class TaskEventHub {
   private readonly feeds = new Map<string, TaskFeed>();
 
-  constructor(
-    private readonly client: Client,
-    private readonly reader: TaskReader,
-  ) {}
+  constructor(private readonly workflows: TaskWorkflows) {}
 
   /** Tasks with a feed open now (one per task, whatever the number of followers). */
   get openFeeds(): number {
@@ -45,7 +33,7 @@ export class TaskEventHub {
     let feed = this.feeds.get(taskId);
     if (!feed) {
       // An ended feed leaves the hub at once: a new follower never inherits its end (or its error).
-      const started: TaskFeed = new TaskFeed(this.client, this.reader, taskId, afterSeq, () => this.forget(started));
+      const started: TaskFeed = new TaskFeed(this.workflows, taskId, afterSeq, () => this.forget(started));
       feed = started;
       this.feeds.set(taskId, feed);
     }
@@ -75,8 +63,7 @@ class TaskFeed {
   private readonly controller = new AbortController();
 
   constructor(
-    private readonly client: Client,
-    private readonly reader: TaskReader,
+    private readonly workflows: TaskWorkflows,
     readonly taskId: string,
     private fromSeq: number,
     private readonly onEnd: () => void,
@@ -93,8 +80,7 @@ class TaskFeed {
     try {
       // A follower further behind than the feed reads the gap once, by itself.
       if (seq < this.fromSeq) {
-        const handle = this.reader.handle(this.taskId);
-        for (const event of (await queryEvents(this.client, handle, seq, signal)).events) {
+        for (const event of await this.workflows.events.since(this.taskId, seq, signal)) {
           if (event.seq > this.fromSeq) break;
           seq = event.seq;
           yield event;
@@ -124,15 +110,15 @@ class TaskFeed {
 
   private async run(): Promise<void> {
     const signal = this.controller.signal;
-    const handle = this.reader.handle(this.taskId);
-    const watcher = new HistoryWatcher(this.client, workflowIdForTask(this.taskId), signal);
+    const watcher = this.workflows.events.watch(this.taskId, signal);
     let seq = this.fromSeq;
     let closed = false;
     try {
       for (;;) {
+        // With no worker up, a running task has no events yet rather than a failed stream.
         const events = closed
-          ? await finalEvents(this.client, this.reader, this.taskId, seq, signal)
-          : await this.whileRunning(handle, seq, signal);
+          ? await finalEvents(this.workflows, this.taskId, seq, signal)
+          : await this.workflows.events.ofRunning(this.taskId, seq, signal);
         if (events.length > 0) {
           this.events.push(...events);
           seq = events.at(-1)!.seq;
@@ -161,21 +147,6 @@ class TaskFeed {
     });
   }
 
-  /**
-   * Events of the running workflow. With no worker up (a deploy, an outage) queries time out:
-   * the task still stands, so wait for its next change rather than fail the stream.
-   */
-  private async whileRunning(handle: WorkflowHandle, after: number, signal: AbortSignal): Promise<TaskEvent[]> {
-    try {
-      return (await queryEvents(this.client, handle, after, signal)).events;
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const { status } = await abortable(this.client, signal, () => handle.describe());
-      if (status.name === 'RUNNING') return [];
-      throw error;
-    }
-  }
-
   private notify(): void {
     this.changed.resolve();
     this.changed = deferred();
@@ -189,30 +160,6 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-const QUERY_ATTEMPTS = 3;
-const QUERY_DEADLINE_MS = 5_000;
-
-/**
- * A query that races the workflow's completion can be dropped with the evicted run and only time
- * out (seen under load): give each attempt a short deadline and ask again.
- */
-async function queryEvents(
-  client: Client,
-  handle: WorkflowHandle,
-  afterSeq: number,
-  signal: AbortSignal,
-): Promise<EventsSince> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await abortable(client, signal, () =>
-        client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(eventsQuery, afterSeq)),
-      );
-    } catch (error) {
-      if (signal.aborted || attempt >= QUERY_ATTEMPTS) throw error;
-    }
-  }
-}
-
 export function settles(event: TaskEvent): boolean {
   if (event.kind !== 'status') return false;
   const state = fromWireState(event.status.state);
@@ -220,38 +167,19 @@ export function settles(event: TaskEvent): boolean {
 }
 
 /**
- * The last events of a closed workflow, ending with a settling status. The workflow leaves its last
- * events in a memo, readable with no worker and no replay; older runs (before that memo) and
- * streams further behind are answered by query, which needs a worker to replay the workflow. When
- * the workflow died without settling the task (terminated, timed out), the final task, readable
- * with no worker, gives the closing status.
+ * The last events of a closed workflow, ending with a settling status. When the workflow died
+ * without settling the task (terminated, timed out), the final task, readable with no worker, gives
+ * the closing status.
  */
 async function finalEvents(
-  client: Client,
-  reader: TaskReader,
+  workflows: TaskWorkflows,
   taskId: string,
   afterSeq: number,
   signal: AbortSignal,
 ): Promise<TaskEvent[]> {
-  const handle = reader.handle(taskId);
-  let events = fromMemo(await abortable(client, signal, () => handle.describe()), afterSeq);
-  if (!events) {
-    try {
-      events = (await queryEvents(client, handle, afterSeq, signal)).events;
-    } catch (error) {
-      if (signal.aborted) throw error;
-      events = [];
-    }
-  }
+  const events = await workflows.events.ofClosed(taskId, afterSeq, signal);
   if (events.some(settles)) return events;
-  const task = await reader.read(taskId);
+  const task = await workflows.read(taskId);
   const seq = events.at(-1)?.seq ?? afterSeq;
   return [...events, { seq: seq + 1, kind: 'status', status: task.status, final: true }];
-}
-
-/** The memo's events after `afterSeq`, if the memo reaches back that far. */
-function fromMemo(description: WorkflowExecutionDescription, afterSeq: number): TaskEvent[] | undefined {
-  const events = description.memo?.[FINAL_EVENTS_MEMO] as TaskEvent[] | undefined;
-  if (!events?.length || events[0]!.seq > afterSeq + 1) return undefined;
-  return events.filter((event) => event.seq > afterSeq);
 }

@@ -6,10 +6,7 @@
  * consistent, so a question asked a second ago may be missing.
  */
 import type { Client } from '@temporalio/client';
-import { SUMMARY_MEMO } from '../protocol/contract.js';
-import { INPUT_DEADLINE_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
-import type { WireTask } from '../protocol/wire.js';
-import { quote } from './list-tasks.js';
+import { waitingQuestions } from './task-workflows/index.js';
 
 export interface AgentApprovals {
   waiting: number;
@@ -42,18 +39,9 @@ export class WaitingApprovals {
     const byAgent = new Map(
       this.agents.map((agent): [string, AgentApprovals] => [agent, { waiting: 0, pastDeadline: 0 }]),
     );
-    const query = [
-      `TaskQueue = ${quote(this.taskQueue)}`,
-      `ExecutionStatus = 'Running'`,
-      `${TASK_STATE_ATTRIBUTE.name} = 'input-required'`,
-    ].join(' AND ');
-    for await (const row of this.client.workflow.list({ query })) {
-      const approvals = byAgent.get(row.type);
+    for await (const { agent, since, deadline } of waitingQuestions(this.client, this.taskQueue)) {
+      const approvals = byAgent.get(agent);
       if (!approvals) continue;
-      // The summary memo's status timestamp is when the question was asked; tasks older than the memo wait since their start.
-      const summary = row.memo?.[SUMMARY_MEMO] as WireTask | undefined;
-      const since = summary ? Date.parse(summary.status.timestamp) : row.startTime.getTime();
-      const deadline = row.typedSearchAttributes.get(INPUT_DEADLINE_ATTRIBUTE);
       approvals.waiting += 1;
       approvals.oldestSince = Math.min(approvals.oldestSince ?? since, since);
       if (deadline && deadline.getTime() < now) approvals.pastDeadline += 1;

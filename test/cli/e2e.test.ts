@@ -8,21 +8,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import agents from '../../examples/agents/index.js';
 import { startGateway } from '../../src/gateway/server.js';
-import { EXPENSE_REQUEST, startHarness, type Harness } from '../gateway/harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness } from '../gateway/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-let harness: Harness;
+const harness = useGatewayHarness();
 let stateFile: string;
 
-beforeAll(async () => {
-  harness = await startHarness();
+beforeAll(() => {
   stateFile = join(mkdtempSync(join(tmpdir(), 'a2a-cli-')), 'chat.json');
-});
-afterAll(async () => {
-  await harness?.close();
 });
 
 interface Run {

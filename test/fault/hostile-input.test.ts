@@ -7,13 +7,13 @@
  * Memory is the heap of this process (the gateway runs in it, beside the test worker), measured after
  * a full garbage collection: once after a warm-up round of every case kind, once after all of them.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as grpc from '@grpc/grpc-js';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
-import { EXPENSE_REQUEST, startHarness, type Harness } from '../gateway/harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness } from '../gateway/harness.js';
 import {
   grpcCases,
   grpcCasesBeyondTheEdges,
@@ -68,14 +68,13 @@ interface Outcome {
   serverFault: boolean;
 }
 
-let harness: Harness;
+const harness = useGatewayHarness();
 /** One per test: a client whose connection a hostile answer broke must not fail the next test. */
 let grpcClient: grpc.Client;
 let targets: Targets;
 let agentUrl: URL;
 
 beforeAll(async () => {
-  harness = await startHarness();
   agentUrl = new URL(`${harness.gateway.url}/agents/${AGENT}`);
   const sent = await post('', {
     jsonrpc: '2.0',
@@ -93,10 +92,6 @@ beforeEach(() => {
 });
 
 afterEach(() => grpcClient.close());
-
-afterAll(async () => {
-  await harness?.close();
-});
 
 describe('hostile input', () => {
   it(

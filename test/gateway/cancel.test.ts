@@ -3,18 +3,12 @@
  * tasks show in Temporal (the UI's list): canceled ones CANCELED, rejected ones FAILED, and both
  * still read whole through the gateway with no worker running (the last test stops the worker).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TaskState, type Task } from '@a2a-js/sdk';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
-import { EXPENSE_REQUEST, startHarness, userMessage, type Harness, type Transport } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness, userMessage, type Transport } from './harness.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useGatewayHarness();
 
 /** Temporal's own status of the task's workflow, as the Temporal UI's list shows it. */
 async function temporalStatus(taskId: string): Promise<string> {

@@ -1,15 +1,16 @@
 /**
  * A real gateway (HTTP + gRPC on ephemeral ports) in front of the run's Temporal dev server and a
- * test worker, plus SDK clients for each transport.
+ * test worker, plus SDK clients for each transport. A test file takes one with `useGatewayHarness()`.
  */
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { ClientFactory, ClientFactoryOptions, type Client as A2AClient } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { Message } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import agents from '../../examples/agents/index.js';
-import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { startGateway, type GatewayServerOptions, type RunningGateway } from '../../src/gateway/server.js';
+import type { ModelSettings } from '../../src/llm/model-settings.js';
 import { blockingAgent, extendedCardAgent } from '../agents/test-agents.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
 
@@ -24,15 +25,54 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
-  const worker = await startTestWorker();
+export interface HarnessOptions {
+  /** The worker's model (a fake model server's URL). */
+  model?: ModelSettings;
+  /** The gateway's options beyond its client and task queue; default: the example and test agents, 200 ms keepalives. */
+  gateway?: Partial<Omit<GatewayServerOptions, 'client' | 'taskQueue'>>;
+}
+
+/**
+ * The file's harness: started before its tests (after the `beforeAll` hooks registered before this
+ * call, which may set up what `options` reads), closed after them. Use it inside tests and hooks.
+ */
+export function useGatewayHarness(options: HarnessOptions | (() => HarnessOptions) = {}): Harness {
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): Harness => {
+    if (!started) throw new Error('The gateway harness starts in beforeAll: use it inside tests and hooks');
+    return started;
+  };
+  return {
+    get gateway() {
+      return current().gateway;
+    },
+    get temporal() {
+      return current().temporal;
+    },
+    get worker() {
+      return current().worker;
+    },
+    a2a: (transport, agent) => current().a2a(transport, agent),
+    close: () => current().close(),
+  };
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const worker = await startTestWorker(undefined, { ...(options.model && { model: options.model }) });
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new TemporalClient({ connection, namespace: 'default' });
   const gateway = await startGateway({
-    client: temporal,
     agents: [...agents, blockingAgent, extendedCardAgent],
-    taskQueue: worker.taskQueue,
     keepaliveMs: 200,
+    ...options.gateway,
+    client: temporal,
+    taskQueue: worker.taskQueue,
   });
   return {
     gateway,

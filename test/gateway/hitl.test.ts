@@ -1,15 +1,9 @@
 /** The expense-approval round trip through the SDK's own client, over each transport. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Task, TaskState, type Message } from '@a2a-js/sdk';
-import { EXPENSE_REQUEST, startHarness, userMessage, type Harness, type Transport } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness, userMessage, type Transport } from './harness.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useGatewayHarness();
 
 function asTask(result: Message | Task): Task {
   expect('status' in result, 'expected a Task, got a Message').toBe(true);

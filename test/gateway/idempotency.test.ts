@@ -1,16 +1,10 @@
 /** A retried first message (same Idempotency-Key) reaches the same task, on every transport. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Message } from '@a2a-js/sdk';
-import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useGatewayHarness();
 
 function message(text: string, messageId = randomUUID()) {
   return { messageId, role: 'ROLE_USER', parts: [{ text }] };

@@ -8,21 +8,19 @@ import { ListTasksRequest, Message } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { ClientFactory, ClientFactoryOptions, type Client as A2AClient } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
-import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { SignJWT } from 'jose';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import agents from '../../examples/agents/index.js';
 import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
 import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import { run as runCli } from '../../src/cli/run.js';
 import { NewTaskRateLimit } from '../../src/gateway/auth/task-rate-limit.js';
-import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { startGateway } from '../../src/gateway/server.js';
 import { askingAgent } from '../agents/test-agents.js';
-import { startTestWorker, type TestWorker } from '../support/worker.js';
-import { EXPENSE_REQUEST } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 import { sseRpc } from './sse.js';
 
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!';
@@ -30,17 +28,9 @@ const PEOPLE = { alice: ['staff'], bob: ['staff'], carol: ['finance'], dave: ['f
 type Person = keyof typeof PEOPLE;
 const keyOf = (person: Person) => `key-of-${person}`;
 
-let worker: TestWorker;
-let connection: Connection;
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  worker = await startTestWorker();
-  connection = await Connection.connect({ address: inject('temporalAddress') });
-  gateway = await startGateway({
-    client: new TemporalClient({ connection }),
+const harness = useGatewayHarness({
+  gateway: {
     agents: [...agents, askingAgent],
-    taskQueue: worker.taskQueue,
     authenticator: createAuthenticator({
       methods: ['api-key', 'jwt'],
       apiKeys: Object.entries(PEOPLE).map(([person, groups]) => ({
@@ -56,19 +46,13 @@ beforeAll(async () => {
         groupsClaim: 'groups',
       },
     }),
-  });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await worker?.shutdown();
-  await connection?.close();
+  },
 });
 
 const as = (person: Person) => ({ 'x-api-key': keyOf(person) });
 
 async function rpc(agent: string, method: string, params: unknown, headers: Record<string, string>) {
-  const response = await fetch(`${gateway.url}/agents/${agent}`, {
+  const response = await fetch(`${harness.gateway.url}/agents/${agent}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
@@ -77,7 +61,7 @@ async function rpc(agent: string, method: string, params: unknown, headers: Reco
 }
 
 async function rest(agent: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const response = await fetch(`${gateway.url}/agents/${agent}/rest${path}`, {
+  const response = await fetch(`${harness.gateway.url}/agents/${agent}/rest${path}`, {
     method,
     headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...headers },
     ...(body !== undefined && { body: JSON.stringify(body) }),
@@ -91,7 +75,7 @@ async function grpcClient(agent: string): Promise<A2AClient> {
     transports: [...ClientFactoryOptions.default.transports, new GrpcTransportFactory()],
     preferredTransports: ['GRPC'],
   });
-  return new ClientFactory(options).createFromUrl(`${gateway.url}/agents/${agent}/`);
+  return new ClientFactory(options).createFromUrl(`${harness.gateway.url}/agents/${agent}/`);
 }
 
 function message(text: string, extra: Record<string, unknown> = {}) {
@@ -124,7 +108,8 @@ describe('another principal cannot reach a task', () => {
     const listed = await rpc('expense-approval', 'ListTasks', {}, bob);
     expect(listed.result.tasks.map((task: any) => task.id)).not.toContain(taskId);
     await expect(async () => {
-      for await (const _ of sseRpc(`${gateway.url}/agents/expense-approval`, 'SubscribeToTask', { id: taskId })) break;
+      for await (const _ of sseRpc(`${harness.gateway.url}/agents/expense-approval`, 'SubscribeToTask', { id: taskId }))
+        break;
     }).rejects.toThrow(/-32001|401/);
     const claim = message('approve', { taskId, metadata: { responder: 'alice' } });
     expect((await rpc('expense-approval', 'SendMessage', { message: claim }, bob)).error.code).toBe(-32001);
@@ -242,7 +227,7 @@ describe('credentials', () => {
       'TASK_STATE_COMPLETED',
     );
     // The public card stays public and declares how to authenticate.
-    const card: any = await (await fetch(`${gateway.url}/agents/echo/.well-known/agent-card.json`)).json();
+    const card: any = await (await fetch(`${harness.gateway.url}/agents/echo/.well-known/agent-card.json`)).json();
     expect(Object.keys(card.securitySchemes).sort()).toEqual(['apiKey', 'bearer']);
   });
 });
@@ -282,9 +267,9 @@ describe('approvers', () => {
 describe('abuse limits', () => {
   it('limits how fast a principal starts tasks, on each transport, with a retry-later answer', async () => {
     const limited = await startGateway({
-      client: new TemporalClient({ connection }),
+      client: harness.temporal,
       agents,
-      taskQueue: worker.taskQueue,
+      taskQueue: harness.worker.taskQueue,
       authenticator: createAuthenticator({
         methods: ['api-key'],
         apiKeys: [{ sha256: hashApiKey(keyOf('erin' as Person)), principal: 'erin', groups: [] }],
@@ -335,7 +320,7 @@ describe('the CLI', () => {
       env,
       now: () => new Date(),
     });
-    const argv = ['send', 'echo', 'hello', '--url', gateway.url, '--json'];
+    const argv = ['send', 'echo', 'hello', '--url', harness.gateway.url, '--json'];
     expect(await runCli(argv, io({ A2A_API_KEY: keyOf('alice') }))).toBe(0);
     expect(JSON.parse(lines.at(-1)!).task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await runCli(argv, io({}))).not.toBe(0);

@@ -3,40 +3,27 @@
  * (artifact chunks in order, batched, ending with lastChunk, joined = the answer); and the example
  * purchasing assistant's approval round trip through the gateway.
  */
-import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { purchasingAssistant } from '../../examples/agents/purchasing-assistant.js';
 import { llmAgent } from '../agents/test-agents.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
-import { startTestWorker, type TestWorker } from '../support/worker.js';
+import { useGatewayHarness } from './harness.js';
 import { sseRpc, stateOf } from './sse.js';
 
 let model: FakeModelServer;
-let worker: TestWorker;
-let connection: Connection;
-let gateway: RunningGateway;
 
 beforeAll(async () => {
   model = await startFakeModelServer();
-  worker = await startTestWorker(undefined, { model: { baseURL: model.url, model: 'fake-model' } });
-  connection = await Connection.connect({ address: inject('temporalAddress') });
-  gateway = await startGateway({
-    client: new Client({ connection }),
-    agents: [llmAgent, purchasingAssistant],
-    taskQueue: worker.taskQueue,
-    grpcPort: false,
-  });
 });
-
 afterAll(async () => {
-  await gateway?.close();
-  await worker?.shutdown();
-  await connection?.close();
   await model?.close();
 });
+// Started after the model server above, whose address its worker needs.
+const harness = useGatewayHarness(() => ({
+  model: { baseURL: model.url, model: 'fake-model' },
+  gateway: { agents: [llmAgent, purchasingAssistant], grpcPort: false },
+}));
 
 describe('a streamed LLM answer', () => {
   it('arrives as ordered artifact chunks before the task completes; the chunks joined are the answer', async () => {
@@ -48,7 +35,7 @@ describe('a streamed LLM answer', () => {
     let completedAt: number | undefined;
     let finalText: string | undefined;
     const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: `Tell me about ${token}` }] };
-    for await (const event of sseRpc(`${gateway.url}/agents/test-llm`, 'SendStreamingMessage', { message })) {
+    for await (const event of sseRpc(`${harness.gateway.url}/agents/test-llm`, 'SendStreamingMessage', { message })) {
       if (event.artifactUpdate) {
         chunks.push({
           text: event.artifactUpdate.artifact.parts.map((part: any) => part.text).join(''),
@@ -83,7 +70,7 @@ describe('the purchasing assistant example', () => {
       },
       { match: token, text: 'Ordered 3 ergonomic keyboards.' },
     );
-    const url = `${gateway.url}/agents/purchasing-assistant`;
+    const url = `${harness.gateway.url}/agents/purchasing-assistant`;
     const waiting = await rpc(url, { parts: [{ text: `Order 3 keyboards ${token}` }] });
     expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const question = waiting.status.message.parts.find((part: any) => part.data).data;

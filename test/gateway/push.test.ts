@@ -10,13 +10,12 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflowIdForTask } from '../../src/protocol/contract.js';
+import { taskQuery, workflowIdForTask } from '../../src/protocol/contract.js';
 import { toWireState, type TaskStateName } from '../../src/protocol/states.js';
-import { queryTask } from '../../src/gateway/task-reader.js';
 import { expenseApproval } from '../../examples/agents/expense-approval.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
-import { EXPENSE_REQUEST, startHarness, userMessage, type Harness, type Transport } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness, userMessage, type Transport } from './harness.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -56,7 +55,6 @@ class Webhook {
   }
 }
 
-let harness: Harness;
 let webhook: Webhook;
 let hookUrl: string;
 /** The worker that replaces the harness's after the restart test stopped it. */
@@ -69,18 +67,12 @@ beforeAll(async () => {
   process.env.A2A_PUSH_SIGNING_KEY = JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'push-1', alg: 'ES256' });
   webhook = new Webhook();
   hookUrl = await webhook.start();
-  harness = await startHarness();
 });
+// After the settings above: the gateway reads them when it starts.
+const harness = useGatewayHarness();
 
 afterAll(async () => {
-  if (replacement) {
-    // The harness's own worker is already down.
-    await harness.gateway.close();
-    await replacement.shutdown();
-    await harness.temporal.connection.close();
-  } else {
-    await harness?.close();
-  }
+  await replacement?.shutdown();
   await webhook?.close();
 });
 
@@ -105,7 +97,7 @@ function kinds(received: Received[]): string[] {
 
 /** Every transition after `submitted`, from the task's own timeline, as webhooks should see them. */
 async function statusesOf(taskId: string): Promise<string[]> {
-  const task = await queryTask(harness.temporal, harness.temporal.workflow.getHandle(workflowIdForTask(taskId)));
+  const task = await harness.temporal.workflow.getHandle(workflowIdForTask(taskId)).query(taskQuery, {});
   const timeline = (task.metadata as { timeline: Array<{ state: TaskStateName }> }).timeline;
   return timeline.slice(1).map((entry) => `status:${toWireState(entry.state)}`);
 }

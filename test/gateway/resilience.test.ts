@@ -1,26 +1,21 @@
 /** Disconnects, keepalives, health, start-up, host names, and a Temporal that cannot be reached. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import agents from '../../examples/agents/index.js';
+import { TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
-import { TaskReader } from '../../src/gateway/task-reader.js';
 import { TaskEventHub } from '../../src/gateway/task-events.js';
+import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
 import { sseRpc, stateOf } from './sse.js';
 import { startTestWorker } from '../support/worker.js';
 import { freePort } from '../../src/temporal/dev-server.js';
-import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useGatewayHarness();
 
 const V1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 
@@ -42,7 +37,11 @@ describe('open streams', () => {
   it('stop waiting on Temporal the moment their signal aborts', async () => {
     const taskId = await waitingTaskId(`${harness.gateway.url}/agents/expense-approval`);
     const controller = new AbortController();
-    const hub = new TaskEventHub(harness.temporal, new TaskReader(harness.temporal, 'expense-approval'));
+    const workflows = new TaskWorkflows(harness.temporal, {
+      agent: 'expense-approval',
+      taskQueue: harness.worker.taskQueue,
+    });
+    const hub = new TaskEventHub(workflows);
     const events = hub.follow(taskId, Number.MAX_SAFE_INTEGER, controller.signal);
     const next = events.next();
     setTimeout(() => controller.abort(), 200);
@@ -126,9 +125,12 @@ describe('without Temporal', () => {
       });
       expect(jsonRpc.status).toBe(503);
       expect(jsonRpc.headers.get('retry-after')).toBe('2');
+      // The reason is machine-readable (google.rpc.ErrorInfo), so clients need not read the text.
+      const unavailable = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', ...TEMPORAL_UNAVAILABLE };
       expect(((await jsonRpc.json()) as any).error).toMatchObject({
         code: -32603,
         message: 'Temporal is unreachable, retry later',
+        data: [unavailable],
       });
 
       // Known down now: later calls are answered without a connection attempt (speed is bench/'s business).
@@ -136,7 +138,11 @@ describe('without Temporal', () => {
       const rest = await fetch(`${gateway.url}/agents/echo/rest/tasks/x`, { headers: { 'A2A-Version': '1.0' } });
       expect(rest.status).toBe(503);
       expect(rest.headers.get('retry-after')).toBe('2');
-      expect(((await rest.json()) as any).error).toMatchObject({ code: 503, status: 'UNAVAILABLE' });
+      expect(((await rest.json()) as any).error).toMatchObject({
+        code: 503,
+        status: 'UNAVAILABLE',
+        details: [unavailable],
+      });
 
       const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [...ClientFactoryOptions.default.transports, new GrpcTransportFactory()],

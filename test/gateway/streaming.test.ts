@@ -1,16 +1,10 @@
 /** Streams: order, closure at settled states, subscriptions, and direct-message answers. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StreamResponse, TaskState, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { EXPENSE_REQUEST, startHarness, userMessage, type Harness, type Transport } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness, userMessage, type Transport } from './harness.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useGatewayHarness();
 
 async function drain(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
   const events: StreamResponse[] = [];

@@ -3,24 +3,20 @@
  * client whose gateway dies resubscribes elsewhere without losing or repeating an event.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import agents from '../../examples/agents/index.js';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { OWNER_ATTRIBUTE } from '../../src/protocol/search-attributes.js';
 import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
-import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 import { sseRpc, stateOf } from './sse.js';
 
-let harness: Harness;
+const harness = useGatewayHarness();
 const processes: GatewayProcess[] = [];
-beforeAll(async () => {
-  harness = await startHarness();
-});
 afterAll(async () => {
   await Promise.all(processes.map((p) => p.kill('SIGKILL')));
-  await harness?.close();
 });
 
 async function gatewayProcess(): Promise<GatewayProcess> {

@@ -1,16 +1,12 @@
 /** Raw HTTP: error codes, body handling, agent cards and ListTasks, as a strict client sees them. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { EXPENSE_REQUEST, startHarness, type Harness } from './harness.js';
+import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 
-let harness: Harness;
+const harness = useGatewayHarness();
 let agentUrl: string;
-beforeAll(async () => {
-  harness = await startHarness();
+beforeAll(() => {
   agentUrl = `${harness.gateway.url}/agents/expense-approval`;
-});
-afterAll(async () => {
-  await harness?.close();
 });
 
 const V1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };

@@ -1,12 +1,10 @@
-/** Drives task workflows directly through the Temporal client, the way the gateway does. */
+/** Drives task workflows directly, starting and cancelling them through the gateway's own door to Temporal. */
 import {
-  WithStartWorkflowOperation,
   WorkflowFailedError,
   type Client,
   type WorkflowExecutionStatusName,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { randomUUID } from 'node:crypto';
 import {
   eventsQuery,
   FINAL_TASK_MEMO,
@@ -16,6 +14,7 @@ import {
   type IncomingMessage,
   type MessageAccepted,
 } from '../../src/protocol/contract.js';
+import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
 import { isSettled, stateOf, type TaskStateName } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
 
@@ -25,29 +24,23 @@ export interface StartedTask {
   accepted: MessageAccepted;
 }
 
+/** A new task, started as the gateway starts one (update-with-start, its policies, update ID and search attributes). */
 export async function startTask(
   client: Client,
   taskQueue: string,
   agent: string,
   message: IncomingMessage,
 ): Promise<StartedTask> {
-  const taskId = randomUUID();
-  const operation = new WithStartWorkflowOperation(agent, {
-    workflowId: workflowIdForTask(taskId),
-    taskQueue,
-    args: [{ taskId, contextId: message.contextId ?? randomUUID() }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-  });
-  const accepted = await client.workflow.executeUpdateWithStart(sendMessageUpdate, {
-    args: [message],
-    startWorkflowOperation: operation,
-  });
-  return { taskId, handle: await operation.workflowHandle(), accepted };
+  const { taskId, accepted } = await new TaskWorkflows(client, { agent, taskQueue }).start(message);
+  return { taskId, handle: client.workflow.getHandle(workflowIdForTask(taskId)), accepted };
 }
 
 export { stateOf } from '../../src/protocol/states.js';
-/** CancelTask as the gateway does it: the `cancel` update, then Temporal's cancellation. */
-export { cancelTask } from '../../src/gateway/cancel-task.js';
+/**
+ * CancelTask as the gateway does it: the `cancel` update, then Temporal's cancellation; the
+ * workflow's refusals as Temporal reports them (the gateway turns them into A2A errors).
+ */
+export { cancelWorkflow as cancelTask } from '../../src/gateway/task-workflows/index.js';
 
 /**
  * Waits for the task's workflow to close; its final task, and Temporal's own status of it (what the

@@ -47,13 +47,18 @@ export async function startTestWorker(
     plugins: [agentsPlugin({ agents: TEST_AGENTS_MODULE, activities: TEST_ACTIVITIES, ...options })],
   });
   const running = worker.run();
+  let stopped: Promise<void> | undefined;
   return {
     taskQueue,
     worker,
-    async shutdown() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
+    // Once: a test may stop the worker (a restart) before its harness closes.
+    shutdown() {
+      stopped ??= (async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+        await connection.close();
+      })();
+      return stopped;
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Reads a task from Temporal: by query while its workflow runs, and from the closed workflow
- * (result, memo, or status) once it has ended, so finished tasks are readable with no worker up.
+ * Reads a task: by query while its workflow runs, and from the closed workflow (result, memo, or
+ * status) once it has ended, so finished tasks are readable with no worker up.
  */
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import {
@@ -10,18 +10,18 @@ import {
   workflowIdForTask,
   type Caller,
   type TaskAudience,
-} from '../protocol/contract.js';
-import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
-import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
-import type { WireTask } from '../protocol/wire.js';
-import { isUnavailable, taskNotFound, temporalCall } from './errors.js';
+} from '../../protocol/contract.js';
+import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
+import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../../protocol/states.js';
+import type { WireTask } from '../../protocol/wire.js';
+import { isUnavailable, taskNotFound, temporalCall } from '../errors.js';
 
 /** How long a read waits for a worker to answer its query. */
 export const QUERY_DEADLINE_MS = 5_000;
 
-/** The whole task of a running workflow, by query: a worker must answer within the read's deadline. */
-export function queryTask(client: Client, handle: WorkflowHandle): Promise<WireTask> {
-  return client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
+/** The workflow of a task (whichever its current run). */
+export function taskWorkflow(client: Client, taskId: string): WorkflowHandle {
+  return client.workflow.getHandle(workflowIdForTask(taskId));
 }
 
 export class TaskReader {
@@ -31,17 +31,13 @@ export class TaskReader {
     private readonly agent: string,
   ) {}
 
-  handle(taskId: string): WorkflowHandle {
-    return this.client.workflow.getHandle(workflowIdForTask(taskId));
-  }
-
   /**
    * The task with its full history; TaskNotFound when no workflow has this task's ID, and when an
    * authenticated `caller` neither owns it nor may answer its question (A2A 1.0 section 13.1).
    */
   async read(taskId: string, caller?: Caller): Promise<WireTask> {
     return temporalCall(taskId, async () => {
-      const handle = this.handle(taskId);
+      const handle = taskWorkflow(this.client, taskId);
       const description = await handle.describe();
       if (description.type !== this.agent) throw taskNotFound(taskId);
       const task = await this.readDescribed(handle, taskId, description);
@@ -66,7 +62,7 @@ export class TaskReader {
   async readSettled(taskId: string, state: TaskStateName, notifying = false): Promise<WireTask> {
     if (isTerminal(state) && state !== 'completed') return this.read(taskId);
     return temporalCall(taskId, async () => {
-      const handle = this.handle(taskId);
+      const handle = taskWorkflow(this.client, taskId);
       try {
         return state === 'completed' && !notifying
           ? ((await handle.result()) as WireTask)
@@ -98,7 +94,7 @@ export class TaskReader {
         // out, failed or canceled before a task existed) left none.
         const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
         const state = description.status.name === 'CANCELLED' ? 'canceled' : 'failed';
-        return final ?? this.ended(taskId, description, state);
+        return final ?? endedWithoutTask(taskId, description, state);
       }
     }
   }
@@ -124,20 +120,28 @@ export class TaskReader {
       return task;
     }
   }
+}
 
-  /** A task whose workflow ended without leaving a final task behind. */
-  private ended(taskId: string, description: WorkflowExecutionDescription, state: 'failed' | 'canceled'): WireTask {
-    const contextId = description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE) ?? '';
-    const text =
-      state === 'failed' ? 'The task ended unexpectedly (its workflow was terminated or failed)' : 'Canceled';
-    return {
-      id: taskId,
-      contextId,
-      status: {
-        state: state === 'failed' ? 'TASK_STATE_FAILED' : 'TASK_STATE_CANCELED',
-        timestamp: (description.closeTime ?? new Date()).toISOString(),
-        message: { messageId: `${taskId}-ended`, contextId, taskId, role: 'ROLE_AGENT', parts: [{ text }] },
-      },
-    };
-  }
+/** The whole task of a running workflow, by query: a worker must answer within the read's deadline. */
+export function queryTask(client: Client, handle: WorkflowHandle): Promise<WireTask> {
+  return client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(taskQuery, {}));
+}
+
+/** A task whose workflow ended without leaving a final task behind. */
+function endedWithoutTask(
+  taskId: string,
+  description: WorkflowExecutionDescription,
+  state: 'failed' | 'canceled',
+): WireTask {
+  const contextId = description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE) ?? '';
+  const text = state === 'failed' ? 'The task ended unexpectedly (its workflow was terminated or failed)' : 'Canceled';
+  return {
+    id: taskId,
+    contextId,
+    status: {
+      state: state === 'failed' ? 'TASK_STATE_FAILED' : 'TASK_STATE_CANCELED',
+      timestamp: (description.closeTime ?? new Date()).toISOString(),
+      message: { messageId: `${taskId}-ended`, contextId, taskId, role: 'ROLE_AGENT', parts: [{ text }] },
+    },
+  };
 }

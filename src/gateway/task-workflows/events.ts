@@ -1,0 +1,152 @@
+/**
+ * A task's numbered event log, as Temporal gives it: by query while its workflow runs, from the
+ * closed workflow's memo (or a query a worker answers by replay) once it has ended; and, to learn
+ * when to read it again, a long-poll of the workflow's history (`waitNewEvent`), so the gateway
+ * never polls queries on a timer.
+ */
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../../protocol/contract.js';
+import { abortable } from '../abortable.js';
+import { taskWorkflow } from './read.js';
+
+/** Attempts of one event-log query (see `since`). */
+const QUERY_ATTEMPTS = 3;
+
+export class TaskEventLog {
+  constructor(
+    private readonly client: Client,
+    private readonly queryDeadlineMs: number,
+  ) {}
+
+  /**
+   * The events after `afterSeq`, by query. A query that races the workflow's completion can be
+   * dropped with the evicted run and only time out (seen under load): each attempt has a short
+   * deadline, and a timed-out one is asked again.
+   */
+  async since(taskId: string, afterSeq: number, signal: AbortSignal): Promise<TaskEvent[]> {
+    const handle = taskWorkflow(this.client, taskId);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { events } = await abortable(this.client, signal, () =>
+          this.client.withDeadline(Date.now() + this.queryDeadlineMs, () => handle.query(eventsQuery, afterSeq)),
+        );
+        return events;
+      } catch (error) {
+        if (signal.aborted || attempt >= QUERY_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /**
+   * The events of a running workflow. With no worker up (a deploy, an outage) queries time out:
+   * the task still stands, so there are none yet rather than a failure.
+   */
+  async ofRunning(taskId: string, afterSeq: number, signal: AbortSignal): Promise<TaskEvent[]> {
+    try {
+      return await this.since(taskId, afterSeq, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const { status } = await abortable(this.client, signal, () => taskWorkflow(this.client, taskId).describe());
+      if (status.name === 'RUNNING') return [];
+      throw error;
+    }
+  }
+
+  /**
+   * The last events of a closed workflow. The workflow leaves them in a memo, readable with no
+   * worker and no replay; older runs (before that memo) and streams further behind are answered by
+   * query, which needs a worker to replay the workflow: none when none answers.
+   */
+  async ofClosed(taskId: string, afterSeq: number, signal: AbortSignal): Promise<TaskEvent[]> {
+    const memo = fromMemo(
+      await abortable(this.client, signal, () => taskWorkflow(this.client, taskId).describe()),
+      afterSeq,
+    );
+    if (memo) return memo;
+    try {
+      return await this.since(taskId, afterSeq, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return [];
+    }
+  }
+
+  /** Learns of the task workflow's changes until `signal` aborts. */
+  watch(taskId: string, signal: AbortSignal): HistoryWatcher {
+    return new HistoryWatcher(this.client, workflowIdForTask(taskId), signal);
+  }
+}
+
+/** The memo's events after `afterSeq`, if the memo reaches back that far. */
+function fromMemo(description: WorkflowExecutionDescription, afterSeq: number): TaskEvent[] | undefined {
+  const events = description.memo?.[FINAL_EVENTS_MEMO] as TaskEvent[] | undefined;
+  if (!events?.length || events[0]!.seq > afterSeq + 1) return undefined;
+  return events.filter((event) => event.seq > afterSeq);
+}
+
+export interface HistoryChange {
+  /** The workflow has closed for good (not continued as new): no more changes will come. */
+  closed: boolean;
+}
+
+/**
+ * Learns that a task workflow changed by long-polling its history. The history events themselves
+ * are not interpreted beyond "something happened", "the run continued as new" and "the workflow
+ * closed": the task's own event log (read by query) says what changed.
+ */
+export class HistoryWatcher {
+  private runId?: string;
+  private nextPageToken?: Uint8Array;
+
+  constructor(
+    private readonly client: Client,
+    private readonly workflowId: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /**
+   * Resolves when history grew past what the previous call saw. The first call returns at once
+   * with the existing history, which only costs one redundant query. Throws if the signal aborts.
+   */
+  async next(): Promise<HistoryChange> {
+    for (;;) {
+      const response = await abortable(this.client, this.signal, () =>
+        this.client.workflowService.getWorkflowExecutionHistory({
+          namespace: this.client.options.namespace,
+          execution: { workflowId: this.workflowId, ...(this.runId && { runId: this.runId }) },
+          waitNewEvent: true,
+          ...(this.nextPageToken && { nextPageToken: this.nextPageToken }),
+        }),
+      );
+      const events = response.history?.events ?? [];
+      const continued = events.find((e) => e.workflowExecutionContinuedAsNewEventAttributes);
+      const newRunId = continued?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+      if (newRunId) {
+        // Follow the chain: the next run's history starts from scratch.
+        this.runId = newRunId;
+        this.nextPageToken = undefined;
+        return { closed: false };
+      }
+      const token = response.nextPageToken;
+      this.nextPageToken = token && token.length > 0 ? token : undefined;
+      const closed = events.some(isCloseEvent) || (events.length === 0 && !this.nextPageToken);
+      if (closed) return { closed: true };
+      // An empty page is the server's long-poll timeout: keep waiting.
+      if (events.length > 0) return { closed: false };
+    }
+  }
+}
+
+type HistoryEvent = NonNullable<
+  NonNullable<Awaited<ReturnType<Client['workflowService']['getWorkflowExecutionHistory']>>['history']>['events']
+>[number];
+
+function isCloseEvent(event: HistoryEvent): boolean {
+  return Boolean(
+    event.workflowExecutionCompletedEventAttributes ||
+    event.workflowExecutionFailedEventAttributes ||
+    event.workflowExecutionCanceledEventAttributes ||
+    event.workflowExecutionTerminatedEventAttributes ||
+    event.workflowExecutionTimedOutEventAttributes,
+  );
+}
