@@ -39,11 +39,23 @@ export function messageStream(message: WireMessage): StreamResponse {
   return StreamResponse.fromJSON({ message });
 }
 
-/** One workflow event as a stream response (as webhooks receive it too). */
+/**
+ * One workflow event as a stream response (as webhooks receive it too). Built once per event: the
+ * followers of a task share its feed's event objects, and a thousand of them need not convert the
+ * same event a thousand times.
+ */
 export function eventStream(task: { id: string; contextId: string }, event: TaskEvent): StreamResponse {
-  if (event.kind === 'message') return messageStream(event.message);
-  return StreamResponse.fromJSON(streamResponseOf(task, event));
+  let response = streamedEvents.get(event);
+  if (!response) {
+    response =
+      event.kind === 'message' ? messageStream(event.message) : StreamResponse.fromJSON(streamResponseOf(task, event));
+    streamedEvents.set(event, response);
+  }
+  return response;
 }
+
+/** Each event's stream response, for as long as the event object lives (a task's events belong to that task). */
+const streamedEvents = new WeakMap<TaskEvent, StreamResponse>();
 
 /**
  * What is wrong with the fields of an SDK message that the update argument leaves out or reads

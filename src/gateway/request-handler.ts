@@ -29,12 +29,13 @@ import {
   RequestMalformedError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import type { Caller, TaskEvent, TaskSnapshotView } from '../protocol/contract.js';
+import { mayAccessTask, type Caller, type TaskEvent, type TaskSnapshotView } from '../protocol/contract.js';
 import { idProblem } from '../protocol/message-checks.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { WireMessage, WireTask } from '../protocol/wire.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
 import { eventStream, messageStream, taskStream, toSdkMessage, toSdkTask, withHistoryLength } from './convert.js';
+import { taskNotFound } from './errors.js';
 import { listTasks } from './list-tasks.js';
 import { deliverMessage } from './message-sender.js';
 import { PushConfigs, toSdkPushConfig } from './push-configs.js';
@@ -246,10 +247,10 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     return deliverMessage(this.workflows, params.message, from, signalOf(context));
   }
 
+  /** Shared by the task's other new subscribers; who may see it is checked per caller. */
   private async subscribableSnapshot(taskId: string, caller: Caller | undefined): Promise<TaskSnapshotView> {
-    // Reading through the closed-workflow path first answers finished tasks without a worker.
-    assertSubscribable(await this.workflows.read(taskId, caller));
-    const snapshot = await this.workflows.snapshot(taskId);
+    const { snapshot, audience } = await this.events.startOf(taskId);
+    if (!mayAccessTask(audience, caller)) throw taskNotFound(taskId);
     assertSubscribable(snapshot.task);
     return snapshot;
   }

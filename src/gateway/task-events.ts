@@ -7,7 +7,7 @@
 import type { TaskEvent } from '../protocol/contract.js';
 import { fromWireState, isSettled } from '../protocol/states.js';
 import { toA2AError } from './errors.js';
-import type { TaskWorkflows } from './task-workflows/index.js';
+import type { SubscribableTask, TaskWorkflows } from './task-workflows/index.js';
 
 /**
  * The events of every task some client of this gateway follows, read once per change however many
@@ -16,6 +16,8 @@ import type { TaskWorkflows } from './task-workflows/index.js';
  */
 export class TaskEventHub {
   private readonly feeds = new Map<string, TaskFeed>();
+  /** Where new followers start, per task: while loading, and while the task's feed has seen no change since. */
+  private readonly starts = new Map<string, { loaded: Promise<SubscribableTask>; lastSeq?: number }>();
 
   constructor(private readonly workflows: TaskWorkflows) {}
 
@@ -48,8 +50,35 @@ export class TaskEventHub {
     }
   }
 
+  /**
+   * Where a new follower of `taskId` starts, shared: followers that arrive together, or while the
+   * task's feed has seen no change since, start from one read instead of one query each (a thousand
+   * subscribers at once would queue a thousand queries on the worker, and time out). Any snapshot is
+   * a sound start, even one a change has just overtaken: the feed delivers every event after it.
+   */
+  startOf(taskId: string): Promise<SubscribableTask> {
+    const known = this.starts.get(taskId);
+    const feed = this.feeds.get(taskId);
+    if (known && (known.lastSeq === undefined || (feed && known.lastSeq >= feed.latestSeq))) return known.loaded;
+    const start: { loaded: Promise<SubscribableTask>; lastSeq?: number } = {
+      loaded: this.workflows.subscribable(taskId),
+    };
+    this.starts.set(taskId, start);
+    const drop = () => {
+      if (this.starts.get(taskId) === start) this.starts.delete(taskId);
+    };
+    start.loaded.then(({ snapshot }) => {
+      start.lastSeq = snapshot.lastSeq;
+      // Kept only while a feed lives to tell when it is outdated (forget drops it with the feed).
+      if (!this.feeds.has(taskId)) drop();
+    }, drop);
+    return start.loaded;
+  }
+
   private forget(feed: TaskFeed): void {
-    if (this.feeds.get(feed.taskId) === feed) this.feeds.delete(feed.taskId);
+    if (this.feeds.get(feed.taskId) !== feed) return;
+    this.feeds.delete(feed.taskId);
+    this.starts.delete(feed.taskId);
   }
 }
 
@@ -73,6 +102,11 @@ class TaskFeed {
 
   stop(): void {
     this.controller.abort();
+  }
+
+  /** The sequence number of the newest event this feed knows of. */
+  get latestSeq(): number {
+    return this.events.at(-1)?.seq ?? this.fromSeq;
   }
 
   async *follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<TaskEvent, void, undefined> {

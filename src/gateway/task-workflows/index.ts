@@ -5,7 +5,7 @@
  * gateway shapes A2A requests and answers and calls these.
  */
 export { cancelWorkflow, TaskWorkflows, type Delivery, type TaskWorkflowsOptions } from './task-workflows.js';
-export { QUERY_DEADLINE_MS, TaskReader } from './read.js';
+export { QUERY_DEADLINE_MS, TaskReader, type SubscribableTask } from './read.js';
 export { HistoryWatcher, TaskEventLog, type HistoryChange } from './events.js';
 export { PushConfigStore } from './push-configs.js';
 export {

@@ -6,10 +6,12 @@ import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temp
 import {
   FINAL_TASK_MEMO,
   mayAccessTask,
+  snapshotQuery,
   taskQuery,
   workflowIdForTask,
   type Caller,
   type TaskAudience,
+  type TaskSnapshotView,
 } from '../../protocol/contract.js';
 import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
 import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../../protocol/states.js';
@@ -41,13 +43,26 @@ export class TaskReader {
       const description = await handle.describe();
       if (description.type !== this.agent) throw taskNotFound(taskId);
       const task = await this.readDescribed(handle, taskId, description);
-      // The owner from the search attribute: it is there even when the task itself is only summarized.
-      const audience = {
-        ...(task.metadata as TaskAudience | undefined),
-        owner: description.typedSearchAttributes.get(OWNER_ATTRIBUTE),
-      };
-      if (!mayAccessTask(audience, caller)) throw taskNotFound(taskId);
+      if (!mayAccessTask(audienceOf(task, description), caller)) throw taskNotFound(taskId);
       return task;
+    });
+  }
+
+  /**
+   * Where a new subscriber starts, the same for every caller (check the caller against `audience`):
+   * a running task's snapshot by one query; a closed workflow's task read with no worker needed
+   * (it has ended, so there is nothing to subscribe to).
+   */
+  async subscribable(taskId: string): Promise<SubscribableTask> {
+    return temporalCall(taskId, async () => {
+      const handle = taskWorkflow(this.client, taskId);
+      const description = await handle.describe();
+      if (description.type !== this.agent) throw taskNotFound(taskId);
+      const snapshot: TaskSnapshotView =
+        description.status.name === 'RUNNING'
+          ? await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(snapshotQuery, {}))
+          : { task: await this.readDescribed(handle, taskId, description), lastSeq: 0 };
+      return { snapshot, audience: audienceOf(snapshot.task, description) };
     });
   }
 
@@ -120,6 +135,20 @@ export class TaskReader {
       return task;
     }
   }
+}
+
+/** A subscriber's starting point, and who may see it. */
+export interface SubscribableTask {
+  snapshot: TaskSnapshotView;
+  audience: TaskAudience;
+}
+
+/** Who may see a task. The owner comes from the search attribute: it is there even when the task is only summarized. */
+function audienceOf(task: WireTask, description: WorkflowExecutionDescription): TaskAudience {
+  return {
+    ...(task.metadata as TaskAudience | undefined),
+    owner: description.typedSearchAttributes.get(OWNER_ATTRIBUTE),
+  };
 }
 
 /** The whole task of a running workflow, by query: a worker must answer within the read's deadline. */

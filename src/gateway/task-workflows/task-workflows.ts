@@ -46,7 +46,7 @@ import { abortable } from '../abortable.js';
 import { updateIdFor } from '../convert.js';
 import { temporalCall, toA2AError } from '../errors.js';
 import { TaskEventLog } from './events.js';
-import { QUERY_DEADLINE_MS, queryTask, TaskReader, taskWorkflow } from './read.js';
+import { QUERY_DEADLINE_MS, queryTask, TaskReader, taskWorkflow, type SubscribableTask } from './read.js';
 import { PushConfigStore } from './push-configs.js';
 import { listTaskPage, type TaskListPage, type TaskListRequest } from './visibility.js';
 
@@ -182,6 +182,11 @@ export class TaskWorkflows {
   /** A task that just settled under a message the caller was allowed to send (see read.ts). */
   readSettled(taskId: string, state: TaskStateName, notifying = false): Promise<WireTask> {
     return this.reader.readSettled(taskId, state, notifying);
+  }
+
+  /** Where a new subscriber starts, for any caller (see read.ts). */
+  subscribable(taskId: string): Promise<SubscribableTask> {
+    return this.reader.subscribable(taskId);
   }
 
   /** The task and the sequence number of its last event, read at one instant (where a stream starts). */
