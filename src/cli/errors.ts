@@ -3,7 +3,7 @@
  * them with a message a human can act on.
  */
 import { A2AError, A2A_ERROR_CODE, isJsonRpcError, isRestError } from '@a2a-js/sdk/errors';
-import { TEMPORAL_UNAVAILABLE } from '../gateway/errors.js';
+import { TEMPORAL_UNAVAILABLE, TEMPORAL_UNAVAILABLE_MESSAGE } from '../gateway/errors.js';
 import { commandHint, shellWord, type AgentAddress } from './format.js';
 
 export const ExitCode = {
@@ -82,6 +82,8 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
   const followUp = context.taskId
     ? ` The task keeps running: ${commandHint(`tasks show ${shellWord(context.taskId)}`, context)}`
     : '';
+  // A stream's error event reaches the JSON-RPC client as a plain Error whose cause is the A2A error.
+  if (!(error instanceof A2AError) && error instanceof Error && error.cause instanceof A2AError) error = error.cause;
   if (error instanceof A2AError) {
     if (saysTemporalUnavailable(error)) {
       return new CliError(
@@ -121,13 +123,19 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
   return new CliError(message, ExitCode.Remote);
 }
 
-/** The gateway's ErrorInfo for "Temporal is out of reach", as JSON-RPC carries it in `error.data`. */
+/**
+ * The gateway's ErrorInfo for "Temporal is out of reach", as JSON-RPC carries it in `error.data`. The
+ * SDK's REST client drops reasons A2A does not define, and an error inside a stream comes without
+ * the 503, so there the gateway's own message for this error is all that is left to tell it.
+ */
 function saysTemporalUnavailable(error: A2AError): boolean {
   const details = isJsonRpcError(error) ? error.data : undefined;
-  return (
-    Array.isArray(details) &&
-    details.some((info) => info.reason === TEMPORAL_UNAVAILABLE.reason && info.domain === TEMPORAL_UNAVAILABLE.domain)
-  );
+  if (Array.isArray(details)) {
+    return details.some(
+      (info) => info.reason === TEMPORAL_UNAVAILABLE.reason && info.domain === TEMPORAL_UNAVAILABLE.domain,
+    );
+  }
+  return isRestError(error) && error.message === TEMPORAL_UNAVAILABLE_MESSAGE;
 }
 
 /** The JSON-RPC numbering of an A2A error, whichever transport carried it. */

@@ -17,6 +17,8 @@ import { grpcCode } from '../temporal/grpc-code.js';
 
 /** The google.rpc.ErrorInfo of an answer that failed because Temporal was out of reach. */
 export const TEMPORAL_UNAVAILABLE = { reason: 'TEMPORAL_UNAVAILABLE', domain: 'a2a-temporal' } as const;
+/** Its message: all a client of the SDK's REST transport has left to tell it inside a stream. */
+export const TEMPORAL_UNAVAILABLE_MESSAGE = 'Temporal is unreachable, retry later';
 
 /**
  * Raised when the Temporal frontend cannot be reached; clients may retry the same request. An
@@ -28,7 +30,7 @@ export class TemporalUnavailableError extends A2AError {
   override readonly reason = TEMPORAL_UNAVAILABLE.reason;
 
   constructor(cause?: unknown) {
-    super({ message: 'Temporal is unreachable, retry later', cause });
+    super({ message: TEMPORAL_UNAVAILABLE_MESSAGE, cause });
   }
 
   /** The reason is this gateway's, not one of A2A's: the domain says whose (the SDK types it as A2A's only). */

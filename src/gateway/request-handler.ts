@@ -88,7 +88,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     const { taskId, accepted } = await this.deliver(params, context, { untilSettled: !returnImmediately });
     const historyLength = params.configuration?.historyLength;
     if (accepted.settled) {
-      // The update itself waited for the answer; it holds an ended task, a waiting one takes one more read.
+      // The update itself waited for the answer. It holds an ended task up to 256 KB; a larger one, or a task waiting again, takes one more read.
       if (accepted.settled.directMessage) return toSdkMessage(accepted.settled.directMessage);
       if (accepted.settled.task) return toSdkTask(accepted.settled.task, historyLength);
       const { state, notifying } = accepted.settled;

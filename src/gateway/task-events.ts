@@ -16,8 +16,8 @@ import type { SubscribableTask, TaskWorkflows } from './task-workflows/index.js'
  */
 export class TaskEventHub {
   private readonly feeds = new Map<string, TaskFeed>();
-  /** Where new followers start, per task: while loading, and while the task's feed has seen no change since. */
-  private readonly starts = new Map<string, { loaded: Promise<SubscribableTask>; lastSeq?: number }>();
+  /** Where new followers start, per task: while loading, then briefly while the task's feed has seen no change. */
+  private readonly starts = new Map<string, SharedStart>();
 
   constructor(private readonly workflows: TaskWorkflows) {}
 
@@ -51,24 +51,27 @@ export class TaskEventHub {
   }
 
   /**
-   * Where a new follower of `taskId` starts, shared: followers that arrive together, or while the
-   * task's feed has seen no change since, start from one read instead of one query each (a thousand
-   * subscribers at once would queue a thousand queries on the worker, and time out). Any snapshot is
-   * a sound start, even one a change has just overtaken: the feed delivers every event after it.
+   * Where a new follower of `taskId` starts, shared: followers that arrive together start from one
+   * read instead of one query each (a thousand subscribers at once would queue a thousand queries on
+   * the worker, and time out). Any snapshot is a sound start, even one a change has just overtaken:
+   * the feed delivers every event after it. But who may see the task is decided on it too, and a
+   * feed can be slow to learn of a change, so a read is reused for at most START_REUSE_MS.
    */
   startOf(taskId: string): Promise<SubscribableTask> {
     const known = this.starts.get(taskId);
     const feed = this.feeds.get(taskId);
-    if (known && (known.lastSeq === undefined || (feed && known.lastSeq >= feed.latestSeq))) return known.loaded;
-    const start: { loaded: Promise<SubscribableTask>; lastSeq?: number } = {
-      loaded: this.workflows.subscribable(taskId),
-    };
+    const fresh = (start: SharedStart) =>
+      start.lastSeq === undefined ||
+      (feed !== undefined && start.lastSeq >= feed.latestSeq && Date.now() - start.loadedAt! < START_REUSE_MS);
+    if (known && fresh(known)) return known.loaded;
+    const start: SharedStart = { loaded: this.workflows.subscribable(taskId) };
     this.starts.set(taskId, start);
     const drop = () => {
       if (this.starts.get(taskId) === start) this.starts.delete(taskId);
     };
     start.loaded.then(({ snapshot }) => {
       start.lastSeq = snapshot.lastSeq;
+      start.loadedAt = Date.now();
       // Kept only while a feed lives to tell when it is outdated (forget drops it with the feed).
       if (!this.feeds.has(taskId)) drop();
     }, drop);
@@ -80,6 +83,16 @@ export class TaskEventHub {
     this.feeds.delete(feed.taskId);
     this.starts.delete(feed.taskId);
   }
+}
+
+/** How long a resolved start may serve later followers (it decides their access too). */
+const START_REUSE_MS = 1_000;
+
+/** A start being read (no `lastSeq` yet), or read at `loadedAt` with its snapshot's sequence number. */
+interface SharedStart {
+  loaded: Promise<SubscribableTask>;
+  lastSeq?: number;
+  loadedAt?: number;
 }
 
 /** One task's events as they happen, from `fromSeq` on, for all of its followers. */

@@ -61,6 +61,28 @@ describe('toCliError', () => {
     expect(toCliError(sameText, context)).toMatchObject({ exitCode: ExitCode.Remote });
   });
 
+  it('treats Temporal lost in the middle of a stream as unreachable too, on both HTTP transports', () => {
+    // REST: an error event inside the stream comes with the stream's 200, and the SDK drops the reason.
+    const rest = fromRestErrorBody(toRestErrorBody(new TemporalUnavailableError(), 503).error, { statusCode: 200 });
+    expect(toCliError(rest, { ...context, taskId: 't1' })).toMatchObject({
+      exitCode: ExitCode.Unreachable,
+      message: expect.stringContaining('tasks show t1'),
+    });
+    // JSON-RPC: the SDK's stream reader throws a plain Error whose cause is the A2A error.
+    const wire = toJsonRpcError(new TemporalUnavailableError());
+    const rpc = new Error('SSE event contained an error', {
+      cause: fromJsonRpcErrorResponse({ jsonrpc: '2.0', id: 1, error: wire }),
+    });
+    expect(toCliError(rpc, context)).toMatchObject({ exitCode: ExitCode.Unreachable });
+    const otherRest = fromRestErrorBody(
+      { code: 500, status: 'INTERNAL', message: 'Internal error (ref 1a2b3c4d)' },
+      {
+        statusCode: 200,
+      },
+    );
+    expect(toCliError(otherRest, context)).toMatchObject({ exitCode: ExitCode.Remote });
+  });
+
   it('passes CLI errors through and reports anything else as a remote failure', () => {
     const usage = new UsageError('bad');
     expect(toCliError(usage, context)).toBe(usage);

@@ -59,7 +59,8 @@ export class TaskReader {
       const description = await handle.describe();
       if (description.type !== this.agent) throw taskNotFound(taskId);
       const snapshot: TaskSnapshotView =
-        description.status.name === 'RUNNING'
+        // CONTINUED_AS_NEW: the describe raced a continue-as-new; the task runs on in the next run.
+        description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW'
           ? await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(snapshotQuery, {}))
           : { task: await this.readDescribed(handle, taskId, description), lastSeq: 0 };
       return { snapshot, audience: audienceOf(snapshot.task, description) };
