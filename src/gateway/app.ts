@@ -29,6 +29,7 @@ import {
 import { guardHandler } from './guarded-handler.js';
 import { requireExtensions } from './required-extensions.js';
 import { allowHosts } from './host-check.js';
+import { restErrorBody } from './refusals.js';
 import type { GatewayMetrics } from './metrics.js';
 import { observeHandler } from './observed-handler.js';
 import { TemporalRequestHandler } from './request-handler.js';
@@ -80,6 +81,11 @@ export interface Gateway {
   health: TemporalHealth;
 }
 
+/** The task queue the agents' workers poll: the configured one, or the package's default. */
+export function taskQueueOf(options: Pick<GatewayOptions, 'taskQueue'>): string {
+  return options.taskQueue ?? DEFAULT_TASK_QUEUE;
+}
+
 export function createGatewayApp(options: GatewayOptions): Gateway {
   const defaultName = options.defaultAgent ?? options.agents[0]?.name;
   if (!options.agents.some((agent) => agent.name === defaultName)) {
@@ -97,7 +103,7 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
       // On gRPC the tenant picks the agent; clients that send none reach the default agent.
       ...(options.grpcPublicAddress && { grpc: { address: options.grpcPublicAddress, tenant: agent.name } }),
     });
-    const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+    const taskQueue = taskQueueOf(options);
     handlers.set(agent.name, new TemporalRequestHandler({ client: options.client, agent, ...cards, taskQueue }));
   }
   const defaultHandler = handlers.get(defaultName!)!;
@@ -136,12 +142,12 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   for (const [name, handler] of guarded) app.use(`/agents/${name}`, agentRouter(handler, authenticator, limit));
   app.use('/', agentRouter(guarded.get(defaultName!)!, authenticator, limit));
   app.use((_req: Request, res: Response) => {
-    res.status(404).json({ error: { code: 404, status: 'NOT_FOUND', message: 'No such endpoint', details: [] } });
+    res.status(404).json(restErrorBody(404, 'NOT_FOUND', 'No such endpoint'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error, component: 'gateway' }, 'Unhandled gateway error');
     if (!res.headersSent)
-      res.status(500).json({ error: { code: 500, status: 'INTERNAL', message: 'Internal error', details: [] } });
+      res.status(500).json(restErrorBody(500, 'INTERNAL', 'Internal error'));
   });
   return {
     app,

@@ -4,6 +4,7 @@
  * to be reached by (the Host header a browser cannot forge) closes that door.
  */
 import type { RequestHandler } from 'express';
+import { restErrorBody } from './refusals.js';
 
 /** What a gateway on loopback answers to when no allow-list is configured. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -27,13 +28,7 @@ export function allowHosts(allowed: readonly string[]): RequestHandler {
   return (req, res, next) => {
     const host = req.headers.host;
     if (host && names.has(hostNameOf(host))) return next();
-    res.status(403).json({
-      error: {
-        code: 403,
-        status: 'PERMISSION_DENIED',
-        message: `Host "${host ?? ''}" is not served here; allowed: ${[...names].join(', ')} (A2A_ALLOWED_HOSTS)`,
-        details: [],
-      },
-    });
+    const message = `Host "${host ?? ''}" is not served here; allowed: ${[...names].join(', ')} (A2A_ALLOWED_HOSTS)`;
+    res.status(403).json(restErrorBody(403, 'PERMISSION_DENIED', message));
   };
 }

@@ -5,13 +5,13 @@
  */
 import type { Request, RequestHandler } from 'express';
 import type { ServerCallContext, User } from '@a2a-js/sdk/server';
-import * as grpc from '@grpc/grpc-js';
-import { status as grpcStatus } from '@grpc/grpc-js';
+import { status as grpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { IDEMPOTENCY_KEY_HEADER, type Caller } from '../protocol/contract.js';
 import { AuthenticationError, AuthUnavailableError, type Authenticator } from './auth/authenticator.js';
 import { logger } from '../logging.js';
 import type { Principal } from './auth/principal.js';
 import { callLifetime, lifetimeOf, type GrpcCall, type RequestOutcome } from './sdk-compat/index.js';
+import { grpcRefusal, sendRefusal } from './refusals.js';
 
 /** The gateway's transports: JSON-RPC, HTTP+JSON and gRPC. */
 export type Transport = 'jsonrpc' | 'rest' | 'grpc';
@@ -59,21 +59,23 @@ export function authenticateHttp(authenticator: Authenticator, shape: 'jsonrpc' 
           if (error instanceof AuthUnavailableError) {
             // The identity provider (JWKS) is out of reach: not the caller's fault, and worth a retry.
             logger.warn({ detail: error.detail, component: 'gateway' }, 'Authentication unavailable');
-            res.status(503).setHeader('Retry-After', '5');
-            return void res.json(
-              shape === 'jsonrpc'
-                ? { jsonrpc: '2.0', id: null, error: { code: -32603, message: AUTH_UNAVAILABLE } }
-                : { error: { code: 503, status: 'UNAVAILABLE', message: AUTH_UNAVAILABLE, details: [] } },
-            );
+            return sendRefusal(res, shape, {
+              httpStatus: 503,
+              status: 'UNAVAILABLE',
+              jsonRpcCode: -32603,
+              message: AUTH_UNAVAILABLE,
+              retryAfterSeconds: 5,
+            });
           }
           if (!(error instanceof AuthenticationError)) return next(error);
           if (error.detail) logger.info({ detail: error.detail, component: 'gateway' }, 'Authentication refused');
-          res.status(401).setHeader('WWW-Authenticate', error.challenge);
-          res.json(
-            shape === 'jsonrpc'
-              ? { jsonrpc: '2.0', id: null, error: { code: UNAUTHENTICATED_JSONRPC_CODE, message: error.message } }
-              : { error: { code: 401, status: 'UNAUTHENTICATED', message: error.message, details: [] } },
-          );
+          res.setHeader('WWW-Authenticate', error.challenge);
+          sendRefusal(res, shape, {
+            httpStatus: 401,
+            status: 'UNAUTHENTICATED',
+            jsonRpcCode: UNAUTHENTICATED_JSONRPC_CODE,
+            message: error.message,
+          });
         },
       );
   };
@@ -110,7 +112,7 @@ const callPrincipals = new WeakMap<GrpcCall, Principal>();
 export async function authenticateGrpc(
   authenticator: Authenticator,
   call: GrpcCall,
-): Promise<grpc.ServiceError | undefined> {
+): Promise<ServiceError | undefined> {
   try {
     const principal = await authenticator.authenticate((name) => {
       const value = call.metadata.get(name)[0];
@@ -122,11 +124,7 @@ export async function authenticateGrpc(
     const unavailable = error instanceof AuthUnavailableError;
     const message =
       error instanceof AuthenticationError ? error.message : unavailable ? AUTH_UNAVAILABLE : 'Authentication failed';
-    return Object.assign(new Error(message), {
-      code: unavailable ? grpcStatus.UNAVAILABLE : grpcStatus.UNAUTHENTICATED,
-      details: message,
-      metadata: new grpc.Metadata(),
-    });
+    return grpcRefusal(unavailable ? grpcStatus.UNAVAILABLE : grpcStatus.UNAUTHENTICATED, message);
   }
 }
 

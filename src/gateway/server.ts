@@ -6,10 +6,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
-import { createGatewayApp, NO_AUTHENTICATION, type Gateway, type GatewayOptions } from './app.js';
+import { createGatewayApp, NO_AUTHENTICATION, taskQueueOf, type Gateway, type GatewayOptions } from './app.js';
 import type { RunningGrpcServer } from './grpc-server.js';
 import { isLoopbackAddress, LOOPBACK_HOSTS } from './host-check.js';
+import { restErrorBody } from './refusals.js';
 import { GatewayMetrics } from './metrics.js';
 import { serveMetrics, type RunningMetricsServer } from './metrics-server.js';
 import { WaitingApprovals } from './waiting-approvals.js';
@@ -44,7 +44,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   // First: under dev its port was found free a moment ago (src/telemetry/metrics-settings.ts).
   if (options.metricsPort !== undefined) {
     const agents = options.agents.map((agent) => agent.name);
-    const approvals = new WaitingApprovals(options.client, agents, options.taskQueue ?? DEFAULT_TASK_QUEUE);
+    const approvals = new WaitingApprovals(options.client, agents, taskQueueOf(options));
     const measured = new GatewayMetrics(approvals);
     metrics = { measured, server: await serveMetrics(measured.registry, host, options.metricsPort) };
   }
@@ -110,16 +110,7 @@ function answerStarting(req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(alive ? 200 : 503, { 'content-type': 'application/json', ...(!alive && { 'retry-after': '1' }) });
   res.end(
     JSON.stringify(
-      alive
-        ? { status: 'ok' }
-        : {
-            error: {
-              code: 503,
-              status: 'UNAVAILABLE',
-              message: 'The gateway is starting; retry in a moment',
-              details: [],
-            },
-          },
+      alive ? { status: 'ok' } : restErrorBody(503, 'UNAVAILABLE', 'The gateway is starting; retry in a moment'),
     ),
   );
 }

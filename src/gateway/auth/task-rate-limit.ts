@@ -5,6 +5,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
+import { grpcRefusal, sendRefusal } from '../refusals.js';
 import { AuthConfigError } from './settings.js';
 
 const DEFAULT_NEW_TASKS_PER_MINUTE = 120;
@@ -77,12 +78,14 @@ export function limitNewTasksHttp(
         : /\/message:(send|stream)\/?$/i.test(req.path) && startsTask(undefined, body);
     const wait = starts ? limit.take(principal) : 0;
     if (wait === 0) return next();
-    res.status(429).setHeader('Retry-After', String(wait));
-    res.json(
-      shape === 'jsonrpc'
-        ? { jsonrpc: '2.0', id: body?.id ?? null, error: { code: -32603, message: retryMessage(wait) } }
-        : { error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: retryMessage(wait), details: [] } },
-    );
+    const refusal = {
+      httpStatus: 429,
+      status: 'RESOURCE_EXHAUSTED',
+      jsonRpcCode: -32603,
+      message: retryMessage(wait),
+      retryAfterSeconds: wait,
+    };
+    sendRefusal(res, shape, refusal, body?.id ?? null);
   };
 }
 
@@ -97,9 +100,5 @@ export function limitNewTasksGrpc(
   if (!limit || principal === undefined || !startsTask(name, request)) return undefined;
   const wait = limit.take(principal);
   if (wait === 0) return undefined;
-  return Object.assign(new Error(retryMessage(wait)), {
-    code: grpc.status.RESOURCE_EXHAUSTED,
-    details: retryMessage(wait),
-    metadata: new grpc.Metadata(),
-  });
+  return grpcRefusal(grpc.status.RESOURCE_EXHAUSTED, retryMessage(wait));
 }

@@ -10,6 +10,7 @@
  * INVALID_ARGUMENT itself.
  */
 import * as grpc from '@grpc/grpc-js';
+import { grpcRefusal } from '../refusals.js';
 import type { GrpcCall } from './request-lifetime.js';
 
 /** Stands for a request the server could not decode; `refusingUndecodable` answers it. */
@@ -33,12 +34,7 @@ export function decodingSafely(definition: grpc.ServiceDefinition): grpc.Service
 
 /** The SDK's service, answering INVALID_ARGUMENT for a request `decodingSafely` marked. */
 export function refusingUndecodable(service: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
-  const refusal = () =>
-    Object.assign(new Error(UNDECODABLE_MESSAGE), {
-      code: grpc.status.INVALID_ARGUMENT,
-      details: UNDECODABLE_MESSAGE,
-      metadata: new grpc.Metadata(),
-    });
+  const refusal = () => grpcRefusal(grpc.status.INVALID_ARGUMENT, UNDECODABLE_MESSAGE);
   const wrapped: grpc.UntypedServiceImplementation = {};
   for (const [name, method] of Object.entries(service)) {
     const impl = method as (call: GrpcCall, callback?: grpc.sendUnaryData<unknown>) => void;
