@@ -31,6 +31,11 @@ export class TaskEventHub {
     return this.feeds.get(taskId)?.followers ?? 0;
   }
 
+  /** How many of `taskId`'s events the hub holds for its followers (at most the slowest one's lag). */
+  retainedEventsOf(taskId: string): number {
+    return this.feeds.get(taskId)?.retained ?? 0;
+  }
+
   async *follow(taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<TaskEvent, void, undefined> {
     let feed = this.feeds.get(taskId);
     if (!feed) {
@@ -95,10 +100,16 @@ interface SharedStart {
   loadedAt?: number;
 }
 
-/** One task's events as they happen, from `fromSeq` on, for all of its followers. */
+/**
+ * One task's events as they happen, after `fromSeq`, for all of its followers. Events every follower
+ * has passed are dropped when the next ones arrive, so a long streaming task costs memory for the
+ * slowest follower's lag only; a follower that starts further behind reads its gap by itself.
+ */
 class TaskFeed {
   followers = 0;
   private readonly events: TaskEvent[] = [];
+  /** The sequence number each follower has passed. */
+  private readonly positions = new Map<symbol, number>();
   private ended = false;
   private failure: unknown;
   private changed = deferred();
@@ -122,8 +133,15 @@ class TaskFeed {
     return this.events.at(-1)?.seq ?? this.fromSeq;
   }
 
+  /** How many events the feed holds for its followers. */
+  get retained(): number {
+    return this.events.length;
+  }
+
   async *follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<TaskEvent, void, undefined> {
     let seq = afterSeq;
+    const follower = Symbol('follower');
+    this.positions.set(follower, seq);
     try {
       // A follower further behind than the feed reads the gap once, by itself.
       if (seq < this.fromSeq) {
@@ -138,6 +156,7 @@ class TaskFeed {
         const next = this.events.filter((event) => event.seq > seq);
         for (const event of next) {
           seq = event.seq;
+          this.positions.set(follower, seq);
           yield event;
           if (settles(event)) return;
         }
@@ -152,7 +171,19 @@ class TaskFeed {
     } catch (error) {
       if (signal.aborted) return;
       throw toA2AError(error, this.taskId);
+    } finally {
+      this.positions.delete(follower);
     }
+  }
+
+  /** Drops the events every follower has passed (all of them when none follows). */
+  private trim(): void {
+    const passed = Math.min(...this.positions.values());
+    const kept = this.events.findIndex((event) => event.seq > passed);
+    const dropped = kept === -1 ? this.events.length : kept;
+    if (dropped === 0) return;
+    this.fromSeq = this.events[dropped - 1]!.seq;
+    this.events.splice(0, dropped);
   }
 
   private async run(): Promise<void> {
@@ -167,6 +198,7 @@ class TaskFeed {
           ? await finalEvents(this.workflows, this.taskId, seq, signal)
           : await this.workflows.events.ofRunning(this.taskId, seq, signal);
         if (events.length > 0) {
+          this.trim();
           this.events.push(...events);
           seq = events.at(-1)!.seq;
           this.notify();

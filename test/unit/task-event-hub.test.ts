@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscribableTask, TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
 import { TaskEventHub } from '../../src/gateway/task-events.js';
+import type { TaskEvent } from '../../src/protocol/contract.js';
 
 /** Only `subscribable` is reached before a follower opens a feed; each call is counted and settled by hand. */
 function workflowsWithReads() {
@@ -53,5 +54,73 @@ describe('TaskEventHub.startOf', () => {
     await expect(first).rejects.toThrow('no worker answered');
     void hub.startOf('t1');
     expect(reads).toHaveLength(2);
+  });
+});
+
+/** A task's event log that grows by hand; like history long-polling, `watch` answers at once, then on each change. */
+function workflowsWithLog() {
+  const log: TaskEvent[] = [];
+  const gapReads: number[] = [];
+  let changed = () => {};
+  let changes = 0;
+  const after = (seq: number) => log.filter((event) => event.seq > seq);
+  const watch = () => {
+    let seen = -1;
+    return {
+      next: async () => {
+        while (seen === changes) await new Promise<void>((resolve) => (changed = resolve));
+        seen = changes;
+        return { closed: false };
+      },
+    };
+  };
+  const workflows = {
+    events: {
+      ofRunning: async (_id: string, seq: number) => after(seq),
+      since: async (_id: string, seq: number) => (gapReads.push(seq), after(seq)),
+      watch,
+    },
+  } as unknown as TaskWorkflows;
+  const append = async (count: number) => {
+    for (let i = 0; i < count; i++) {
+      const seq = log.length + 1;
+      const artifact = { artifactId: 'a', parts: [{ text: `${seq}` }] };
+      log.push({ seq, kind: 'artifact', artifact, append: true, lastChunk: false });
+    }
+    changes++;
+    changed();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { workflows, append, gapReads };
+}
+
+/** Reads `count` events of a follower, as sequence numbers. */
+async function take(events: AsyncGenerator<TaskEvent>, count: number): Promise<number[]> {
+  const seqs: number[] = [];
+  while (seqs.length < count) seqs.push((await events.next()).value!.seq);
+  return seqs;
+}
+
+describe('TaskEventHub feeds', () => {
+  it('hold only the events some follower has not passed, and a later follower reads its gap itself', async () => {
+    const { workflows, append, gapReads } = workflowsWithLog();
+    const hub = new TaskEventHub(workflows);
+    const stop = new AbortController();
+    const fast = hub.follow('t1', 0, stop.signal);
+    const slow = hub.follow('t1', 0, stop.signal);
+    const firstFast = take(fast, 100);
+    await append(100);
+    expect(await firstFast).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(await take(slow, 60)).toHaveLength(60);
+
+    await append(10); // the first 60 are behind every follower now
+    expect(hub.retainedEventsOf('t1')).toBe(50);
+    expect(await take(slow, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 61));
+    expect(await take(fast, 10)).toEqual(Array.from({ length: 10 }, (_, i) => i + 101));
+
+    const late = hub.follow('t1', 20, stop.signal);
+    expect(await take(late, 90)).toEqual(Array.from({ length: 90 }, (_, i) => i + 21));
+    expect(gapReads).toEqual([20]);
+    stop.abort();
   });
 });
