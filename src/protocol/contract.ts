@@ -215,9 +215,16 @@ export const SUMMARY_MEMO = 'a2aSummary';
 /** Memo key holding the last events (TaskEvent[]) of a closed task, for streams open at its end. */
 export const FINAL_EVENTS_MEMO = 'a2aFinalEvents';
 
+const TASK_WORKFLOW_ID_PREFIX = 'a2a-task-';
+
 /** Workflow ID of the task with this A2A task ID. */
 export function workflowIdForTask(taskId: string): string {
-  return `a2a-task-${taskId}`;
+  return `${TASK_WORKFLOW_ID_PREFIX}${taskId}`;
+}
+
+/** The A2A task ID of a task workflow's ID; undefined for any other workflow. */
+export function taskIdOfWorkflow(workflowId: string): string | undefined {
+  return workflowId.startsWith(TASK_WORKFLOW_ID_PREFIX) ? workflowId.slice(TASK_WORKFLOW_ID_PREFIX.length) : undefined;
 }
 
 export const DEFAULT_TASK_QUEUE = 'a2a-temporal';

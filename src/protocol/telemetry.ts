@@ -2,7 +2,7 @@
  * The names traces and metrics use for A2A things, shared by the gateway, the worker and the
  * workflow sandbox (pure: no Node, no OpenTelemetry).
  */
-import { workflowIdForTask } from './contract.js';
+import { taskIdOfWorkflow } from './contract.js';
 
 /** Span attributes: one vocabulary on gateway, workflow and activity spans, so a trace query finds them all. */
 export const SPAN_ATTRIBUTES = {
@@ -14,18 +14,15 @@ export const SPAN_ATTRIBUTES = {
   outcome: 'a2a.outcome',
 } as const;
 
-const WORKFLOW_ID_PREFIX = workflowIdForTask('');
-
 /** The A2A attributes of a task's workflow (or of an activity it runs), as far as they are known. */
 export function taskSpanAttributes(task: {
   workflowId: string;
   agent: string;
   contextId?: string | undefined;
 }): Record<string, string> {
+  const taskId = taskIdOfWorkflow(task.workflowId);
   return {
-    ...(task.workflowId.startsWith(WORKFLOW_ID_PREFIX) && {
-      [SPAN_ATTRIBUTES.taskId]: task.workflowId.slice(WORKFLOW_ID_PREFIX.length),
-    }),
+    ...(taskId && { [SPAN_ATTRIBUTES.taskId]: taskId }),
     [SPAN_ATTRIBUTES.agent]: task.agent,
     ...(task.contextId && { [SPAN_ATTRIBUTES.contextId]: task.contextId }),
   };

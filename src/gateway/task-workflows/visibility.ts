@@ -7,13 +7,11 @@ import type { Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
 // The client's own decoding of memo payloads (with its data converter and codecs); the public index does not export it.
 import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
-import { SUMMARY_MEMO, workflowIdForTask } from '../../protocol/contract.js';
+import { SUMMARY_MEMO, taskIdOfWorkflow } from '../../protocol/contract.js';
 import { INPUT_DEADLINE_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
 import { fromWireState, isTerminal } from '../../protocol/states.js';
 import type { WireTask } from '../../protocol/wire.js';
 import { temporalCall } from '../errors.js';
-
-const WORKFLOW_ID_PREFIX = workflowIdForTask('');
 
 export interface TaskListRequest {
   /** A visibility query; string literals in it come from `quote`. */
@@ -48,10 +46,12 @@ export async function listTaskPage(client: Client, request: TaskListRequest): Pr
       ...(request.pageToken && { nextPageToken: request.pageToken }),
     }),
   );
-  const rows = (page.executions ?? []).filter((row) => row.execution?.workflowId?.startsWith(WORKFLOW_ID_PREFIX));
+  const rows = (page.executions ?? []).flatMap((row) => {
+    const taskId = taskIdOfWorkflow(row.execution?.workflowId ?? '');
+    return taskId === undefined ? [] : [{ row, taskId }];
+  });
   const tasks = await Promise.all(
-    rows.map(async (row): Promise<ListedTask> => {
-      const taskId = row.execution!.workflowId!.slice(WORKFLOW_ID_PREFIX.length);
+    rows.map(async ({ row, taskId }): Promise<ListedTask> => {
       const summary = request.summaries ? await summaryOf(client, row.memo?.fields) : undefined;
       return summary && summaryStands(row.status, summary) ? { taskId, summary } : { taskId };
     }),
