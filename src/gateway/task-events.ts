@@ -4,10 +4,11 @@
  * status event that settles the task (terminal, input-required or auth-required), when the workflow
  * closes, or at once when its signal aborts (the client went away).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TaskEvent } from '../protocol/contract.js';
 import { fromWireState, isSettled } from '../protocol/states.js';
 import { toA2AError } from './errors.js';
-import type { SubscribableTask, TaskWorkflows } from './task-workflows/index.js';
+import type { HistoryChange, SubscribableTask, TaskWorkflows } from './task-workflows/index.js';
 
 /**
  * The events of every task some client of this gateway follows, read once per change however many
@@ -191,20 +192,29 @@ class TaskFeed {
     const watcher = this.workflows.events.watch(this.taskId, signal);
     let seq = this.fromSeq;
     let closed = false;
+    let change: Promise<HistoryChange> | undefined;
+    let unread = 0;
     try {
       for (;;) {
-        // With no worker up, a running task has no events yet rather than a failed stream.
         const events = closed
           ? await finalEvents(this.workflows, this.taskId, seq, signal)
           : await this.workflows.events.ofRunning(this.taskId, seq, signal);
-        if (events.length > 0) {
+        unread = events ? 0 : unread + 1;
+        if (events?.length) {
           this.trim();
           this.events.push(...events);
           seq = events.at(-1)!.seq;
           this.notify();
         }
         if (closed || signal.aborted) break;
-        closed = (await watcher.next()).closed;
+        // A change whose events could not be read is read again after a while: the history may not
+        // grow again for days (a task waiting for input).
+        change ??= watcher.next();
+        const woke = await (unread === 0 ? change : Promise.race([change, retryAfter(unread, signal)]));
+        if (woke) {
+          change = undefined;
+          closed = woke.closed;
+        }
       }
     } catch (error) {
       this.failure = error;
@@ -230,6 +240,12 @@ class TaskFeed {
     this.changed.resolve();
     this.changed = deferred();
   }
+}
+
+/** Resolves (to nothing) after a backoff of 1, 2, 4 … up to 30 s for the nth read that failed, or on abort. */
+function retryAfter(failures: number, signal: AbortSignal): Promise<undefined> {
+  const ms = Math.min(1_000 * 2 ** (failures - 1), 30_000);
+  return sleep(ms, undefined, { signal }).catch(() => undefined);
 }
 
 /** A promise with its resolver (Promise.withResolvers needs Node 22). */

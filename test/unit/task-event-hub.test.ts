@@ -61,6 +61,8 @@ describe('TaskEventHub.startOf', () => {
 function workflowsWithLog() {
   const log: TaskEvent[] = [];
   const gapReads: number[] = [];
+  /** Reads of a running task that fail (undefined: a query no worker answered) before they succeed again. */
+  const failing = { reads: 0 };
   let changed = () => {};
   let changes = 0;
   const after = (seq: number) => log.filter((event) => event.seq > seq);
@@ -76,7 +78,7 @@ function workflowsWithLog() {
   };
   const workflows = {
     events: {
-      ofRunning: async (_id: string, seq: number) => after(seq),
+      ofRunning: async (_id: string, seq: number) => (failing.reads-- > 0 ? undefined : after(seq)),
       since: async (_id: string, seq: number) => (gapReads.push(seq), after(seq)),
       watch,
     },
@@ -91,7 +93,7 @@ function workflowsWithLog() {
     changed();
     await new Promise((resolve) => setTimeout(resolve, 0));
   };
-  return { workflows, append, gapReads };
+  return { workflows, append, gapReads, failing };
 }
 
 /** Reads `count` events of a follower, as sequence numbers. */
@@ -121,6 +123,23 @@ describe('TaskEventHub feeds', () => {
     const late = hub.follow('t1', 20, stop.signal);
     expect(await take(late, 90)).toEqual(Array.from({ length: 90 }, (_, i) => i + 21));
     expect(gapReads).toEqual([20]);
+    stop.abort();
+  });
+
+  it('read again a change whose events could not be read, though the history does not change again', async () => {
+    const { workflows, append, failing } = workflowsWithLog();
+    const hub = new TaskEventHub(workflows);
+    const stop = new AbortController();
+    const follower = hub.follow('t1', 0, stop.signal);
+    const first = take(follower, 1);
+    await append(1);
+    expect(await first).toEqual([1]);
+    failing.reads = 1;
+    const started = Date.now();
+    const next = take(follower, 1);
+    await append(1); // its events query fails; nothing more happens in the history
+    expect(await next).toEqual([2]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     stop.abort();
   });
 });

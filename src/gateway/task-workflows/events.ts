@@ -38,16 +38,17 @@ export class TaskEventLog {
   }
 
   /**
-   * The events of a running workflow. With no worker up (a deploy, an outage) queries time out:
-   * the task still stands, so there are none yet rather than a failure.
+   * The events of a running workflow; undefined when they cannot be read now (no worker answers
+   * during a deploy or an outage, or queries time out under load): the task still stands, and the
+   * caller asks again later.
    */
-  async ofRunning(taskId: string, afterSeq: number, signal: AbortSignal): Promise<TaskEvent[]> {
+  async ofRunning(taskId: string, afterSeq: number, signal: AbortSignal): Promise<TaskEvent[] | undefined> {
     try {
       return await this.since(taskId, afterSeq, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       const { status } = await abortable(this.client, signal, () => taskWorkflow(this.client, taskId).describe());
-      if (status.name === 'RUNNING') return [];
+      if (status.name === 'RUNNING') return undefined;
       throw error;
     }
   }

@@ -5,5 +5,6 @@
  * gateway shapes A2A requests and answers and calls these.
  */
 export { cancelWorkflow, TaskWorkflows, type Delivery } from './task-workflows.js';
+export { type HistoryChange } from './events.js';
 export { type SubscribableTask } from './read.js';
 export { quote, waitingQuestions } from './visibility.js';
