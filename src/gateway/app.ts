@@ -146,8 +146,7 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error, component: 'gateway' }, 'Unhandled gateway error');
-    if (!res.headersSent)
-      res.status(500).json(restErrorBody(500, 'INTERNAL', 'Internal error'));
+    if (!res.headersSent) res.status(500).json(restErrorBody(500, 'INTERNAL', 'Internal error'));
   });
   return {
     app,
