@@ -14,6 +14,9 @@ export const SPAN_ATTRIBUTES = {
   outcome: 'a2a.outcome',
 } as const;
 
+/** The Temporal header in which a traced workflow tells its activities the task's context ID (for their spans). */
+export const CONTEXT_ID_HEADER = 'a2a-context-id';
+
 /** The A2A attributes of a task's workflow (or of an activity it runs), as far as they are known. */
 export function taskSpanAttributes(task: {
   workflowId: string;

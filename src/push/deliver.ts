@@ -2,9 +2,13 @@
  * The push delivery activity: one POST of one notification. Any failure throws, and Temporal
  * retries it with backoff (see src/workflows/push-deliveries.ts); a URL the policy refuses and a
  * redirect fail for good, since trying again cannot change them.
+ *
+ * With tracing on, each POST is a client span under the activity's, and the webhook receives its
+ * `traceparent`; with tracing off the OpenTelemetry API is a no-op and adds nothing.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { context as otelContext, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -62,6 +66,35 @@ export async function deliverNotification(
     ...(sign && { [NOTIFICATION_SIGNATURE_HEADER]: await sign(payload, notificationId) }),
   };
   const url = new URL(config.url);
+  await tracer().startActiveSpan(
+    'POST',
+    {
+      kind: SpanKind.CLIENT,
+      // Host and port only: a webhook URL's path or query may carry a secret.
+      attributes: { 'http.request.method': 'POST', 'server.address': url.hostname, 'server.port': portOf(url) },
+    },
+    async (span) => {
+      try {
+        propagation.inject(otelContext.active(), headers);
+        const status = await post(url, headers, payload, policy);
+        span.setAttribute('http.response.status_code', status);
+      } catch (error) {
+        failed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/** One POST; resolves with the 2xx status, throws the failure Temporal should see for any other outcome. */
+async function post(
+  url: URL,
+  headers: Record<string, string>,
+  payload: Buffer,
+  policy: PushUrlPolicy,
+): Promise<number> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const signal = AbortSignal.any([Context.current().cancellationSignal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]);
   let response: IncomingMessage;
@@ -79,7 +112,7 @@ export async function deliverNotification(
   if (status >= 200 && status < 300) {
     // The answer's body means nothing here: not read at all.
     response.destroy();
-    return;
+    return status;
   }
   const text = await readCapped(response, MAX_ERROR_BODY_BYTES);
   if (status >= 300 && status < 400) {
@@ -89,6 +122,20 @@ export async function deliverNotification(
     );
   }
   throw ApplicationFailure.retryable(`The webhook answered ${status}${text ? `: ${text}` : ''}`, 'PushDeliveryFailed');
+}
+
+function tracer() {
+  return trace.getTracer('a2a-temporal.push');
+}
+
+function portOf(url: URL): number {
+  return Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+}
+
+function failed(span: Span, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  if (error instanceof Error) span.recordException(error);
 }
 
 /** At most `max` bytes of the answer, then the connection is dropped. */

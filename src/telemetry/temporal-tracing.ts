@@ -10,9 +10,10 @@ import { trace } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { taskSpanAttributes } from '../protocol/telemetry.js';
+import { CONTEXT_ID_HEADER, taskSpanAttributes } from '../protocol/telemetry.js';
 
 /** .ts in a checkout (bundled through swc), .js in the built package. */
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -39,10 +40,14 @@ const activitySpanAttributes: ActivityInterceptorsFactory = (context) => ({
   inbound: {
     execute(input, next) {
       const { workflowExecution, workflowType } = context.info;
+      const sentContextId = input.headers[CONTEXT_ID_HEADER];
+      const contextId = sentContextId && defaultPayloadConverter.fromPayload<string>(sentContextId);
       if (workflowExecution && workflowType) {
         trace
           .getActiveSpan()
-          ?.setAttributes(taskSpanAttributes({ workflowId: workflowExecution.workflowId, agent: workflowType }));
+          ?.setAttributes(
+            taskSpanAttributes({ workflowId: workflowExecution.workflowId, agent: workflowType, contextId }),
+          );
       }
       return next(input);
     },

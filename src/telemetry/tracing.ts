@@ -11,7 +11,8 @@
  * On: W3C trace context in and out, spans batched to OTLP over HTTP (http/protobuf: the exporter
  * reads OTEL_EXPORTER_OTLP_* itself), service.name per process unless OTEL_SERVICE_NAME says
  * otherwise, OTEL_RESOURCE_ATTRIBUTES and OTEL_TRACES_SAMPLER as the SDK reads them. Outgoing fetch
- * calls (model calls, webhooks in activities) carry the trace on.
+ * calls (model calls in activities) carry the trace on; push notifications carry it themselves
+ * (src/push/deliver.ts).
  */
 import { trace, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';

@@ -7,6 +7,7 @@
  */
 import { trace, type Span, type SpanContext } from '@opentelemetry/api';
 import {
+  defaultPayloadConverter,
   workflowInfo,
   type ActivityInput,
   type Next,
@@ -18,7 +19,7 @@ import {
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
 import { CONTEXT_ID_ATTRIBUTE } from '../protocol/search-attributes.js';
-import { taskSpanAttributes } from '../protocol/telemetry.js';
+import { CONTEXT_ID_HEADER, taskSpanAttributes } from '../protocol/telemetry.js';
 
 class TaskTracing implements WorkflowInboundCallsInterceptor, WorkflowOutboundCallsInterceptor {
   /** The run's span: a continued run's is in the same trace, since continue-as-new carries the context. */
@@ -44,7 +45,11 @@ class TaskTracing implements WorkflowInboundCallsInterceptor, WorkflowOutboundCa
 
   scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>) {
     tagged();
-    return next(input);
+    // The activity's worker cannot read the workflow's search attributes: the context ID travels with it.
+    const contextId = workflowInfo().typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE);
+    if (!contextId) return next(input);
+    const headers = { ...input.headers, [CONTEXT_ID_HEADER]: defaultPayloadConverter.toPayload(contextId) };
+    return next({ ...input, headers });
   }
 }
 

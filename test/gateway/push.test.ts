@@ -7,53 +7,14 @@ import { TaskState, type Task } from '@a2a-js/sdk';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskQuery, workflowIdForTask } from '../../src/protocol/contract.js';
 import { toWireState, type TaskStateName } from '../../src/protocol/states.js';
 import { expenseApproval } from '../../examples/agents/expense-approval.js';
 import { startGateway } from '../../src/gateway/server.js';
+import { Webhook, type Received } from '../support/webhook.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
 import { EXPENSE_REQUEST, useGatewayHarness, userMessage, type Transport } from './harness.js';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  raw: Buffer;
-  body: Record<string, Record<string, unknown>>;
-}
-
-/** A webhook that records what it accepts; while `failing`, it answers 503 and records nothing. */
-class Webhook {
-  readonly received: Received[] = [];
-  failing = false;
-  attempts = 0;
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      this.attempts += 1;
-      if (this.failing) return res.writeHead(503).end('down for maintenance');
-      const raw = Buffer.concat(chunks);
-      this.received.push({ headers: req.headers, raw, body: JSON.parse(raw.toString()) });
-      res.writeHead(200).end();
-    });
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-  }
-
-  forTask(taskId: string): Received[] {
-    const body = (r: Received) => r.body.statusUpdate ?? r.body.artifactUpdate;
-    return this.received.filter((r) => body(r)?.taskId === taskId);
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 let webhook: Webhook;
 let hookUrl: string;

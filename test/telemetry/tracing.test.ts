@@ -3,7 +3,7 @@
  * tracing started as the CLI starts it but spans kept in memory. One approval round trip is one
  * trace from the gateway's request through the workflow to its activity; the reply is a trace of
  * its own, linked to the task's; every transport continues the caller's `traceparent`; a model call
- * carries the trace to the model server.
+ * carries the trace to the model server, and a push notification to the webhook.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
@@ -19,11 +19,14 @@ import { startTracing, stopTracing, tracingPlugins } from '../../src/telemetry/t
 import { bundleAgents } from '../../src/worker/agents-plugin.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { Webhook } from '../support/webhook.js';
 import { quietLogger, TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../support/worker.js';
 
 const exporter = new InMemorySpanExporter();
 const taskQueue = `test-tracing-${randomUUID()}`;
 let model: FakeModelServer;
+const webhook = new Webhook();
+let hookUrl: string;
 let nativeConnection: NativeConnection;
 let worker: Worker;
 let workerRun: Promise<void>;
@@ -36,6 +39,9 @@ beforeAll(async () => {
     true,
   );
   Runtime.install({ logger: new DefaultLogger('WARN') });
+  // Both the gateway (when a config is saved) and the worker (when it delivers) read it.
+  process.env.A2A_PUSH_ALLOWED_HOSTS = '127.0.0.1';
+  hookUrl = await webhook.start();
   model = await startFakeModelServer();
   nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
   worker = await createAgentWorker({
@@ -59,6 +65,7 @@ afterAll(async () => {
   await connection?.close();
   await nativeConnection?.close();
   await model?.close();
+  await webhook.close();
   await stopTracing();
 });
 
@@ -102,6 +109,7 @@ describe('tracing', () => {
     expect(activity.parentSpanId).toBe(scheduled.spanContext().spanId);
     expect(activity.attributes).toMatchObject({
       [SPAN_ATTRIBUTES.taskId]: taskId,
+      [SPAN_ATTRIBUTES.contextId]: asked.contextId,
       [SPAN_ATTRIBUTES.agent]: 'expense-approval',
     });
 
@@ -169,6 +177,30 @@ describe('tracing', () => {
     expect(http).toBeDefined();
     expect(sent.split('-')[2]).toBe(http.spanContext().spanId);
   });
+
+  it('carries the trace on to the webhook with a push notification', async () => {
+    const caller = traceparent();
+    const pushConfig = { tenant: '', taskId: '', id: 'traced', url: hookUrl, token: '' };
+    const task = await jsonRpc(
+      'echo',
+      { ...sendMessage('hello'), configuration: { taskPushNotificationConfig: pushConfig } },
+      { traceparent: caller.header },
+    );
+    const deadline = Date.now() + 20_000;
+    while (webhook.forTask(task.id).length === 0 && Date.now() < deadline) await sleep(100);
+    const sent = webhook.forTask(task.id)[0]!.headers.traceparent as string;
+    expect(sent.split('-')[1]).toBe(caller.traceId);
+
+    const spans = await spansUntil((all) =>
+      all.some((span) => span.spanContext().spanId === sent.split('-')[2] && span.name === 'POST'),
+    );
+    const trace = spans.filter((span) => span.spanContext().traceId === caller.traceId);
+    console.log(`A notified task's trace:\n${describeTrace(trace)}`);
+    const post = trace.find((span) => span.spanContext().spanId === sent.split('-')[2])!;
+    expect(post.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 200 });
+    const delivery = trace.find((span) => span.spanContext().spanId === post.parentSpanId)!;
+    expect(delivery.name).toBe('RunActivity:a2aDeliverPushNotification');
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -213,12 +245,14 @@ function grpcGetTask(tenant: string, id: string, header: string): Promise<void> 
   ).finally(() => client.close());
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function spansUntil(done: (spans: ReadableSpan[]) => boolean, timeoutMs = 20_000): Promise<ReadableSpan[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const spans = exporter.getFinishedSpans();
     if (done(spans) || Date.now() > deadline) return spans;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 
