@@ -208,6 +208,19 @@ export const llmDeadlineAgent = defineLlmAgent({
   },
 });
 
+/** Webhooks hear only its questions and its end, not its progress or its artifacts. */
+export const selectivePushAgent = defineAgent({
+  name: 'test-push-selected',
+  description: 'Asks, records an artifact, completes; notifies only input-required and completed',
+  skills,
+  pushEvents: { states: ['input-required', 'completed'], artifacts: false },
+  async run(ctx) {
+    const reply = await ctx.ask({ question: 'Go ahead?' });
+    ctx.artifact({ name: 'outcome', data: { reply: reply.text } });
+    return 'Done.';
+  },
+});
+
 export const testAgents = [
   crashingAgent,
   failingAgent,
@@ -222,4 +235,5 @@ export const testAgents = [
   llmAgent,
   llmDeadlineAgent,
   unknownActivityAgent,
+  selectivePushAgent,
 ];

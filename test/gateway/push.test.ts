@@ -8,9 +8,10 @@ import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { taskQuery, workflowIdForTask } from '../../src/protocol/contract.js';
-import { toWireState, type TaskStateName } from '../../src/protocol/states.js';
+import { eventsQuery, workflowIdForTask } from '../../src/protocol/contract.js';
 import { expenseApproval } from '../../examples/agents/expense-approval.js';
+import exampleAgents from '../../examples/agents/index.js';
+import { selectivePushAgent } from '../agents/test-agents.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { Webhook, type Received } from '../support/webhook.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   hookUrl = await webhook.start();
 });
 // After the settings above: the gateway reads them when it starts.
-const harness = useGatewayHarness();
+const harness = useGatewayHarness({ gateway: { agents: [...exampleAgents, selectivePushAgent] } });
 
 afterAll(async () => {
   await replacement?.shutdown();
@@ -56,11 +57,16 @@ function kinds(received: Received[]): string[] {
   );
 }
 
-/** Every transition after `submitted`, from the task's own timeline, as webhooks should see them. */
-async function statusesOf(taskId: string): Promise<string[]> {
-  const task = await harness.temporal.workflow.getHandle(workflowIdForTask(taskId)).query(taskQuery, {});
-  const timeline = (task.metadata as { timeline: Array<{ state: TaskStateName }> }).timeline;
-  return timeline.slice(1).map((entry) => `status:${toWireState(entry.state)}`);
+/** The task's own event log, as webhooks should see it: every status after `submitted`, and every artifact. */
+async function eventsOf(taskId: string): Promise<string[]> {
+  const handle = harness.temporal.workflow.getHandle(workflowIdForTask(taskId));
+  const { events } = await handle.query(eventsQuery, 0);
+  return events.flatMap((event) => {
+    if (event.kind === 'artifact') return [`artifact:${event.artifact.artifactId}`];
+    if (event.kind === 'status' && event.status.state !== 'TASK_STATE_SUBMITTED')
+      return [`status:${event.status.state}`];
+    return [];
+  });
 }
 
 describe.each<Transport>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('push configs over %s', (transport) => {
@@ -173,7 +179,9 @@ describe('push delivery', () => {
     await client.sendMessage({ message: userMessage('approve', { taskId: first.id }) } as never);
     await waitFor(() => kinds(webhook.forTask(first.id)).includes('status:TASK_STATE_COMPLETED'));
     const received = webhook.forTask(first.id);
-    expect(kinds(received).filter((k) => k.startsWith('status:'))).toEqual(await statusesOf(first.id));
+    expect(kinds(received)).toEqual(await eventsOf(first.id));
+    // The approval record is an artifact: it arrives between the last question's answer and `completed`.
+    expect(kinds(received).slice(-2)[0]).toMatch(/^artifact:/);
     const seqs = received.map((r) => Number(String(r.headers['x-a2a-notification-id']).split(':')[1]));
     expect(received.every((r) => String(r.headers['x-a2a-notification-id']).startsWith(`${first.id}:`))).toBe(true);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
@@ -186,6 +194,25 @@ describe('push delivery', () => {
     await expect
       .poll(deliveries)
       .toEqual([expect.objectContaining({ id: 'inline', url: hookUrl, delivered: received.length, pending: 0 })]);
+  });
+
+  it('notifies only the events the agent selects (pushEvents)', async () => {
+    const client = await harness.a2a('JSONRPC', 'test-push-selected');
+    const config = { tenant: '', taskId: '', id: 'selected', url: hookUrl, token: '' };
+    const asked = asTask(
+      await client.sendMessage({
+        message: userMessage('Start'),
+        configuration: { taskPushNotificationConfig: config },
+      } as never),
+    );
+    const done = asTask(await client.sendMessage({ message: userMessage('yes', { taskId: asked.id }) } as never));
+    expect(done.artifacts).toHaveLength(1);
+    await waitFor(() => kinds(webhook.forTask(asked.id)).includes('status:TASK_STATE_COMPLETED'));
+    expect((await eventsOf(asked.id)).length).toBeGreaterThan(3);
+    expect(kinds(webhook.forTask(asked.id))).toEqual([
+      'status:TASK_STATE_INPUT_REQUIRED',
+      'status:TASK_STATE_COMPLETED',
+    ]);
   });
 
   it('delivers everything once, in order, to a webhook down for a while, across a worker restart', async () => {
@@ -202,7 +229,8 @@ describe('push delivery', () => {
     // A dead webhook does not hold the task back.
     const done = asTask(await client.sendMessage({ message: userMessage('approve', { taskId: first.id }) } as never));
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    await waitFor(() => webhook.attempts >= 3);
+    // Three attempts of its first notification refused (1 s, then 2 s of backoff) before the worker goes.
+    await waitFor(() => webhook.forTask(first.id, webhook.refused).length >= 3);
     await harness.worker.shutdown();
     try {
       replacement = await startTestWorker(harness.worker.taskQueue);
@@ -211,7 +239,7 @@ describe('push delivery', () => {
       const received = webhook.forTask(first.id);
       const ids = received.map((r) => r.headers['x-a2a-notification-id']);
       expect(new Set(ids).size).toBe(ids.length);
-      expect(kinds(received).filter((k) => k.startsWith('status:'))).toEqual(await statusesOf(first.id));
+      expect(kinds(received)).toEqual(await eventsOf(first.id));
       const seqs = ids.map((id) => Number(String(id).split(':')[1]));
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     } finally {

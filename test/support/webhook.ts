@@ -1,7 +1,7 @@
 /**
  * A local webhook receiver speaking plain HTTP, as a push notification's target in tests.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -10,19 +10,33 @@ export interface Received {
   body: Record<string, Record<string, unknown>>;
 }
 
-/** A webhook that records what it accepts; while `failing`, it answers 503 and records nothing. */
+/**
+ * A webhook that records what it accepts. While `failing`, it answers 503 and records the request in
+ * `refused` instead; while `hanging`, it never answers (the request lands in `hung`).
+ */
 export class Webhook {
   readonly received: Received[] = [];
+  readonly refused: Received[] = [];
+  readonly hung: Received[] = [];
   failing = false;
-  attempts = 0;
+  hanging = false;
+  private readonly open = new Set<ServerResponse>();
   private readonly server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      this.attempts += 1;
-      if (this.failing) return res.writeHead(503).end('down for maintenance');
       const raw = Buffer.concat(chunks);
-      this.received.push({ headers: req.headers, raw, body: JSON.parse(raw.toString()) });
+      const request = { headers: req.headers, raw, body: JSON.parse(raw.toString()) };
+      if (this.hanging) {
+        this.hung.push(request);
+        this.open.add(res);
+        return;
+      }
+      if (this.failing) {
+        this.refused.push(request);
+        return res.writeHead(503).end('down for maintenance');
+      }
+      this.received.push(request);
       res.writeHead(200).end();
     });
   });
@@ -32,12 +46,15 @@ export class Webhook {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
   }
 
-  forTask(taskId: string): Received[] {
+  /** The accepted notifications of one task (`from`: those refused or hung instead). */
+  forTask(taskId: string, from: readonly Received[] = this.received): Received[] {
     const body = (r: Received) => r.body.statusUpdate ?? r.body.artifactUpdate;
-    return this.received.filter((r) => body(r)?.taskId === taskId);
+    return from.filter((r) => body(r)?.taskId === taskId);
   }
 
   close(): Promise<void> {
+    for (const res of this.open) res.destroy();
+    this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
