@@ -4,11 +4,11 @@
  * "Internal error (ref …)" whose reference is also in the log — never as internal error text.
  * While Temporal is known to be down, calls that need it fail at once.
  */
-import { randomUUID } from 'node:crypto';
 import { A2AError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { logger } from '../logging.js';
 import { TemporalUnavailableError } from './errors.js';
+import { internalErrorMessage } from './refusals.js';
 import { outcomeOf, signalOf } from './request-context.js';
 import type { TemporalHealth } from './temporal-health.js';
 
@@ -50,9 +50,7 @@ function publicError(error: unknown, method: string, context: ServerCallContext 
   if (error instanceof A2AError) return error;
   // The client went away: nobody reads the answer, and the abort is not a fault.
   if (signalOf(context).aborted) return error;
-  const ref = randomUUID().slice(0, 8);
-  log.error({ err: error, ref, method }, 'Internal error');
-  return new Error(`Internal error (ref ${ref})`);
+  return new Error(internalErrorMessage(log, error, { method }));
 }
 
 export function isStreaming(method: string): boolean {

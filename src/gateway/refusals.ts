@@ -3,8 +3,10 @@
  * the new-task limit, the host check, an unknown path, a gateway still starting): one error shape
  * per transport, built here only. HTTP+JSON bodies follow AIP-193 as the SDK's REST adapter does.
  */
+import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import type { Response } from 'express';
+import type { Logger } from 'pino';
 
 /** What is refused, for every transport: the HTTP status and its google.rpc code name, the JSON-RPC code. */
 export interface Refusal {
@@ -36,4 +38,14 @@ export function sendRefusal(res: Response, shape: 'jsonrpc' | 'rest', refusal: R
 /** A gRPC call's refusal, as a handler passes it to its callback or emits it on its stream. */
 export function grpcRefusal(code: grpc.status, message: string): grpc.ServiceError {
   return Object.assign(new Error(message), { code, details: message, metadata: new grpc.Metadata() });
+}
+
+/**
+ * An unexpected error: logged under a short reference, answered with a message that gives the
+ * reference and nothing of the error itself (its text may hold internals).
+ */
+export function internalErrorMessage(log: Logger, error: unknown, fields: Record<string, unknown> = {}): string {
+  const ref = randomUUID().slice(0, 8);
+  log.error({ err: error, ref, ...fields }, 'Internal error');
+  return `Internal error (ref ${ref})`;
 }

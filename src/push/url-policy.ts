@@ -9,6 +9,8 @@ import { BlockList, isIP } from 'node:net';
 /** Hosts (names or IP literals) webhooks may use although they resolve inward: `A2A_PUSH_ALLOWED_HOSTS`. */
 export interface PushUrlPolicy {
   allowedHosts: ReadonlySet<string>;
+  /** Where names resolve; default the system's resolver (tests: one that changes its answer). */
+  resolve?: typeof dnsLookup;
 }
 
 export const PUSH_ALLOWED_HOSTS_ENV = 'A2A_PUSH_ALLOWED_HOSTS';
@@ -88,7 +90,7 @@ export async function resolvedUrlProblem(text: string, policy: PushUrlPolicy): P
   const host = bareHost(new URL(text).hostname);
   if (policy.allowedHosts.has(host) || isIP(host) !== 0) return undefined;
   const addresses = await new Promise<LookupAddress[]>((resolve) =>
-    dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found)),
+    (policy.resolve ?? dnsLookup)(host, { all: true }, (error, found) => resolve(error ? [] : found)),
   );
   for (const { address } of addresses) {
     const inward = inwardAddress(address);
@@ -107,7 +109,7 @@ export class PushUrlRefusedError extends Error {
  */
 export function guardedLookup(policy: PushUrlPolicy): typeof dnsLookup {
   return ((hostname: string, options: object, callback: (...args: unknown[]) => void) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    (policy.resolve ?? dnsLookup)(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error);
       const allowed = policy.allowedHosts.has(bareHost(hostname.toLowerCase()));
       const inward = allowed ? undefined : addresses.map((a) => inwardAddress(a.address)).find(Boolean);

@@ -1,7 +1,7 @@
 /**
  * Delivers a task's push notifications from inside its workflow: one sequence per webhook config,
- * each notification an activity retried with exponential backoff for up to a day, the next one
- * sent only after it. The queues live in the task record, so they survive worker restarts and
+ * each notification an activity retried with exponential backoff for up to a day (once a config
+ * had one given up, one attempt each until one succeeds), the next one sent only after it. The queues live in the task record, so they survive worker restarts and
  * continue-as-new. Tasks without configs schedule nothing and add nothing to their history.
  */
 import {
@@ -12,15 +12,22 @@ import {
   proxyActivities,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import { PUSH_ACTIVITY, PUSH_URL_REFUSED, streamResponseOf, type PushNotification } from '../protocol/push.js';
+import {
+  PUSH_ACTIVITY,
+  PUSH_URL_REFUSED,
+  streamResponseOf,
+  type PushNotification,
+  type StoredPushConfig,
+} from '../protocol/push.js';
 import type { TaskRecord } from './task-record.js';
 
 /** Marks histories that deliver push notifications (workflows before it never had a config). */
 const PUSH_PATCH = 'push-notifications';
 
 const DELIVERY_OPTIONS: ActivityOptions = {
-  // The activity bounds each attempt itself (see src/push/deliver.ts); this is the backstop.
-  startToCloseTimeout: '1 minute',
+  // The activity bounds each attempt to 10 s itself (see src/push/deliver.ts); this is the backstop,
+  // and how soon an attempt lost with its worker is tried again.
+  startToCloseTimeout: '15 seconds',
   // A webhook down for up to a day still gets everything once it is back.
   scheduleToCloseTimeout: '24 hours',
   retry: {
@@ -30,6 +37,19 @@ const DELIVERY_OPTIONS: ActivityOptions = {
     nonRetryableErrorTypes: [PUSH_URL_REFUSED],
   },
 };
+
+/**
+ * After a notification was given up, the next ones of that config get one attempt each until one
+ * succeeds: a webhook gone for good holds the finished task open a day, not a day per notification.
+ */
+const GIVING_UP_OPTIONS: ActivityOptions = {
+  ...DELIVERY_OPTIONS,
+  retry: { ...DELIVERY_OPTIONS.retry, maximumAttempts: 1 },
+};
+
+function givingUp({ lastFailure, lastSuccess }: StoredPushConfig): boolean {
+  return lastFailure !== undefined && (lastSuccess === undefined || lastFailure.at > lastSuccess);
+}
 
 type DeliverActivity = (notification: PushNotification) => Promise<void>;
 
@@ -67,8 +87,9 @@ export class PushDeliveries {
       const notificationId = `${this.record.id}:${event.seq}`;
       const body = streamResponseOf(this.record, event)!;
       const deliver = proxyActivities<Record<string, DeliverActivity>>({
-        ...DELIVERY_OPTIONS,
-        summary: `push ${notificationId} to ${stored.config.url}`,
+        ...(givingUp(stored) ? GIVING_UP_OPTIONS : DELIVERY_OPTIONS),
+        // For the Temporal UI; the host alone, since a webhook's path or query may hold a secret.
+        summary: `push ${notificationId} to ${new URL(stored.config.url).host}`,
       })[PUSH_ACTIVITY]!;
       this.inFlight += 1;
       try {

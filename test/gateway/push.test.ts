@@ -6,6 +6,7 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { createHash } from 'node:crypto';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsQuery, workflowIdForTask } from '../../src/protocol/contract.js';
@@ -188,6 +189,12 @@ describe('push delivery', () => {
     expect(received[0]!.headers['x-a2a-notification-token']).toBe('tok');
     expect(received[0]!.headers.authorization).toBe('Bearer cred');
     expect(received[0]!.headers['content-type']).toBe('application/a2a+json');
+    // The Temporal UI names each delivery by its notification and the webhook's host (a path may hold a secret).
+    const history = await harness.temporal.workflow.getHandle(workflowIdForTask(first.id)).fetchHistory();
+    const summaries = history
+      .events!.filter((event) => event.activityTaskScheduledEventAttributes)
+      .map((event) => defaultPayloadConverter.fromPayload(event.userMetadata!.summary!));
+    expect(summaries).toContain(`push ${first.id}:${seqs[0]} to ${new URL(hookUrl).host}`);
     // `tasks show` tells how deliveries stand (from the task's metadata); the last one settles just after its POST.
     const deliveries = async () =>
       asTask(await client.getTask({ tenant: '', id: first.id, historyLength: 0 })).metadata?.pushNotifications;

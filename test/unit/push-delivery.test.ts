@@ -6,6 +6,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { LookupAddress } from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_URL_REFUSED, type PushNotification } from '../../src/protocol/push.js';
@@ -16,6 +17,7 @@ import {
   inwardAddress,
   PushUrlRefusedError,
   pushUrlPolicyFromEnv,
+  resolvedUrlProblem,
   urlProblem,
 } from '../../src/push/url-policy.js';
 
@@ -99,6 +101,29 @@ describe('one delivery attempt', () => {
     const failed = (await attempt(`${base}/hook`).catch((error: unknown) => error)) as ApplicationFailure;
     expect(failed.nonRetryable).toBe(false);
     expect(failed.message.length).toBeLessThan(1_200);
+  });
+
+  it('refuses at send time a name that resolved outward when saved and inward now (DNS rebinding)', async () => {
+    const answers = ['93.184.216.34', '127.0.0.1'];
+    const rebinding = {
+      allowedHosts: new Set<string>(),
+      resolve: ((_host: string, _options: object, callback: (error: null, found: LookupAddress[]) => void) =>
+        callback(null, [{ address: answers.shift() ?? '127.0.0.1', family: 4 }])) as never,
+    };
+    const url = `http://hooks.example.com:${new URL(base).port}/hook`;
+    expect(await resolvedUrlProblem(url, rebinding)).toBeUndefined();
+    const refused = await attempt(url, rebinding).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ type: PUSH_URL_REFUSED, nonRetryable: true });
+    expect((refused as Error).message).toMatch(/hooks\.example\.com resolves to 127\.0\.0\.1/);
+  });
+
+  it('refuses when saved a name that resolves inward', async () => {
+    const inward = {
+      allowedHosts: new Set<string>(),
+      resolve: ((_host: string, _options: object, callback: (error: null, found: LookupAddress[]) => void) =>
+        callback(null, [{ address: '10.1.2.3', family: 4 }])) as never,
+    };
+    expect(await resolvedUrlProblem('https://hooks.example.com/hook', inward)).toMatch(/resolves to 10\.1\.2\.3/);
   });
 
   it('checks again at connection time the addresses a name resolves to then', async () => {
