@@ -6,6 +6,7 @@
 import type { CommanderError, Command as Program } from 'commander';
 import type { TaskStateName } from '../protocol/states.js';
 import { UsageError } from './errors.js';
+import { commandHint } from './format.js';
 import { commandId, everyCommand, program } from './spec.js';
 
 export { parseState, parseTransport } from './spec.js';
@@ -56,7 +57,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     (parsed) => (command = parsed),
     env,
   );
-  for (const cmd of everyCommand(cli)) cmd.exitOverride((error) => reject(cmd, error));
+  for (const cmd of everyCommand(cli)) cmd.exitOverride((error) => reject(cmd, error, env));
   // Option.env() reads process.env; the CLI reads the environment it is given (tests give their own),
   // with an empty variable taken as unset. parse() is synchronous, so nothing else sees the swap.
   const processEnv = process.env;
@@ -73,9 +74,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
 }
 
 /** commander's exits (help, usage errors) as a HelpRequest or a one-line UsageError. */
-function reject(cmd: Program, error: CommanderError): never {
+function reject(cmd: Program, error: CommanderError, env: NodeJS.ProcessEnv): never {
   const id = commandId(cmd);
-  const seeHelp = `a2a-temporal ${id ? `${id} ` : ''}--help`;
+  const seeHelp = commandHint(`${id ? `${id} ` : ''}--help`, {}, env);
   const help = error.code === 'commander.helpDisplayed' || error.code === 'commander.help';
   // A group (the program, tasks) asked for help or run with a name that is none of its commands.
   const operand = cmd.commands.length > 0 ? cmd.args.find((arg) => !/^-|^help$/.test(arg)) : undefined;

@@ -8,7 +8,7 @@ import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { fromWireState, TASK_STATES, type TaskStateName } from '../protocol/states.js';
 import type { Command, Content, Transport } from './args.js';
 import { EXIT_CODES_HELP, UsageError } from './errors.js';
-import { DEFAULT_URL } from './format.js';
+import { commandHint, DEFAULT_URL } from './format.js';
 import { ENVIRONMENT, HELP_TEXTS } from './help-texts.js';
 
 const text = (what: string) => new Argument('[TEXT]', `The ${what}; may be left out when --data is given`);
@@ -127,7 +127,7 @@ function toCommand(kind: string, cmd: Program, env: NodeJS.ProcessEnv): Command 
     kind,
     ...rest,
     ...(url && { gateway: { url, transport, ...credentials(env) } }),
-    ...(cmd.options.includes(DATA) && { content: content(kind, text, data) }),
+    ...(cmd.options.includes(DATA) && { content: content(kind, text, data, env) }),
     ...(fresh !== undefined && { fresh }),
     ...(wait !== undefined && { noWait: !wait }),
     ...(as && { responder: as }),
@@ -208,9 +208,9 @@ function nonEmpty(name: string): (value: string) => string {
   };
 }
 
-function content(id: string, text: string | undefined, data: unknown): Content {
+function content(id: string, text: string | undefined, data: unknown, env: NodeJS.ProcessEnv): Content {
   if (text || data !== undefined) return { ...(text && { text }), ...(data !== undefined && { data }) };
-  throw new UsageError(`Nothing to send: give TEXT and/or --data JSON. See: a2a-temporal ${id} --help`);
+  throw new UsageError(`Nothing to send: give TEXT and/or --data JSON. See: ${commandHint(`${id} --help`, {}, env)}`);
 }
 
 /** Headers that authenticate the caller: from the environment only, so no secret lands in shell history. */

@@ -259,6 +259,19 @@ describe('usage errors', () => {
     expect(usageError(() => parseCommandLine(argv)).message).toMatch(message);
   });
 
+  it('point to help as it can be pasted: through npx when started by npx', () => {
+    const npx = { npm_command: 'exec' };
+    expect(usageError(() => parseCommandLine(['send', 'echo', 'hi', '--foo'], npx)).message).toBe(
+      "Unknown option '--foo'. See: npx a2a-temporal send --help",
+    );
+    expect(usageError(() => parseCommandLine(['tasks', 'lst'], npx)).message).toMatch(
+      /Try: npx a2a-temporal tasks --help$/,
+    );
+    expect(usageError(() => parseCommandLine(['send', 'echo'], npx)).message).toMatch(
+      /See: npx a2a-temporal send --help$/,
+    );
+  });
+
   it('suggest the command meant', () => {
     expect(usageError(() => parseCommandLine(['tasks', 'lst'])).message).toBe(
       'Unknown command "tasks lst" (Did you mean list?). Try: a2a-temporal tasks --help',

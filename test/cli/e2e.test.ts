@@ -3,6 +3,7 @@
  * worker and Temporal: send, stream, list, show, reply, cancel, and chat resuming a pending task
  * after the CLI restarts.
  */
+import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,10 @@ interface Run {
 }
 
 /** Runs the CLI; `input` lines are written one by one, each once stdout shows `waitFor` (if given). */
-function cli(args: string[], options: { url?: string; input?: { waitFor?: string; line: string }[] } = {}) {
+function cli(
+  args: string[],
+  options: { url?: string; input?: { waitFor?: string; line: string }[]; interruptOn?: string } = {},
+) {
   const child = spawn(process.execPath, ['bin/a2a-temporal.js', ...args], {
     cwd: ROOT,
     env: {
@@ -50,8 +54,14 @@ function cli(args: string[], options: { url?: string; input?: { waitFor?: string
     }
     if (pending.length === 0) child.stdin.end();
   };
+  let interrupted = false;
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
+    // Ctrl-C, as a person at the terminal would press it once the output shows what they waited for.
+    if (options.interruptOn && !interrupted && stdout.includes(options.interruptOn)) {
+      interrupted = true;
+      child.kill('SIGINT');
+    }
     feed();
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -78,6 +88,9 @@ describe('a2a-temporal CLI', () => {
       if (!listed.includes(task.id)) await new Promise((r) => setTimeout(r, 250));
     }
     expect(listed).toContain(task.id);
+    // No match: still a `tasks` list for scripts, not an object without it.
+    const none = await cli(['tasks', 'list', '--context', randomUUID(), '--json']);
+    expect(JSON.parse(none.stdout)).toMatchObject({ tasks: [] });
 
     const shown = await cli(['tasks', 'show', task.id]);
     expect(shown.code).toBe(0);
@@ -150,6 +163,18 @@ describe('a2a-temporal CLI', () => {
       expect(replied.code, replied.stderr).toBe(0);
       expect(replied.stdout).toContain('completed');
       console.log(`pasted and ran: ${answer}`);
+
+      // Ctrl-C on a streaming send detaches; its "Follow it" hint shows the task still running.
+      const streamed = await cli(['send', 'long-report', 'Quarterly figures', '--stream', '--url', gateway.url], {
+        url: nowhere,
+        interruptOn: 'working',
+      });
+      const follow = /Follow it: +(a2a-temporal tasks show .*)/.exec(streamed.stderr)?.[1];
+      expect(follow, streamed.stderr).toContain(`--agent long-report --url ${gateway.url}`);
+      const followed = await cli(pasted(follow!), { url: nowhere });
+      expect(followed.code, followed.stderr).toBe(0);
+      expect(followed.stdout).toMatch(/working|completed/);
+      console.log(`pasted and ran: ${follow}`);
     } finally {
       await gateway.close();
     }

@@ -13,6 +13,9 @@ import { startHarness, type Harness } from '../gateway/harness.js';
 const PYTHON = fileURLToPath(new URL('../../.tools/a2a-sdk-0.3/bin/python', import.meta.url));
 const CLIENT = fileURLToPath(new URL('./v03_client.py', import.meta.url));
 const installed = existsSync(PYTHON);
+// vitest's default output shows a skipped file as a count only: say why here.
+if (!installed)
+  console.warn(`Skipping the Python a2a-sdk 0.3 interop tests: ${PYTHON} is missing (.ci/run installs it)`);
 
 let harness: Harness;
 beforeAll(async () => {

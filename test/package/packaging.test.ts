@@ -78,7 +78,7 @@ describe('the published package', () => {
   });
 
   it(
-    'gives TypeScript users every subpath, typed, and no `any` in its declarations',
+    "gives TypeScript users every subpath, typed, and no `any` in its declarations; README's agent typechecks",
     { timeout: 120_000 },
     async () => {
       writeFileSync(
@@ -108,6 +108,14 @@ describe('the published package', () => {
           '',
         ].join('\n'),
       );
+      // README's "Writing an agent", verbatim, beside the scaffold it describes: its config and its agent
+      // (whose activities must be the ones the activities module exports) typecheck there.
+      const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+      const config = /```ts\n(import \{ defineConfig \} from 'a2a-temporal';[\s\S]*?)```/.exec(readme)?.[1];
+      const agent = /The scaffolded agent:\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+      expect(config && agent, "README's config and agent blocks").toBeTruthy();
+      writeFileSync(join(project, 'readme.config.ts'), config!);
+      writeFileSync(join(project, 'src/readme-agents.ts'), agent!);
       await run('npx', ['tsc', '--noEmit'], project);
       // Each subpath also loads in Node from the build.
       const subpaths = ['a2a-temporal', 'a2a-temporal/activity', 'a2a-temporal/worker', 'a2a-temporal/gateway'];

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimelineEntry } from '../../src/protocol/contract.js';
 import { textOf } from '../../src/protocol/wire.js';
 import { eventsOf, finalTask, reply, startTask, stateOf, waitForState } from '../support/tasks.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
@@ -90,6 +91,19 @@ describe('task lifecycle', () => {
     });
     const events = await eventsOf(handle);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+  });
+
+  it('expense approval: an answer that names nobody is decided by "user", as the timeline records it', async () => {
+    const { handle } = await startTask(client, worker.taskQueue, 'expense-approval', {
+      text: 'Please approve an expense of 15 USD for taxis',
+    });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'approve' });
+    const done = await waitForState(handle, 'completed');
+    expect(done.artifacts![0]!.parts[0]!.data).toMatchObject({ decidedBy: 'user' });
+    const timeline = (done.metadata as { timeline: TimelineEntry[] }).timeline;
+    const answered = timeline.findIndex((entry) => entry.state === 'input-required') + 1;
+    expect(timeline[answered]).toMatchObject({ state: 'working', by: 'user' });
   });
 
   it('expense approval: deny -> rejected', async () => {
