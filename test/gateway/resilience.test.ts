@@ -6,6 +6,7 @@ import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import agents from '../../examples/agents/index.js';
 import { TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
+import type * as GrpcServer from '../../src/gateway/grpc-server.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
 import { TaskEventHub } from '../../src/gateway/task-events.js';
@@ -21,7 +22,7 @@ const harness = useGatewayHarness();
 // milliseconds and often missed: the gRPC server (started in that window) takes its time.
 const grpcStart = vi.hoisted(() => ({ delayMs: 0 }));
 vi.mock('../../src/gateway/grpc-server.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/gateway/grpc-server.js')>();
+  const original = await importOriginal<typeof GrpcServer>();
   return {
     ...original,
     startGrpcServer: async (...args: Parameters<typeof original.startGrpcServer>) => {
