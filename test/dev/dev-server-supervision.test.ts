@@ -103,11 +103,12 @@ describe('a2a-temporal dev supervises its Temporal dev server', () => {
     await running?.stack.stop();
   });
 
-  it('restarts a killed dev server on the same database, and a waiting task then completes', async () => {
+  it('restarts a killed dev server on the same database, and the waiting tasks then complete', async () => {
     const { stack } = running;
-    const waiting = await sendMessage(stack.ready.gatewayUrl, { parts: [{ text: EXPENSE_REQUEST }] });
-    expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    log(`task ${waiting.id} waits for approval`);
+    const send = () => sendMessage(stack.ready.gatewayUrl, { parts: [{ text: EXPENSE_REQUEST }] });
+    const waiting = await Promise.all([send(), send(), send()]);
+    expect(waiting.map((task) => task.status.state)).toEqual(waiting.map(() => 'TASK_STATE_INPUT_REQUIRED'));
+    log(`tasks ${waiting.map((task) => task.id).join(', ')} wait for approval`);
 
     const killed = stack.devServerPid!;
     process.kill(killed, 'SIGKILL');
@@ -121,10 +122,16 @@ describe('a2a-temporal dev supervises its Temporal dev server', () => {
     expect(restarted).not.toBe(killed);
     expect(alive(killed)).toBe(false);
 
-    const replied = await sendMessage(stack.ready.gatewayUrl, { taskId: waiting.id, parts: [{ text: 'approve' }] });
-    log(`replied "approve" through the same gateway and worker: ${replied.status.state}`);
-    expect(replied.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(replied.status.message?.parts[0]?.text).toMatch(/^Approved: 120 USD/);
+    const replied = await Promise.all(
+      waiting.map((task) => sendMessage(stack.ready.gatewayUrl, { taskId: task.id, parts: [{ text: 'approve' }] })),
+    );
+    log(
+      `replied "approve" to each through the same gateway and worker: ${replied.map((t) => t.status.state).join(', ')}`,
+    );
+    for (const task of replied) {
+      expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(task.status.message?.parts[0]?.text).toMatch(/^Approved: 120 USD/);
+    }
   });
 
   it('keeps trying, with a growing delay, while the dev server cannot start', async () => {

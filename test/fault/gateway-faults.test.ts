@@ -3,6 +3,7 @@
  * two gateways at once. Gateways and the worker are the product's own commands, as deployed;
  * the ground truth is the workflow's own numbered event log, read from Temporal.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eventsQuery, workflowIdForTask, type TaskEvent } from '../../src/protocol/contract.js';
 import { sseRpc } from '../gateway/sse.js';
@@ -124,6 +125,26 @@ describe('duplicate follow-ups', () => {
     expect(updatesAccepted).toBe(2);
     // A retried message gets the answer the first copy got.
     expect(outcomes).toEqual(range(COPIES).map(() => 'TASK_STATE_COMPLETED'));
+  });
+});
+
+describe('duplicate first sends', () => {
+  it('3 concurrent copies and a later resend with one Idempotency-Key, through two gateways, make one task', async () => {
+    const [a, b] = await twoGateways('idempotent');
+    const message = userMessage([{ text: 'Please approve an expense of 80 USD for a train ticket' }]);
+    const key = { 'Idempotency-Key': `retry-${randomUUID()}` };
+    const send = (gateway: ServeProcess) =>
+      rpc(agentUrl(gateway, 'expense-approval'), 'SendMessage', { message }, key).then(taskOf);
+    const concurrent = await Promise.all([send(a), send(b), send(a)]);
+    const later = await send(b);
+    const ids = new Set([...concurrent, later].map((task) => task.id));
+    report('duplicate first sends with one Idempotency-Key', {
+      tried: '3 concurrent copies of a first message (one key), through 2 gateways, then a resend',
+      survived: `${ids.size} task: ${[...ids].join(', ')} (${later.status.state})`,
+      lost: '0',
+    });
+    expect(ids.size).toBe(1);
+    expect(later.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   });
 });
 

@@ -7,6 +7,7 @@ import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import agents from '../../examples/agents/index.js';
 import { TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
 import type * as GrpcServer from '../../src/gateway/grpc-server.js';
+import { gatewaySettings } from '../../src/gateway/config.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
 import { TaskEventHub } from '../../src/gateway/task-events.js';
@@ -216,18 +217,31 @@ describe('starting', () => {
 });
 
 describe('host names', () => {
+  /** The status of the card asked for with `host` as the Host header (fetch() does not let a caller set it; node:http does). */
+  const card = (host: string, base = harness.gateway.url) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(`${base}/.well-known/agent-card.json`);
+      request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  it('answer the names A2A_ALLOWED_HOSTS lists, and no other', async () => {
+    const { allowedHosts } = gatewaySettings({ A2A_ALLOWED_HOSTS: 'agents.example.com, 127.0.0.1' }, 'development');
+    const gateway = await startGateway({ client: harness.temporal, agents, grpcPort: false, allowedHosts });
+    try {
+      expect(await card('agents.example.com', gateway.url)).toBe(200);
+      expect(await card('127.0.0.1', gateway.url)).toBe(200);
+      expect(await card(`localhost:${new URL(gateway.url).port}`, gateway.url)).toBe(403);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('on loopback, answers loopback host names only (DNS rebinding)', async () => {
-    const card = (host: string) =>
-      new Promise<number>((resolve, reject) => {
-        const url = new URL(`${harness.gateway.url}/.well-known/agent-card.json`);
-        // fetch() does not let a caller set Host; node:http does.
-        request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        })
-          .on('error', reject)
-          .end();
-      });
     expect(await card(`localhost:${new URL(harness.gateway.url).port}`)).toBe(200);
     expect(await card('127.0.0.1')).toBe(200);
     expect(await card('attacker.example:80')).toBe(403);
