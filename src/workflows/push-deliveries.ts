@@ -1,10 +1,12 @@
 /**
  * Delivers a task's push notifications from inside its workflow: one sequence per webhook config,
- * each notification an activity retried with exponential backoff for up to a day (once a config
- * had one given up, one attempt each until one succeeds), the next one sent only after it. The queues live in the task record, so they survive worker restarts and
+ * each notification an activity tried once, then (its failure recorded in the task) retried with
+ * exponential backoff for up to a day, the next one sent only after it. The queues live in the task record, so they survive worker restarts and
  * continue-as-new. Tasks without configs schedule nothing and add nothing to their history.
  */
 import {
+  ActivityFailure,
+  ApplicationFailure,
   CancellationScope,
   condition,
   log,
@@ -23,6 +25,8 @@ import type { TaskRecord } from './task-record.js';
 
 /** Marks histories that deliver push notifications (workflows before it never had a config). */
 const PUSH_PATCH = 'push-notifications';
+/** Marks histories whose deliveries try once, record a failure in the task, then retry for the day. */
+const FAILURES_SHOWN_PATCH = 'push-failures-shown';
 
 const DELIVERY_OPTIONS: ActivityOptions = {
   // The activity bounds each attempt to 10 s itself (see src/push/deliver.ts); this is the backstop,
@@ -38,15 +42,12 @@ const DELIVERY_OPTIONS: ActivityOptions = {
   },
 };
 
-/**
- * After a notification was given up, the next ones of that config get one attempt each until one
- * succeeds: a webhook gone for good holds the finished task open a day, not a day per notification.
- */
-const GIVING_UP_OPTIONS: ActivityOptions = {
-  ...DELIVERY_OPTIONS,
-  retry: { ...DELIVERY_OPTIONS.retry, maximumAttempts: 1 },
-};
+const ONE_ATTEMPT: ActivityOptions = { ...DELIVERY_OPTIONS, retry: { ...DELIVERY_OPTIONS.retry, maximumAttempts: 1 } };
 
+/**
+ * The config's last notification was given up (a failure after its last success; a failure that
+ * is still being retried is always followed by a success or a give-up before the next one starts).
+ */
 function givingUp({ lastFailure, lastSuccess }: StoredPushConfig): boolean {
   return lastFailure !== undefined && (lastSuccess === undefined || lastFailure.at > lastSuccess);
 }
@@ -84,21 +85,19 @@ export class PushDeliveries {
       const stored = this.record.pushConfig(id);
       if (!stored) return;
       const event = stored.pending[0]!;
-      const notificationId = `${this.record.id}:${event.seq}`;
-      const body = streamResponseOf(this.record, event)!;
-      const deliver = proxyActivities<Record<string, DeliverActivity>>({
-        ...(givingUp(stored) ? GIVING_UP_OPTIONS : DELIVERY_OPTIONS),
-        // For the Temporal UI; the host alone, since a webhook's path or query may hold a secret.
-        summary: `push ${notificationId} to ${new URL(stored.config.url).host}`,
-      })[PUSH_ACTIVITY]!;
+      const notification = {
+        config: stored.config,
+        notificationId: `${this.record.id}:${event.seq}`,
+        body: streamResponseOf(this.record, event)!,
+      };
       this.inFlight += 1;
       try {
-        await deliver({ config: stored.config, notificationId, body });
+        await this.deliver(stored, notification);
         this.record.pushSettled(id, { ok: true });
       } catch (error) {
         // Retries are exhausted (a day) or the URL is refused: the next notification is still due.
-        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-        const reason = cause instanceof Error ? cause.message : String(cause);
+        const reason = reasonOf(error);
+        const { notificationId } = notification;
         log.warn('push notification given up', { taskId: this.record.id, configId: id, notificationId, reason });
         this.record.pushSettled(id, { ok: false, reason });
       } finally {
@@ -106,4 +105,38 @@ export class PushDeliveries {
       }
     }
   }
+
+  /** One notification, with its retries; throws once it is given up. */
+  private async deliver(stored: StoredPushConfig, notification: PushNotification): Promise<void> {
+    // For the Temporal UI; the host alone, since a webhook's path or query may hold a secret.
+    const summary = `push ${notification.notificationId} to ${new URL(stored.config.url).host}`;
+    const send = (options: ActivityOptions) =>
+      proxyActivities<Record<string, DeliverActivity>>({ ...options, summary })[PUSH_ACTIVITY]!(notification);
+    // After a give-up, one attempt each until one succeeds: a webhook gone for good holds the
+    // finished task open a day, not a day per notification.
+    if (givingUp(stored)) return send(ONE_ATTEMPT);
+    if (!patched(FAILURES_SHOWN_PATCH)) return send(DELIVERY_OPTIONS);
+    try {
+      // One attempt first, so that a failure shows in the task (tasks show) at once, not after a day.
+      return await send(ONE_ATTEMPT);
+    } catch (error) {
+      if (refused(error)) throw error;
+      this.record.pushFailing(stored.config.id, reasonOf(error));
+      return send(DELIVERY_OPTIONS);
+    }
+  }
+}
+
+/** What went wrong with a delivery, as the activity said it (not Temporal's "Activity task failed" wrapper). */
+function reasonOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function refused(error: unknown): boolean {
+  return (
+    error instanceof ActivityFailure &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === PUSH_URL_REFUSED
+  );
 }

@@ -301,6 +301,10 @@ export class TaskRecord {
   }
 
   pushConfig(id: string): Readonly<StoredPushConfig> | undefined {
+    return this.storedPushConfig(id);
+  }
+
+  private storedPushConfig(id: string): StoredPushConfig | undefined {
     return this.data.pushConfigs?.find((stored) => stored.config.id === id);
   }
 
@@ -320,9 +324,15 @@ export class TaskRecord {
     );
   }
 
+  /** The oldest undelivered notification of a config failed, and is being retried. */
+  pushFailing(id: string, reason: string): void {
+    const stored = this.storedPushConfig(id);
+    if (stored) stored.lastFailure = { at: this.now(), reason };
+  }
+
   /** The oldest undelivered notification of a config was sent (or given up on): the next one is due. */
   pushSettled(id: string, outcome: { ok: true } | { ok: false; reason: string }): void {
-    const stored = this.data.pushConfigs?.find((s) => s.config.id === id);
+    const stored = this.storedPushConfig(id);
     if (!stored) return;
     stored.pending.shift();
     const at = this.now();

@@ -238,6 +238,16 @@ describe('push delivery', () => {
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // Three attempts of its first notification refused (1 s, then 2 s of backoff) before the worker goes.
     await waitFor(() => webhook.forTask(first.id, webhook.refused).length >= 3);
+    // While it is retried, the task says how its deliveries stand and why they fail (`tasks show`).
+    const { metadata } = asTask(await client.getTask({ tenant: '', id: first.id, historyLength: 0 }));
+    expect(metadata?.pushNotifications).toEqual([
+      expect.objectContaining({
+        id: 'flaky',
+        delivered: 0,
+        pending: expect.any(Number),
+        lastFailure: { at: expect.any(String), reason: 'The webhook answered 503: down for maintenance' },
+      }),
+    ]);
     await harness.worker.shutdown();
     try {
       replacement = await startTestWorker(harness.worker.taskQueue);
