@@ -17,6 +17,8 @@ import {
 import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
 import { isSettled, stateOf, type TaskStateName } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestWorker, testClient, type TestWorker } from './worker.js';
 
 export interface StartedTask {
   taskId: string;
@@ -79,4 +81,24 @@ export async function reply(handle: WorkflowHandle, message: IncomingMessage, up
 
 export async function eventsOf(handle: WorkflowHandle) {
   return (await handle.query(eventsQuery, 0)).events;
+}
+
+/** The file's test worker and Temporal client, started before its tests and closed after them, and tasks started on them. */
+export function useTaskWorker() {
+  const started = {} as { worker: TestWorker; client: Client };
+  beforeAll(async () => {
+    started.worker = await startTestWorker();
+    started.client = await testClient();
+  });
+  afterAll(async () => {
+    await started.worker?.shutdown();
+    await started.client?.connection.close();
+  });
+  return {
+    get client(): Client {
+      return started.client;
+    },
+    start: (agent: string, message: IncomingMessage) =>
+      startTask(started.client, started.worker.taskQueue, agent, message),
+  };
 }

@@ -1,25 +1,13 @@
-import type { Client } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TimelineEntry } from '../../src/protocol/contract.js';
 import { textOf } from '../../src/protocol/wire.js';
-import { eventsOf, finalTask, reply, startTask, stateOf, waitForState } from '../support/tasks.js';
-import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
+import { eventsOf, finalTask, reply, stateOf, waitForState, useTaskWorker } from '../support/tasks.js';
 
-let worker: TestWorker;
-let client: Client;
-
-beforeAll(async () => {
-  worker = await startTestWorker();
-  client = await testClient();
-});
-afterAll(async () => {
-  await worker?.shutdown();
-  await client?.connection.close();
-});
+const tasks = useTaskWorker();
 
 describe('task lifecycle', () => {
   it('submitted -> working -> completed (echo)', async () => {
-    const { handle, accepted } = await startTask(client, worker.taskQueue, 'echo', { text: 'hello', messageId: 'm1' });
+    const { handle, accepted } = await tasks.start('echo', { text: 'hello', messageId: 'm1' });
     expect(accepted.duplicate).toBe(false);
     const { task, status } = await finalTask(handle);
     expect(status).toBe('COMPLETED');
@@ -31,7 +19,7 @@ describe('task lifecycle', () => {
   });
 
   it('an internal agent error ends failed with a safe message, FAILED in Temporal', async () => {
-    const { handle } = await startTask(client, worker.taskQueue, 'test-crash', { text: 'go' });
+    const { handle } = await tasks.start('test-crash', { text: 'go' });
     const { task, status } = await finalTask(handle);
     expect(status).toBe('FAILED');
     expect(stateOf(task)).toBe('failed');
@@ -42,7 +30,7 @@ describe('task lifecycle', () => {
   });
 
   it('an agent calling an activity no worker registers fails at once, naming it (not working for ever)', async () => {
-    const { handle } = await startTask(client, worker.taskQueue, 'test-unknown-activity', { text: 'go' });
+    const { handle } = await tasks.start('test-unknown-activity', { text: 'go' });
     const { task } = await finalTask(handle);
     expect(stateOf(task)).toBe('failed');
     expect(textOf(task.status.message!.parts)).toMatch(/No activity named "lookupOrder" is registered on this worker/);
@@ -52,14 +40,14 @@ describe('task lifecycle', () => {
   });
 
   it('an AgentFailure ends failed with its message', async () => {
-    const { handle } = await startTask(client, worker.taskQueue, 'test-fail', { text: 'go' });
+    const { handle } = await tasks.start('test-fail', { text: 'go' });
     const { task, status } = await finalTask(handle);
     expect(status).toBe('FAILED');
     expect(textOf(task.status.message!.parts)).toBe('The budget service is unavailable');
   });
 
   it('ctx.reject ends rejected, FAILED in Temporal with the reason', async () => {
-    const { handle } = await startTask(client, worker.taskQueue, 'test-reject', { text: 'go' });
+    const { handle } = await tasks.start('test-reject', { text: 'go' });
     const { task, status } = await finalTask(handle);
     expect(status).toBe('FAILED');
     expect(stateOf(task)).toBe('rejected');
@@ -68,7 +56,7 @@ describe('task lifecycle', () => {
   });
 
   it('expense approval: input-required -> approve -> completed with an approval record', async () => {
-    const { handle } = await startTask(client, worker.taskQueue, 'expense-approval', {
+    const { handle } = await tasks.start('expense-approval', {
       text: 'Please approve an expense of 120 USD for a team lunch',
     });
     const waiting = await waitForState(handle, 'input-required');
@@ -94,7 +82,7 @@ describe('task lifecycle', () => {
   });
 
   it('expense approval: an answer that names nobody is decided by "user", as the timeline records it', async () => {
-    const { handle } = await startTask(client, worker.taskQueue, 'expense-approval', {
+    const { handle } = await tasks.start('expense-approval', {
       text: 'Please approve an expense of 15 USD for taxis',
     });
     await waitForState(handle, 'input-required');
@@ -107,7 +95,7 @@ describe('task lifecycle', () => {
   });
 
   it('expense approval: deny -> rejected', async () => {
-    const { handle } = await startTask(client, worker.taskQueue, 'expense-approval', {
+    const { handle } = await tasks.start('expense-approval', {
       text: 'Please approve an expense of 99 EUR for a conference',
     });
     await waitForState(handle, 'input-required');

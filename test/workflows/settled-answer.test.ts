@@ -2,29 +2,17 @@
  * A sender that waits (untilSettled) gets its answer in the message update's own result: the whole
  * task once it ended and is small enough, else only the state to read it by.
  */
-import type { Client } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { taskIdOfWorkflow, workflowIdForTask } from '../../src/protocol/contract.js';
 import { CONTEXT_ID_ATTRIBUTE } from '../../src/protocol/search-attributes.js';
 import { textOf } from '../../src/protocol/wire.js';
-import { cancelTask, reply, startTask, stateOf, waitForState } from '../support/tasks.js';
-import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
+import { cancelTask, reply, stateOf, waitForState, useTaskWorker } from '../support/tasks.js';
 
-let worker: TestWorker;
-let client: Client;
-
-beforeAll(async () => {
-  worker = await startTestWorker();
-  client = await testClient();
-});
-afterAll(async () => {
-  await worker?.shutdown();
-  await client?.connection.close();
-});
+const tasks = useTaskWorker();
 
 describe('the settled answer of a message update', () => {
   it('holds an ended task whole', async () => {
-    const { accepted } = await startTask(client, worker.taskQueue, 'echo', { text: 'hello', untilSettled: true });
+    const { accepted } = await tasks.start('echo', { text: 'hello', untilSettled: true });
     expect(accepted.settled?.state).toBe('completed');
     expect(stateOf(accepted.settled!.task!)).toBe('completed');
     expect(textOf(accepted.settled!.task!.status.message!.parts)).toBe('hello');
@@ -33,12 +21,12 @@ describe('the settled answer of a message update', () => {
 
   it('leaves out an ended task larger than 256 KB (the sender reads it)', async () => {
     const text = 'x'.repeat(200 * 1024); // in the history and again in the status message
-    const { accepted } = await startTask(client, worker.taskQueue, 'echo', { text, untilSettled: true });
+    const { accepted } = await tasks.start('echo', { text, untilSettled: true });
     expect(accepted.settled).toEqual({ state: 'completed' });
   });
 
   it('leaves out a task that waits for input again, and holds it once the answer ends it', async () => {
-    const { handle, accepted } = await startTask(client, worker.taskQueue, 'test-ask', {
+    const { handle, accepted } = await tasks.start('test-ask', {
       text: 'go',
       untilSettled: true,
     });
@@ -50,10 +38,10 @@ describe('the settled answer of a message update', () => {
 
   it('answers a sender waiting on a task that is canceled meanwhile with the canceled task', async () => {
     const contextId = `settled-cancel-${Date.now()}`;
-    const waiting = startTask(client, worker.taskQueue, 'test-block', { text: 'go', contextId, untilSettled: true });
+    const waiting = tasks.start('test-block', { text: 'go', contextId, untilSettled: true });
     const taskId = await taskIdOfContext(contextId);
-    await waitForState(client.workflow.getHandle(workflowIdForTask(taskId)), 'working');
-    await cancelTask(client, taskId, {});
+    await waitForState(tasks.client.workflow.getHandle(workflowIdForTask(taskId)), 'working');
+    await cancelTask(tasks.client, taskId, {});
     const { accepted } = await waiting;
     expect(accepted.settled?.state).toBe('canceled');
     expect(stateOf(accepted.settled!.task!)).toBe('canceled');
@@ -61,7 +49,7 @@ describe('the settled answer of a message update', () => {
 
   it('says when the task notifies webhooks (its workflow may stay open after it ended)', async () => {
     const pushConfig = { id: 'hook', url: 'http://127.0.0.1:9/unreachable' };
-    const { accepted, handle } = await startTask(client, worker.taskQueue, 'echo', {
+    const { accepted, handle } = await tasks.start('echo', {
       text: 'hello',
       untilSettled: true,
       pushConfig,
@@ -74,7 +62,9 @@ describe('the settled answer of a message update', () => {
 /** The task of a context, found through visibility (the start is still waiting for its answer). */
 async function taskIdOfContext(contextId: string): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    for await (const workflow of client.workflow.list({ query: `${CONTEXT_ID_ATTRIBUTE.name} = "${contextId}"` })) {
+    for await (const workflow of tasks.client.workflow.list({
+      query: `${CONTEXT_ID_ATTRIBUTE.name} = "${contextId}"`,
+    })) {
       return taskIdOfWorkflow(workflow.workflowId)!;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
