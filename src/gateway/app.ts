@@ -29,7 +29,7 @@ import {
 import { guardHandler } from './guarded-handler.js';
 import { requireExtensions } from './required-extensions.js';
 import { allowHosts } from './host-check.js';
-import { internalErrorMessage, restErrorBody } from './refusals.js';
+import { logInternalError, restErrorBody } from './refusals.js';
 import type { GatewayMetrics } from './metrics.js';
 import { observeHandler } from './observed-handler.js';
 import { TemporalRequestHandler } from './request-handler.js';
@@ -145,7 +145,7 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
     res.status(404).json(restErrorBody(404, 'NOT_FOUND', 'No such endpoint'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const message = internalErrorMessage(logger, error, { component: 'gateway' });
+    const message = logInternalError(logger, error, { component: 'gateway' });
     if (!res.headersSent) res.status(500).json(restErrorBody(500, 'INTERNAL', message));
   });
   return {

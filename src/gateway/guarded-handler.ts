@@ -8,7 +8,7 @@ import { A2AError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { logger } from '../logging.js';
 import { TemporalUnavailableError } from './errors.js';
-import { internalErrorMessage } from './refusals.js';
+import { logInternalError } from './refusals.js';
 import { outcomeOf, signalOf } from './request-context.js';
 import type { TemporalHealth } from './temporal-health.js';
 
@@ -50,7 +50,7 @@ function publicError(error: unknown, method: string, context: ServerCallContext 
   if (error instanceof A2AError) return error;
   // The client went away: nobody reads the answer, and the abort is not a fault.
   if (signalOf(context).aborted) return error;
-  return new Error(internalErrorMessage(log, error, { method }));
+  return new Error(logInternalError(log, error, { method }));
 }
 
 export function isStreaming(method: string): boolean {

@@ -44,7 +44,7 @@ export function grpcRefusal(code: grpc.status, message: string): grpc.ServiceErr
  * An unexpected error: logged under a short reference, answered with a message that gives the
  * reference and nothing of the error itself (its text may hold internals).
  */
-export function internalErrorMessage(log: Logger, error: unknown, fields: Record<string, unknown> = {}): string {
+export function logInternalError(log: Logger, error: unknown, fields: Record<string, unknown> = {}): string {
   const ref = randomUUID().slice(0, 8);
   log.error({ err: error, ref, ...fields }, 'Internal error');
   return `Internal error (ref ${ref})`;

@@ -1,8 +1,9 @@
 /**
  * Delivers a task's push notifications from inside its workflow: one sequence per webhook config,
  * each notification an activity tried once, then (its failure recorded in the task) retried with
- * exponential backoff for up to a day, the next one sent only after it. The queues live in the task record, so they survive worker restarts and
- * continue-as-new. Tasks without configs schedule nothing and add nothing to their history.
+ * exponential backoff for up to a day, the next one sent only after it. The queues live in the
+ * task record, so they survive worker restarts and continue-as-new. Tasks without configs schedule
+ * nothing and add nothing to their history.
  */
 import {
   ActivityFailure,
@@ -12,7 +13,9 @@ import {
   log,
   patched,
   proxyActivities,
+  sleep,
   type ActivityOptions,
+  type RetryPolicy,
 } from '@temporalio/workflow';
 import {
   PUSH_ACTIVITY,
@@ -28,27 +31,31 @@ const PUSH_PATCH = 'push-notifications';
 /** Marks histories whose deliveries try once, record a failure in the task, then retry for the day. */
 const FAILURES_SHOWN_PATCH = 'push-failures-shown';
 
+const FIRST_RETRY_AFTER = '1 second';
+
+const RETRY_POLICY: RetryPolicy = {
+  initialInterval: FIRST_RETRY_AFTER,
+  backoffCoefficient: 2,
+  maximumInterval: '10 minutes',
+  nonRetryableErrorTypes: [PUSH_URL_REFUSED],
+};
+
 const DELIVERY_OPTIONS: ActivityOptions = {
   // The activity bounds each attempt to 10 s itself (see src/push/deliver.ts); this is the backstop,
   // and how soon an attempt lost with its worker is tried again.
   startToCloseTimeout: '15 seconds',
   // A webhook down for up to a day still gets everything once it is back.
   scheduleToCloseTimeout: '24 hours',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '10 minutes',
-    nonRetryableErrorTypes: [PUSH_URL_REFUSED],
-  },
+  retry: RETRY_POLICY,
 };
 
-const ONE_ATTEMPT: ActivityOptions = { ...DELIVERY_OPTIONS, retry: { ...DELIVERY_OPTIONS.retry, maximumAttempts: 1 } };
+const ONE_ATTEMPT: ActivityOptions = { ...DELIVERY_OPTIONS, retry: { ...RETRY_POLICY, maximumAttempts: 1 } };
 
 /**
  * The config's last notification was given up (a failure after its last success; a failure that
  * is still being retried is always followed by a success or a give-up before the next one starts).
  */
-function givingUp({ lastFailure, lastSuccess }: StoredPushConfig): boolean {
+function lastGivenUp({ lastFailure, lastSuccess }: StoredPushConfig): boolean {
   return lastFailure !== undefined && (lastSuccess === undefined || lastFailure.at > lastSuccess);
 }
 
@@ -95,7 +102,8 @@ export class PushDeliveries {
         await this.deliver(stored, notification);
         this.record.pushSettled(id, { ok: true });
       } catch (error) {
-        // Retries are exhausted (a day) or the URL is refused: the next notification is still due.
+        // Retries are exhausted (a day, or the one attempt after a give-up) or the URL is refused:
+        // the next notification is still due.
         const reason = reasonOf(error);
         const { notificationId } = notification;
         log.warn('push notification given up', { taskId: this.record.id, configId: id, notificationId, reason });
@@ -114,14 +122,16 @@ export class PushDeliveries {
       proxyActivities<Record<string, DeliverActivity>>({ ...options, summary })[PUSH_ACTIVITY]!(notification);
     // After a give-up, one attempt each until one succeeds: a webhook gone for good holds the
     // finished task open a day, not a day per notification.
-    if (givingUp(stored)) return send(ONE_ATTEMPT);
+    if (lastGivenUp(stored)) return send(ONE_ATTEMPT);
     if (!patched(FAILURES_SHOWN_PATCH)) return send(DELIVERY_OPTIONS);
     try {
       // One attempt first, so that a failure shows in the task (tasks show) at once, not after a day.
       return await send(ONE_ATTEMPT);
     } catch (error) {
-      if (refused(error)) throw error;
+      if (failedForGood(error)) throw error;
       this.record.pushFailing(stored.config.id, reasonOf(error));
+      // The backoff the retry policy would have waited before its second attempt.
+      await sleep(FIRST_RETRY_AFTER);
       return send(DELIVERY_OPTIONS);
     }
   }
@@ -133,10 +143,9 @@ function reasonOf(error: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-function refused(error: unknown): boolean {
+/** A refused URL or a redirect (or any failure its activity marks non-retryable): retrying cannot help. */
+function failedForGood(error: unknown): boolean {
   return (
-    error instanceof ActivityFailure &&
-    error.cause instanceof ApplicationFailure &&
-    error.cause.type === PUSH_URL_REFUSED
+    error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.nonRetryable === true
   );
 }

@@ -288,12 +288,17 @@ export class TaskRecord {
     this.pushSelection = selection;
   }
 
-  /** A new webhook, or new settings for one (its undelivered notifications stay queued). */
+  /**
+   * A new webhook, or new settings for one (its undelivered notifications stay queued). A new URL
+   * starts afresh: the old one's failures say nothing of it.
+   */
   setPushConfig(config: PushConfig): void {
     this.data.pushConfigs ??= [];
-    const existing = this.data.pushConfigs.find((stored) => stored.config.id === config.id);
-    if (existing) existing.config = clone(config);
-    else this.data.pushConfigs.push({ config: clone(config), pending: [], delivered: 0 });
+    const existing = this.storedPushConfig(config.id);
+    if (existing) {
+      if (existing.config.url !== config.url) delete existing.lastFailure;
+      existing.config = clone(config);
+    } else this.data.pushConfigs.push({ config: clone(config), pending: [], delivered: 0 });
   }
 
   deletePushConfig(id: string): void {

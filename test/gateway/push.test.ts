@@ -195,6 +195,7 @@ describe('push delivery', () => {
       .events!.filter((event) => event.activityTaskScheduledEventAttributes)
       .map((event) => defaultPayloadConverter.fromPayload(event.userMetadata!.summary!));
     expect(summaries).toContain(`push ${first.id}:${seqs[0]} to ${new URL(hookUrl).host}`);
+    expect(summaries.filter((summary) => String(summary).includes('/hook'))).toEqual([]);
     // `tasks show` tells how deliveries stand (from the task's metadata); the last one settles just after its POST.
     const deliveries = async () =>
       asTask(await client.getTask({ tenant: '', id: first.id, historyLength: 0 })).metadata?.pushNotifications;
@@ -222,6 +223,28 @@ describe('push delivery', () => {
     ]);
   });
 
+  it('retries every notification whose first attempt failed, the next ones as much as the first', async () => {
+    const client = await harness.a2a('JSONRPC');
+    webhook.failingFirstAttempts = true;
+    try {
+      const config = { tenant: '', taskId: '', id: 'blips', url: hookUrl, token: '' };
+      const task = asTask(
+        await client.sendMessage({
+          message: userMessage(EXPENSE_REQUEST),
+          configuration: { taskPushNotificationConfig: config },
+        } as never),
+      );
+      await waitFor(() => kinds(webhook.forTask(task.id)).includes('status:TASK_STATE_INPUT_REQUIRED'));
+      const delivered = webhook.forTask(task.id).map((r) => r.headers['x-a2a-notification-id']);
+      const refusedOnce = webhook.forTask(task.id, webhook.refused).map((r) => r.headers['x-a2a-notification-id']);
+      expect(kinds(webhook.forTask(task.id))).toEqual(await eventsOf(task.id));
+      expect(refusedOnce).toEqual(delivered);
+      expect(delivered.length).toBeGreaterThan(1);
+    } finally {
+      webhook.failingFirstAttempts = false;
+    }
+  });
+
   it('delivers everything once, in order, to a webhook down for a while, across a worker restart', async () => {
     const client = await harness.a2a('HTTP+JSON');
     webhook.failing = true;
@@ -236,7 +259,7 @@ describe('push delivery', () => {
     // A dead webhook does not hold the task back.
     const done = asTask(await client.sendMessage({ message: userMessage('approve', { taskId: first.id }) } as never));
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    // Three attempts of its first notification refused (1 s, then 2 s of backoff) before the worker goes.
+    // Three attempts of its first notification refused (the second 1 s after the first, the third 1 s later) before the worker goes.
     await waitFor(() => webhook.forTask(first.id, webhook.refused).length >= 3);
     // While it is retried, the task says how its deliveries stand and why they fail (`tasks show`).
     const { metadata } = asTask(await client.getTask({ tenant: '', id: first.id, historyLength: 0 }));

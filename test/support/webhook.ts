@@ -11,8 +11,9 @@ export interface Received {
 }
 
 /**
- * A webhook that records what it accepts. While `failing`, it answers 503 and records the request in
- * `refused` instead; while `hanging`, it never answers (the request lands in `hung`).
+ * A webhook that records what it accepts. While `failing` (or for a notification's first POST, while
+ * `failingFirstAttempts`), it answers 503 and records the request in `refused` instead; while
+ * `hanging`, it never answers (the request lands in `hung`).
  */
 export class Webhook {
   readonly received: Received[] = [];
@@ -20,6 +21,8 @@ export class Webhook {
   readonly hung: Received[] = [];
   failing = false;
   hanging = false;
+  /** Answers 503 to the first POST of each notification (by its ID), 200 to the next. */
+  failingFirstAttempts = false;
   private readonly open = new Set<ServerResponse>();
   private readonly server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -32,7 +35,10 @@ export class Webhook {
         this.open.add(res);
         return;
       }
-      if (this.failing) {
+      const firstAttempt = !this.refused.some(
+        (r) => r.headers['x-a2a-notification-id'] === req.headers['x-a2a-notification-id'],
+      );
+      if (this.failing || (this.failingFirstAttempts && firstAttempt)) {
         this.refused.push(request);
         return res.writeHead(503).end('down for maintenance');
       }

@@ -188,6 +188,7 @@ describe('tracing', () => {
     );
     const deadline = Date.now() + 20_000;
     while (webhook.forTask(task.id).length === 0 && Date.now() < deadline) await sleep(100);
+    expect(webhook.forTask(task.id), 'a notification within 20 s').not.toHaveLength(0);
     const sent = webhook.forTask(task.id)[0]!.headers.traceparent as string;
     expect(sent.split('-')[1]).toBe(caller.traceId);
 

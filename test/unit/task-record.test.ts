@@ -109,6 +109,22 @@ describe('TaskRecord push queues', () => {
     expect(restored.pushConfigs).toEqual([]);
   });
 
+  it('records a failure while it is retried, and forgets it when the config gets a new URL', () => {
+    const record = newRecord();
+    record.setPushConfig({ id: 'a', url: 'https://example.com/a' });
+    record.transition('working');
+    record.pushFailing('a', 'The webhook answered 503');
+    expect(record.pushConfig('a')).toMatchObject({
+      pending: [{ seq: 1 }],
+      lastFailure: { reason: 'The webhook answered 503' },
+    });
+    record.setPushConfig({ id: 'a', url: 'https://example.com/a', token: 'new' });
+    expect(record.pushConfig('a')!.lastFailure).toBeDefined();
+    record.setPushConfig({ id: 'a', url: 'https://example.org/fixed' });
+    expect(record.pushConfig('a')!.lastFailure).toBeUndefined();
+    expect(record.pushConfig('a')!.pending).toHaveLength(1);
+  });
+
   it('sends direct message answers to no webhook', () => {
     const record = newRecord();
     record.setPushConfig({ id: 'a', url: 'https://example.com/a' });
