@@ -30,6 +30,8 @@ import type { TaskRecord } from './task-record.js';
 const PUSH_PATCH = 'push-notifications';
 /** Marks histories whose deliveries try once, record a failure in the task, then retry for the day. */
 const FAILURES_SHOWN_PATCH = 'push-failures-shown';
+/** Marks histories in which a config was deleted while one of its notifications was under way. */
+const CONFIG_REPLACED_PATCH = 'push-config-replaced';
 
 const FIRST_RETRY_AFTER = '1 second';
 
@@ -100,18 +102,26 @@ export class PushDeliveries {
       this.inFlight += 1;
       try {
         await this.deliver(stored, notification);
-        this.record.pushSettled(id, { ok: true });
+        if (this.stillStored(stored)) this.record.pushSettled(id, { ok: true });
       } catch (error) {
         // Retries are exhausted (a day, or the one attempt after a give-up) or the URL is refused:
         // the next notification is still due.
         const reason = reasonOf(error);
         const { notificationId } = notification;
         log.warn('push notification given up', { taskId: this.record.id, configId: id, notificationId, reason });
-        this.record.pushSettled(id, { ok: false, reason });
+        if (this.stillStored(stored)) this.record.pushSettled(id, { ok: false, reason });
       } finally {
         this.inFlight -= 1;
       }
     }
+  }
+
+  /**
+   * Whether the config a delivery was for is still the one stored under its ID: deleted (and maybe
+   * created again) meanwhile, its outcome says nothing of the new config's queue.
+   */
+  private stillStored(stored: StoredPushConfig): boolean {
+    return this.record.pushConfig(stored.config.id) === stored || !patched(CONFIG_REPLACED_PATCH);
   }
 
   /** One notification, with its retries; throws once it is given up. */
@@ -128,7 +138,8 @@ export class PushDeliveries {
       // One attempt first, so that a failure shows in the task (tasks show) at once, not after a day.
       return await send(ONE_ATTEMPT);
     } catch (error) {
-      if (failedForGood(error)) throw error;
+      // A config deleted meanwhile gets no more attempts.
+      if (failedForGood(error) || !this.stillStored(stored)) throw error;
       this.record.pushFailing(stored.config.id, reasonOf(error));
       // The backoff the retry policy would have waited before its second attempt.
       await sleep(FIRST_RETRY_AFTER);

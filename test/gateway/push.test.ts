@@ -245,6 +245,42 @@ describe('push delivery', () => {
     }
   });
 
+  it('a config deleted and created again while a notification is under way keeps its own queue whole', async () => {
+    const client = await harness.a2a('JSONRPC');
+    const config = { tenant: '', taskId: '', id: 'swapped', url: hookUrl, token: '' };
+    webhook.hanging = true;
+    try {
+      const task = asTask(
+        await client.sendMessage({
+          message: userMessage(EXPENSE_REQUEST),
+          configuration: { taskPushNotificationConfig: config },
+        } as never),
+      );
+      await waitFor(() => webhook.forTask(task.id, webhook.hung).length > 0);
+      await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'swapped' });
+      await client.createTaskPushNotificationConfig({ ...config, taskId: task.id, authentication: undefined });
+      const done = asTask(await client.sendMessage({ message: userMessage('approve', { taskId: task.id }) } as never));
+      expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      // The deleted config's delivery fails now; the new config's queue (the answer on) is not touched by it.
+      webhook.hanging = false;
+      webhook.dropHung();
+      await waitFor(() => kinds(webhook.forTask(task.id)).includes('status:TASK_STATE_COMPLETED'));
+      const expected = (await eventsOf(task.id)).slice(-3);
+      expect(expected[0]).toBe('status:TASK_STATE_WORKING');
+      const received = webhook.forTask(task.id);
+      expect(kinds(received)).toEqual(expected);
+      // Those very events (by sequence number), not the deleted config's held one sent again.
+      const { events } = await harness.temporal.workflow.getHandle(workflowIdForTask(task.id)).query(eventsQuery, 0);
+      const lastSeqs = events
+        .filter((event) => event.kind !== 'message')
+        .slice(-3)
+        .map((event) => `${task.id}:${event.seq}`);
+      expect(received.map((r) => r.headers['x-a2a-notification-id'])).toEqual(lastSeqs);
+    } finally {
+      webhook.hanging = false;
+    }
+  });
+
   it('delivers everything once, in order, to a webhook down for a while, across a worker restart', async () => {
     const client = await harness.a2a('HTTP+JSON');
     webhook.failing = true;

@@ -58,8 +58,14 @@ export class Webhook {
     return from.filter((r) => body(r)?.taskId === taskId);
   }
 
-  close(): Promise<void> {
+  /** Drops the connections of the requests it left hanging (their senders see the connection reset). */
+  dropHung(): void {
     for (const res of this.open) res.destroy();
+    this.open.clear();
+  }
+
+  close(): Promise<void> {
+    this.dropHung();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
