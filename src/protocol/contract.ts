@@ -2,7 +2,7 @@
  * The contract between the gateway (or an operator in the Temporal UI) and a task workflow:
  * update and query definitions and their payloads. Pure module shared by both sides.
  */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PushConfig, StoredPushConfig } from './push.js';
 import type { TaskStateName } from './states.js';
 import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
@@ -192,7 +192,15 @@ export interface JournalEntry {
   done?: boolean;
 }
 
+/** An agent's activity failed and Temporal will try it again (the worker says so; the error stays in its log). */
+export interface ActivityRetrying {
+  activityType: string;
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+}
+
 export const sendMessageUpdate = defineUpdate<MessageAccepted, [IncomingMessage]>('message');
+export const activityRetryingSignal = defineSignal<[ActivityRetrying]>('activityRetrying');
 export const cancelTaskUpdate = defineUpdate<WireTask, [CancelRequest]>('cancel');
 export const completeAuthUpdate = defineUpdate<WireTask, [AuthCompletion]>('completeAuth');
 export const taskQuery = defineQuery<WireTask, [TaskQueryArgs?]>('task');

@@ -19,6 +19,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { createLlmActivities } from '../llm/activities.js';
 import { createPushActivities } from '../push/deliver.js';
+import { reportRetries } from './retry-reports.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
 
@@ -46,7 +47,13 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
   const hook = agentsWebpackHook(options.agents);
   return {
     name: 'a2a-temporal.agents',
-    configureWorker(worker: WorkerOptions): WorkerOptions {
+    configureWorker(given: WorkerOptions): WorkerOptions {
+      const interceptors = given.interceptors ?? {};
+      // A task says when its agent's activity is being retried (retry-reports.ts).
+      const worker: WorkerOptions = {
+        ...given,
+        interceptors: { ...interceptors, activity: [...(interceptors.activity ?? []), reportRetries] },
+      };
       return {
         ...worker,
         activities: {

@@ -18,6 +18,7 @@ import {
 } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
 import {
+  activityRetryingSignal,
   cancelTaskUpdate,
   completeAuthUpdate,
   isAllowedResponder,
@@ -28,6 +29,7 @@ import {
   snapshotQuery,
   SUMMARY_MEMO,
   taskQuery,
+  type ActivityRetrying,
   type CancelRequest,
   type IncomingMessage,
   type MessageAccepted,
@@ -52,6 +54,7 @@ import {
   type PushConfig,
   type PushConfigChange,
 } from '../protocol/push.js';
+import { agentMessage } from './agent-context.js';
 import { PushDeliveries } from './push-deliveries.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 
@@ -143,6 +146,7 @@ export class TaskRuntime {
 
   registerHandlers(): void {
     setHandler(modelOutputSignal, (chunk) => this.appendModelOutput(chunk));
+    setHandler(activityRetryingSignal, (retry) => this.activityRetrying(retry));
     setHandler(sendMessageUpdate, (incoming) => this.acceptMessage(incoming), {
       validator: (incoming) => this.validateMessage(incoming),
     });
@@ -361,6 +365,16 @@ export class TaskRuntime {
   }
 
   /** Streamed model text: appended to the stream's artifact in order; repeats and gaps are dropped. */
+  /**
+   * An agent's activity failed and is tried again: a working task says so (which activity, which
+   * attempt; not why, which stays in the worker's log), rather than look busy while Temporal retries.
+   */
+  private activityRetrying(retry: ActivityRetrying): void {
+    if (this.record.state !== 'working' || typeof retry?.activityType !== 'string') return;
+    const text = `${retry.activityType} failed (attempt ${Number(retry.attempt)}) and is being retried; the worker's log says why`;
+    this.changeState('working', { message: agentMessage(this, text), by: 'worker' });
+  }
+
   private appendModelOutput(chunk: ModelOutputChunk): void {
     const stream = this.modelStreams.get(chunk?.streamId);
     if (!stream || chunk.offset !== stream.received || typeof chunk.text !== 'string') return;

@@ -208,6 +208,20 @@ export const llmDeadlineAgent = defineLlmAgent({
   },
 });
 
+/** Calls an activity that fails twice before it answers. */
+export const flakyAgent = defineAgent({
+  name: 'test-flaky',
+  description: 'Calls a flaky activity',
+  skills,
+  async run(ctx) {
+    const { flakyStep } = ctx.activities<typeof testActivities>({
+      startToCloseTimeout: '10 seconds',
+      retry: { initialInterval: '1 second', backoffCoefficient: 1 },
+    });
+    return flakyStep();
+  },
+});
+
 /** Webhooks hear only its questions and its end, not its progress or its artifacts. */
 export const selectivePushAgent = defineAgent({
   name: 'test-push-selected',
@@ -236,4 +250,5 @@ export const testAgents = [
   llmDeadlineAgent,
   unknownActivityAgent,
   selectivePushAgent,
+  flakyAgent,
 ];

@@ -49,3 +49,10 @@ export async function testWaitTool(args: { key: string }): Promise<string> {
     throw error;
   }
 }
+
+/** Fails its first two attempts (as a service that is down for a moment), then answers. */
+export async function flakyStep(): Promise<string> {
+  const { attempt } = Context.current().info;
+  if (attempt < 3) throw new Error(`upstream timeout on attempt ${attempt}`);
+  return `done on attempt ${attempt}`;
+}

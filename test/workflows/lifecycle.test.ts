@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineEntry } from '../../src/protocol/contract.js';
-import { textOf } from '../../src/protocol/wire.js';
+import type { WorkflowHandle } from '@temporalio/client';
+import { taskQuery, type TimelineEntry } from '../../src/protocol/contract.js';
+import { textOf, type WireTask } from '../../src/protocol/wire.js';
 import { eventsOf, finalTask, reply, stateOf, waitForState, useTaskWorker } from '../support/tasks.js';
 
 const tasks = useTaskWorker();
@@ -27,6 +28,15 @@ describe('task lifecycle', () => {
     expect(text).toMatch(/internal error/);
     expect(text).not.toMatch(/hunter2/);
     await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'TaskFailed', message: text } });
+  });
+
+  it('an activity being retried shows in the task within seconds (which one, not why), then the task completes', async () => {
+    const { handle } = await tasks.start('test-flaky', { text: 'go' });
+    const retrying = await waitForStatus(handle, /flakyStep failed \(attempt 1\) and is being retried/);
+    expect(stateOf(retrying)).toBe('working');
+    expect(JSON.stringify(retrying.status)).not.toContain('upstream timeout');
+    const done = await waitForState(handle, 'completed');
+    expect(textOf(done.status.message!.parts)).toBe('done on attempt 3');
   });
 
   it('an agent calling an activity no worker registers fails at once, naming it (not working for ever)', async () => {
@@ -106,3 +116,15 @@ describe('task lifecycle', () => {
     expect(textOf(task.status.message!.parts)).toBe('Denied by bob.');
   });
 });
+
+/** The task once its status message matches `text` (polled by query). */
+async function waitForStatus(handle: WorkflowHandle, text: RegExp, timeoutMs = 15_000): Promise<WireTask> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await handle.query(taskQuery, {});
+    if (text.test(textOf(task.status.message?.parts ?? []))) return task;
+    if (Date.now() > deadline)
+      throw new Error(`The status never said ${text}: it says "${textOf(task.status.message?.parts ?? [])}"`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
