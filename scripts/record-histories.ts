@@ -108,6 +108,12 @@ const scenarios: Record<string, Scenario> = {
       webhook.close();
     }
   },
+  async 'activity-retried'(client) {
+    // An activity failing twice: the worker signals the task, whose status says so, then it completes.
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-flaky', { text: 'go' });
+    await finalTask(handle);
+    return handle;
+  },
   async 'chat-continued-as-new'(client) {
     const { handle } = await startTask(client, TASK_QUEUE, 'test-chat', { text: 'chat', data: { turns: 12 } });
     for (let turn = 1; turn <= 12; turn++) {
