@@ -5,6 +5,7 @@
  *   npm run bench                 full run (several minutes)
  *   npm run bench -- --quick      smoke run with small counts
  *   npm run bench -- --help       every count flag
+ *   npm run bench -- --paths 2 --cpu-profile prof   CPU profiles of the gateway and the project's worker
  */
 import { echoInFlight, echoSequential } from './paths/echo.js';
 import { statusFanout } from './paths/fanout.js';
@@ -13,6 +14,7 @@ import { idleStreams } from './paths/idle-streams.js';
 import { listTasks } from './paths/list-tasks.js';
 import type { BenchPath } from './paths/types.js';
 import { waitingMemory } from './paths/waiting-memory.js';
+import { profileThisProcess } from './cpu-profile.js';
 import { parseBenchOptions } from './options.js';
 import { printRows, printTable, verdict, type Row } from './report.js';
 import { startStack, type Stack } from './stack.js';
@@ -50,7 +52,8 @@ const rows: Row[] = [];
 const failures: string[] = [];
 try {
   log(`options: ${JSON.stringify(options)}`);
-  stack = await startStack(log);
+  stack = await startStack(log, options.cpuProfileDir);
+  const stopProfiling = options.cpuProfileDir ? await profileThisProcess(options.cpuProfileDir) : undefined;
   for (const [index, path] of PATHS.entries()) {
     if (options.paths && !options.paths.includes(index + 1)) continue;
     log(path.title);
@@ -64,6 +67,7 @@ try {
       failures.push(`${path.title}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  await stopProfiling?.();
 } finally {
   log('stopping');
   await stopAll();

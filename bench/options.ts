@@ -29,6 +29,8 @@ export interface BenchOptions {
   maxMinutes: number;
   /** Numbers of the paths to run (default all). */
   paths?: number[];
+  /** Where to write CPU profiles of the gateway and the project's worker (bench/cpu-profile.ts). */
+  cpuProfileDir?: string;
 }
 
 const FULL = {
@@ -61,7 +63,7 @@ const QUICK: typeof FULL = {
 
 const USAGE = `npm run bench -- [--quick] [--iterations N] [--parallel-ops N] [--concurrency N] [--batches N]
   [--fanout 1,100,1000] [--fanout-rounds N] [--streams N] [--idle-seconds N] [--list-iterations N]
-  [--waiting-tasks N] [--max-minutes N] [--paths 1,3,4]`;
+  [--waiting-tasks N] [--max-minutes N] [--paths 1,3,4] [--cpu-profile DIR]`;
 
 export function parseBenchOptions(argv: string[] = process.argv.slice(2)): BenchOptions {
   const flags = Object.fromEntries(Object.keys(FULL).map((name) => [name, { type: 'string' as const }]));
@@ -70,6 +72,7 @@ export function parseBenchOptions(argv: string[] = process.argv.slice(2)): Bench
     options: {
       ...flags,
       paths: { type: 'string' },
+      'cpu-profile': { type: 'string' },
       quick: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -110,5 +113,6 @@ export function parseBenchOptions(argv: string[] = process.argv.slice(2)): Bench
     waitingTasks: count('waiting-tasks'),
     maxMinutes: count('max-minutes', 1),
     ...(paths && { paths }),
+    ...(values['cpu-profile'] && { cpuProfileDir: values['cpu-profile'] }),
   };
 }

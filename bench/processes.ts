@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { childProfileFlags } from './cpu-profile.js';
 import { withTimeout } from './measure.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -79,8 +80,9 @@ function exitedEarly(child: ChildProcess, what: string): Promise<never> {
 }
 
 /** The project's worker with the example agents and activities, as `npm run worker` runs it. */
-export function startProjectWorker(temporalAddress: string, taskQueue: string): ChildProcess {
-  return spawn(process.execPath, ['bin/a2a-temporal.js', 'worker', 'examples/a2a-temporal.config.ts'], {
+export function startProjectWorker(temporalAddress: string, taskQueue: string, profileDir?: string): ChildProcess {
+  const args = [...childProfileFlags(profileDir), 'bin/a2a-temporal.js', 'worker', 'examples/a2a-temporal.config.ts'];
+  return spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -27,7 +27,8 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(log: (line: string) => void): Promise<Stack> {
+/** `profileDir`: the project's worker writes a CPU profile there when it stops (--cpu-profile). */
+export async function startStack(log: (line: string) => void, profileDir?: string): Promise<Stack> {
   // The gateway logs through the project's logger: quiet, and no pretty-printing thread, in a benchmark.
   process.env.LOG_LEVEL ??= 'warn';
   process.env.LOG_FORMAT ??= 'json';
@@ -48,7 +49,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
     stops.push(() => server.stop());
 
     log('starting the raw worker and the project worker (child processes)');
-    const projectWorker = startProjectWorker(server.address, PROJECT_TASK_QUEUE);
+    const projectWorker = startProjectWorker(server.address, PROJECT_TASK_QUEUE, profileDir);
     stops.push(() => stopChild(projectWorker));
     const rawWorker = await startRawWorker(server.address, RAW_TASK_QUEUE);
     stops.push(() => stopChild(rawWorker));

@@ -4,7 +4,7 @@
  * status event that settles the task (terminal, input-required or auth-required), when the workflow
  * closes, or at once when its signal aborts (the client went away).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextMacrotask, setTimeout as sleep } from 'node:timers/promises';
 import type { TaskEvent } from '../protocol/contract.js';
 import { fromWireState, isSettled } from '../protocol/states.js';
 import { toA2AError } from './errors.js';
@@ -159,7 +159,12 @@ class TaskFeed {
           seq = event.seq;
           this.positions.set(follower, seq);
           yield event;
-          if (settles(event)) return;
+          if (settles(event)) {
+            // Ending a stream (closing its response, often its connection) waits until every
+            // follower woken with this one has written its events.
+            await nextMacrotask();
+            return;
+          }
         }
         if (next.length > 0) continue;
         if (this.ended) {
@@ -168,6 +173,10 @@ class TaskFeed {
         }
         if (signal.aborted) return;
         await this.nextChange(signal);
+        // One macrotask per follower: Node sends what a response wrote only once the microtask queue
+        // drains, so followers woken together in one microtask run would all reach their clients
+        // after the last of them (1,000 subscribers: the fastest stream ~125 ms instead of ~30 ms).
+        await nextMacrotask();
       }
     } catch (error) {
       if (signal.aborted) return;

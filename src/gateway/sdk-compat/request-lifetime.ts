@@ -41,6 +41,12 @@ export interface Lifetime {
 export type GrpcCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
 
 const requestLifetimes = new WeakMap<Request, Lifetime>();
+
+/**
+ * Why a request's signal fires. One instance for all requests: `abort()` without a reason builds a
+ * DOMException with a stack trace per request, a measurable share of closing a thousand streams at once.
+ */
+const CLIENT_GONE = new DOMException('The request ended or its client went away', 'AbortError');
 const callOutcomes = new WeakMap<GrpcCall, RequestOutcome>();
 
 /**
@@ -61,7 +67,7 @@ export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
     // 'close' on the response fires when it finished or when the connection dropped, whichever first.
     res.on('close', () => {
       clearInterval(keepalive);
-      controller.abort();
+      controller.abort(CLIENT_GONE);
     });
     next();
   };
@@ -88,7 +94,7 @@ export function lifetimeOf(req: Request): Lifetime {
 /** gRPC's side of `requestLifetime`: the call's signal fires when the client cancels or disconnects. */
 export function callLifetime(call: GrpcCall): Lifetime {
   const controller = new AbortController();
-  call.on('cancelled', () => controller.abort());
+  call.on('cancelled', () => controller.abort(CLIENT_GONE));
   const outcome: RequestOutcome = {};
   callOutcomes.set(call, outcome);
   return { signal: controller.signal, outcome };
