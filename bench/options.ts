@@ -41,7 +41,9 @@ const FULL = {
   fanout: '1,100,1000',
   'fanout-rounds': 5,
   streams: 1000,
-  'idle-seconds': 10,
+  // At least two history long-poll periods (~20 s each): the streams' renewals come in bursts, so a
+  // shorter window reads anywhere between none and one burst.
+  'idle-seconds': 60,
   'list-iterations': 50,
   // 10,000 takes ~12 min on a 2-core machine (about 20 expense tasks/s): run it with --waiting-tasks 10000.
   'waiting-tasks': 2000,

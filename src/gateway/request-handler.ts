@@ -29,7 +29,7 @@ import {
   RequestMalformedError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { mayAccessTask, type Caller, type TaskEvent, type TaskSnapshotView } from '../protocol/contract.js';
+import { mayAccessTask, type Caller, type TaskEvent } from '../protocol/contract.js';
 import { idProblem } from '../protocol/message-checks.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { WireMessage, WireTask } from '../protocol/wire.js';
@@ -42,7 +42,7 @@ import { PushConfigs, toSdkPushConfig } from './push-configs.js';
 import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../push/url-policy.js';
 import { callerOf, idempotencyKeyOf, responderOf, signalOf } from './request-context.js';
 import { TaskEventHub } from './task-events.js';
-import { TaskWorkflows } from './task-workflows/index.js';
+import { TaskWorkflows, type SubscribableTask } from './task-workflows/index.js';
 
 export interface TemporalRequestHandlerOptions {
   client: Client;
@@ -179,11 +179,11 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     checkTaskId(params.id);
     const signal = signalOf(context);
-    const { task, lastSeq } = await this.subscribableSnapshot(params.id, callerOf(context));
-    yield taskStream(task);
-    for await (const event of this.events.follow(params.id, lastSeq, signal)) {
+    const { snapshot, readAt } = await this.subscribableStart(params.id, callerOf(context));
+    yield taskStream(snapshot.task);
+    for await (const event of this.events.follow(params.id, snapshot.lastSeq, signal, readAt)) {
       // A direct message answers the send that caused it; subscribers follow the task.
-      if (event.kind !== 'message') yield eventStream(task, event);
+      if (event.kind !== 'message') yield eventStream(snapshot.task, event);
     }
   }
 
@@ -248,11 +248,11 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   }
 
   /** Shared by the task's other new subscribers; who may see it is checked per caller. */
-  private async subscribableSnapshot(taskId: string, caller: Caller | undefined): Promise<TaskSnapshotView> {
-    const { snapshot, audience } = await this.events.startOf(taskId);
-    if (!mayAccessTask(audience, caller)) throw taskNotFound(taskId);
-    assertSubscribable(snapshot.task);
-    return snapshot;
+  private async subscribableStart(taskId: string, caller: Caller | undefined): Promise<SubscribableTask> {
+    const start = await this.events.startOf(taskId);
+    if (!mayAccessTask(start.audience, caller)) throw taskNotFound(taskId);
+    assertSubscribable(start.snapshot.task);
+    return start;
   }
 }
 

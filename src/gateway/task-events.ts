@@ -8,7 +8,7 @@ import { setImmediate as nextMacrotask, setTimeout as sleep } from 'node:timers/
 import type { TaskEvent } from '../protocol/contract.js';
 import { fromWireState, isSettled } from '../protocol/states.js';
 import { toA2AError } from './errors.js';
-import type { HistoryChange, SubscribableTask, TaskWorkflows } from './task-workflows/index.js';
+import type { HistoryChange, HistoryPosition, SubscribableTask, TaskWorkflows } from './task-workflows/index.js';
 
 /**
  * The events of every task some client of this gateway follows, read once per change however many
@@ -37,11 +37,20 @@ export class TaskEventHub {
     return this.feeds.get(taskId)?.retained ?? 0;
   }
 
-  async *follow(taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<TaskEvent, void, undefined> {
+  /**
+   * The events of `taskId` after `afterSeq`. `readAt`, where history stood when `afterSeq` was read
+   * (a start from `startOf`), spares a new feed reading the events again before anything changed.
+   */
+  async *follow(
+    taskId: string,
+    afterSeq: number,
+    signal: AbortSignal,
+    readAt?: HistoryPosition,
+  ): AsyncGenerator<TaskEvent, void, undefined> {
     let feed = this.feeds.get(taskId);
     if (!feed) {
       // An ended feed leaves the hub at once: a new follower never inherits its end (or its error).
-      const started: TaskFeed = new TaskFeed(this.workflows, taskId, afterSeq, () => this.forget(started));
+      const started: TaskFeed = new TaskFeed(this.workflows, taskId, afterSeq, () => this.forget(started), readAt);
       feed = started;
       this.feeds.set(taskId, feed);
     }
@@ -121,6 +130,8 @@ class TaskFeed {
     readonly taskId: string,
     private fromSeq: number,
     private readonly onEnd: () => void,
+    /** Where history stood when the events up to `fromSeq` were read, if known. */
+    private readonly readAt?: HistoryPosition,
   ) {
     void this.run();
   }
@@ -198,23 +209,28 @@ class TaskFeed {
 
   private async run(): Promise<void> {
     const signal = this.controller.signal;
-    const watcher = this.workflows.events.watch(this.taskId, signal);
+    const watcher = this.workflows.events.watch(this.taskId, signal, this.readAt);
     let seq = this.fromSeq;
     let closed = false;
     let change: Promise<HistoryChange> | undefined;
     let unread = 0;
+    // A start read at a known point of history is current until history grows past it.
+    let current = this.readAt !== undefined;
     try {
       for (;;) {
-        const events = closed
-          ? await finalEvents(this.workflows, this.taskId, seq, signal)
-          : await this.workflows.events.ofRunning(this.taskId, seq, signal);
-        unread = events ? 0 : unread + 1;
-        if (events?.length) {
-          this.trim();
-          this.events.push(...events);
-          seq = events.at(-1)!.seq;
-          this.notify();
+        if (!current) {
+          const events = closed
+            ? await finalEvents(this.workflows, this.taskId, seq, signal)
+            : await this.workflows.events.ofRunning(this.taskId, seq, signal);
+          unread = events ? 0 : unread + 1;
+          if (events?.length) {
+            this.trim();
+            this.events.push(...events);
+            seq = events.at(-1)!.seq;
+            this.notify();
+          }
         }
+        current = false;
         if (closed || signal.aborted) break;
         // A change whose events could not be read is read again after a while: the history may not
         // grow again for days (a task waiting for input).

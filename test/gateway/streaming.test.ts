@@ -91,3 +91,45 @@ it('gives two subscribers of a waiting task identical streams', async () => {
   expect(left.map((e) => StreamResponse.toJSON(e))).toEqual(right.map((e) => StreamResponse.toJSON(e)));
   expect(states(left).at(-1)).toBe(TaskState.TASK_STATE_REJECTED);
 });
+
+describe('a new subscription to a waiting task', () => {
+  /** Counts the event-log and snapshot queries the gateway sends (the real calls still go to Temporal). */
+  function countQueries(): { count: () => number; stop: () => void } {
+    const service = harness.temporal.workflowService;
+    const query = service.queryWorkflow;
+    let calls = 0;
+    service.queryWorkflow = ((...args: Parameters<typeof query>) => {
+      calls++;
+      return query.apply(service, args);
+    }) as typeof query;
+    return { count: () => calls, stop: () => void (service.queryWorkflow = query) };
+  }
+
+  it('costs one query (its snapshot), not a read of the events again before anything changed', async () => {
+    const client = await harness.a2a('JSONRPC');
+    const task = await waitingTask(client);
+    const queries = countQueries();
+    try {
+      const subscription = drain(client.resubscribeTask({ id: task.id } as never));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(queries.count()).toBe(1);
+      await client.sendMessage({ message: userMessage('approve', { taskId: task.id }) } as never);
+      expect(states(await subscription).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+    } finally {
+      queries.stop();
+    }
+  });
+
+  it('sees a reply sent as soon as the subscription is open', async () => {
+    const client = await harness.a2a('JSONRPC');
+    for (let round = 0; round < 5; round++) {
+      const task = await waitingTask(client);
+      const subscription = client.resubscribeTask({ id: task.id } as never)[Symbol.asyncIterator]();
+      expect((await subscription.next()).value?.payload?.$case).toBe('task');
+      await client.sendMessage({ message: userMessage('approve', { taskId: task.id }) } as never);
+      const rest: StreamResponse[] = [];
+      for (let step = await subscription.next(); !step.done; step = await subscription.next()) rest.push(step.value);
+      expect(states(rest).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+    }
+  });
+});

@@ -7,7 +7,7 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../../protocol/contract.js';
 import { abortable } from '../abortable.js';
-import { taskWorkflow } from './read.js';
+import { taskWorkflow, type HistoryPosition } from './read.js';
 
 /** Attempts of one event-log query (see `since`). */
 const QUERY_ATTEMPTS = 3;
@@ -72,9 +72,12 @@ export class TaskEventLog {
     }
   }
 
-  /** Learns of the task workflow's changes until `signal` aborts. */
-  watch(taskId: string, signal: AbortSignal): HistoryWatcher {
-    return new HistoryWatcher(this.client, workflowIdForTask(taskId), signal);
+  /**
+   * Learns of the task workflow's changes until `signal` aborts: from `seen` on when given, else
+   * the first change is the history as it stands.
+   */
+  watch(taskId: string, signal: AbortSignal, seen?: HistoryPosition): HistoryWatcher {
+    return new HistoryWatcher(this.client, workflowIdForTask(taskId), signal, seen);
   }
 }
 
@@ -98,16 +101,25 @@ export interface HistoryChange {
 export class HistoryWatcher {
   private runId?: string;
   private nextPageToken?: Uint8Array;
+  /** Events up to this one are known to the caller: pages holding only those are no change. */
+  private seenLength = 0;
 
   constructor(
     private readonly client: Client,
     private readonly workflowId: string,
     private readonly signal: AbortSignal,
-  ) {}
+    seen?: HistoryPosition,
+  ) {
+    if (seen) {
+      this.runId = seen.runId;
+      this.seenLength = seen.historyLength;
+    }
+  }
 
   /**
-   * Resolves when history grew past what the previous call saw. The first call returns at once
-   * with the existing history, which only costs one redundant query. Throws if the signal aborts.
+   * Resolves when history grew past what the previous call saw (or the position given to the
+   * constructor). Without a position, the first call returns at once with the existing history,
+   * which costs the caller one redundant read. Throws if the signal aborts.
    */
   async next(): Promise<HistoryChange> {
     for (;;) {
@@ -126,14 +138,18 @@ export class HistoryWatcher {
         // Follow the chain: the next run's history starts from scratch.
         this.runId = newRunId;
         this.nextPageToken = undefined;
+        this.seenLength = 0;
         return { closed: false };
       }
       const token = response.nextPageToken;
       this.nextPageToken = token && token.length > 0 ? token : undefined;
       const closed = events.some(isCloseEvent) || (events.length === 0 && !this.nextPageToken);
       if (closed) return { closed: true };
-      // An empty page is the server's long-poll timeout: keep waiting.
-      if (events.length > 0) return { closed: false };
+      // An empty page is the server's long-poll timeout, and a page of known events no news: keep waiting.
+      if (events.some((event) => eventNumber(event) > this.seenLength)) {
+        this.seenLength = 0;
+        return { closed: false };
+      }
     }
   }
 }
@@ -141,6 +157,11 @@ export class HistoryWatcher {
 type HistoryEvent = NonNullable<
   NonNullable<Awaited<ReturnType<Client['workflowService']['getWorkflowExecutionHistory']>>['history']>['events']
 >[number];
+
+/** An event's ID (a protobuf Long, which `Number()` cannot read); one without an ID counts as new. */
+function eventNumber(event: HistoryEvent): number {
+  return event.eventId == null ? Infinity : Number(event.eventId.toString());
+}
 
 function isCloseEvent(event: HistoryEvent): boolean {
   return Boolean(

@@ -6,5 +6,5 @@
  */
 export { cancelWorkflow, TaskWorkflows, type Delivery } from './task-workflows.js';
 export { type HistoryChange } from './events.js';
-export { type SubscribableTask } from './read.js';
+export { type HistoryPosition, type SubscribableTask } from './read.js';
 export { quote, waitingQuestions } from './visibility.js';

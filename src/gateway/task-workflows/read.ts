@@ -63,7 +63,14 @@ export class TaskReader {
         description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW'
           ? await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(snapshotQuery, {}))
           : { task: await this.readDescribed(handle, taskId, description), lastSeq: 0 };
-      return { snapshot, audience: audienceOf(snapshot.task, description) };
+      return {
+        snapshot,
+        audience: audienceOf(snapshot.task, description),
+        // Read before the snapshot: a feed started from it reads again only once history grew past it.
+        ...(description.status.name === 'RUNNING' && {
+          readAt: { runId: description.runId, historyLength: description.historyLength },
+        }),
+      };
     });
   }
 
@@ -142,6 +149,14 @@ export class TaskReader {
 export interface SubscribableTask {
   snapshot: TaskSnapshotView;
   audience: TaskAudience;
+  /** Where the workflow's history stood just before the snapshot was read (running tasks only). */
+  readAt?: HistoryPosition;
+}
+
+/** A run and how many history events it had. */
+export interface HistoryPosition {
+  runId: string;
+  historyLength: number;
 }
 
 /** Who may see a task. The owner comes from the search attribute: it is there even when the task is only summarized. */
