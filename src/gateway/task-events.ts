@@ -214,9 +214,12 @@ class TaskFeed {
     let closed = false;
     let change: Promise<HistoryChange> | undefined;
     let unread = 0;
-    // A start read at a known point of history is current until history grows past it.
+    // A start read at a known point of history is current until history grows past it. Without one,
+    // learn where history stands first, then read: the long-poll then wakes only for what came later
+    // (reading first, the long-poll's first answer would be the history already read).
     let current = this.readAt !== undefined;
     try {
+      if (!current) closed = (await watcher.next()).closed;
       for (;;) {
         if (!current) {
           const events = closed

@@ -63,6 +63,8 @@ function workflowsWithLog() {
   const gapReads: number[] = [];
   /** Reads of a running task that fail (undefined: a query no worker answered) before they succeed again. */
   const failing = { reads: 0 };
+  /** Reads of a running task's events, successful or not. */
+  const reads = { running: 0 };
   let changed = () => {};
   let changes = 0;
   const after = (seq: number) => log.filter((event) => event.seq > seq);
@@ -78,7 +80,7 @@ function workflowsWithLog() {
   };
   const workflows = {
     events: {
-      ofRunning: async (_id: string, seq: number) => (failing.reads-- > 0 ? undefined : after(seq)),
+      ofRunning: async (_id: string, seq: number) => (reads.running++, failing.reads-- > 0 ? undefined : after(seq)),
       since: async (_id: string, seq: number) => (gapReads.push(seq), after(seq)),
       watch,
     },
@@ -93,7 +95,7 @@ function workflowsWithLog() {
     changed();
     await new Promise((resolve) => setTimeout(resolve, 0));
   };
-  return { workflows, append, gapReads, failing };
+  return { workflows, append, gapReads, failing, reads };
 }
 
 /** Reads `count` events of a follower, as sequence numbers. */
@@ -123,6 +125,22 @@ describe('TaskEventHub feeds', () => {
     const late = hub.follow('t1', 20, stop.signal);
     expect(await take(late, 90)).toEqual(Array.from({ length: 90 }, (_, i) => i + 21));
     expect(gapReads).toEqual([20]);
+    stop.abort();
+  });
+
+  it('read the events once when they start, then once per change', async () => {
+    const { workflows, append, reads } = workflowsWithLog();
+    await append(2); // before anyone follows
+    const hub = new TaskEventHub(workflows);
+    const stop = new AbortController();
+    const follower = hub.follow('t1', 0, stop.signal);
+    expect(await take(follower, 2)).toEqual([1, 2]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reads.running).toBe(1);
+    const next = take(follower, 1);
+    await append(1);
+    expect(await next).toEqual([3]);
+    expect(reads.running).toBe(2);
     stop.abort();
   });
 
