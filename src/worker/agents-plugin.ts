@@ -3,7 +3,9 @@
  * this package's task workflow with the project's agents module inside, and registers the
  * project's activities. `a2a-temporal` imports in agent code resolve to this very copy of the
  * package, so agent code and the task workflow share one `AgentFailure` and one agent API. The
- * bundle also counts tasks started and settled on the worker's metrics (src/workflows/metrics-interceptors.ts).
+ * bundle also counts tasks started and settled on the worker's metrics (src/workflows/metrics-interceptors.ts),
+ * and writes the memo and search attribute upserts of each workflow task as one of each
+ * (src/workflows/coalesced-upserts.ts).
  */
 import {
   bundleWorkflowCode,
@@ -30,7 +32,10 @@ const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 /** The file the worker bundles as its workflows: the task workflow over the project's agents. */
 const BUNDLED_WORKFLOWS = fileURLToPath(new URL(`./bundled-workflows${EXTENSION}`, import.meta.url));
 const PACKAGE_ROOT_MODULE = fileURLToPath(new URL(`../index${EXTENSION}`, import.meta.url));
-const TASK_METRICS_MODULE = fileURLToPath(new URL(`../workflows/metrics-interceptors${EXTENSION}`, import.meta.url));
+/** Workflow interceptors of every task: its metrics, and its upserts coalesced per workflow task. */
+const WORKFLOW_INTERCEPTOR_MODULES = ['metrics-interceptors', 'coalesced-upserts'].map((name) =>
+  fileURLToPath(new URL(`../workflows/${name}${EXTENSION}`, import.meta.url)),
+);
 
 type WebpackConfigHook = NonNullable<BundleOptions['webpackConfigHook']>;
 
@@ -97,7 +102,7 @@ export function bundleAgents(
   return bundleWorkflowCode({
     ...options,
     workflowsPath: BUNDLED_WORKFLOWS,
-    workflowInterceptorModules: [...(options.workflowInterceptorModules ?? []), TASK_METRICS_MODULE],
+    workflowInterceptorModules: [...(options.workflowInterceptorModules ?? []), ...WORKFLOW_INTERCEPTOR_MODULES],
     webpackConfigHook: chain(options.webpackConfigHook, agentsWebpackHook(agents)),
   });
 }
@@ -115,7 +120,7 @@ function bundleSettings(
     workflowsPath: BUNDLED_WORKFLOWS,
     interceptors: {
       ...worker.interceptors,
-      workflowModules: [...(worker.interceptors?.workflowModules ?? []), TASK_METRICS_MODULE],
+      workflowModules: [...(worker.interceptors?.workflowModules ?? []), ...WORKFLOW_INTERCEPTOR_MODULES],
     },
     bundlerOptions: {
       ...worker.bundlerOptions,

@@ -11,7 +11,6 @@ import {
   CancellationScope,
   condition,
   log,
-  patched,
   proxyActivities,
   sleep,
   type ActivityOptions,
@@ -25,6 +24,7 @@ import {
   type StoredPushConfig,
 } from '../protocol/push.js';
 import type { TaskRecord } from './task-record.js';
+import { hasPatch } from './task-patches.js';
 
 /** Marks histories that deliver push notifications (workflows before it never had a config). */
 const PUSH_PATCH = 'push-notifications';
@@ -82,7 +82,7 @@ export class PushDeliveries {
   /** Starts the delivery sequence of a config unless it runs already. */
   follow(id: string): void {
     if (this.running.has(id)) return;
-    patched(PUSH_PATCH);
+    hasPatch(PUSH_PATCH);
     this.running.add(id);
     // Not cancellable: a canceled task still tells its webhooks that it was canceled.
     void CancellationScope.nonCancellable(() => this.deliverAll(id)).finally(() => this.running.delete(id));
@@ -121,7 +121,7 @@ export class PushDeliveries {
    * created again) meanwhile, its outcome says nothing of the new config's queue.
    */
   private stillStored(stored: StoredPushConfig): boolean {
-    return this.record.pushConfig(stored.config.id) === stored || !patched(CONFIG_REPLACED_PATCH);
+    return this.record.pushConfig(stored.config.id) === stored || !hasPatch(CONFIG_REPLACED_PATCH);
   }
 
   /** One notification, with its retries; throws once it is given up. */
@@ -133,7 +133,7 @@ export class PushDeliveries {
     // After a give-up, one attempt each until one succeeds: a webhook gone for good holds the
     // finished task open a day, not a day per notification.
     if (lastGivenUp(stored)) return send(ONE_ATTEMPT);
-    if (!patched(FAILURES_SHOWN_PATCH)) return send(DELIVERY_OPTIONS);
+    if (!hasPatch(FAILURES_SHOWN_PATCH)) return send(DELIVERY_OPTIONS);
     try {
       // One attempt first, so that a failure shows in the task (tasks show) at once, not after a day.
       return await send(ONE_ATTEMPT);

@@ -9,7 +9,6 @@ import {
   condition,
   currentUpdateInfo,
   log,
-  patched,
   setCurrentDetails,
   setHandler,
   upsertMemo,
@@ -56,6 +55,7 @@ import {
 } from '../protocol/push.js';
 import { agentMessage } from './agent-context.js';
 import { PushDeliveries } from './push-deliveries.js';
+import { hasPatch } from './task-patches.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 
 /** The pending question's side of a reply: what it accepts, and the reply once it came. */
@@ -121,7 +121,7 @@ export class TaskRuntime {
   /** Search attributes and current details follow every transition. */
   publish(): void {
     // Visibility rows carry the memo: ListTasks reads a page of tasks without a query per task.
-    if (patched(SUMMARY_MEMO_PATCH)) upsertMemo({ [SUMMARY_MEMO]: this.record.summary() });
+    if (hasPatch(SUMMARY_MEMO_PATCH)) upsertMemo({ [SUMMARY_MEMO]: this.record.summary() });
     const deadline = this.record.pending?.deadline;
     upsertSearchAttributes([
       { key: TASK_STATE_ATTRIBUTE, value: this.record.state },
@@ -315,7 +315,7 @@ export class TaskRuntime {
    */
   private async acceptMessage(incoming: IncomingMessage): Promise<MessageAccepted> {
     const accepted = this.applyMessage(incoming);
-    if (!incoming.untilSettled || accepted.duplicate || !patched(SETTLED_ANSWER_PATCH)) return accepted;
+    if (!incoming.untilSettled || accepted.duplicate || !hasPatch(SETTLED_ANSWER_PATCH)) return accepted;
     // Not cancellable: a Temporal cancel settles the task as canceled, which is this sender's answer too.
     await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
     const directMessage = this.record.directMessage;

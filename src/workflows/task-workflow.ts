@@ -12,7 +12,6 @@ import {
   continueAsNew,
   isCancellation,
   log,
-  patched,
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -23,6 +22,7 @@ import { AgentJournal } from './agent-journal.js';
 import { TaskRejection, WAITING_STEPS, agentMessage, createAgentContext } from './agent-context.js';
 import { TaskRecord } from './task-record.js';
 import { TaskRuntime } from './task-runtime.js';
+import { hasPatch, recordRelease } from './task-patches.js';
 
 /** Workflows that started before this memo existed must replay without it. */
 const FINAL_EVENTS_PATCH = 'final-events-memo';
@@ -40,6 +40,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
   const byName = new Map(agents.map((agent) => [agent.name, agent]));
 
   return async function taskWorkflow(input: TaskWorkflowInput): Promise<WireTask> {
+    recordRelease();
     const agentName = workflowInfo().workflowType;
     const agent = byName.get(agentName);
     if (!agent) {
@@ -85,7 +86,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     });
     // Temporal's own status tells the A2A outcome in the UI's list and its Failures count; workflows
     // that started before this change end as they always did.
-    const ending: Ending = patched(TEMPORAL_STATUS_PATCH)
+    const ending: Ending = hasPatch(TEMPORAL_STATUS_PATCH)
       ? await endingForOutcome()
       : canceledByTemporal
         ? 'canceled'
@@ -93,7 +94,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     // Readable with no worker and no replay: the last events for streams that were open at the end,
     // and the final task when the workflow ends failed or canceled (it has no result then).
     const memo: Record<string, unknown> = {};
-    if (patched(FINAL_EVENTS_PATCH)) memo[FINAL_EVENTS_MEMO] = record.lastEvents();
+    if (hasPatch(FINAL_EVENTS_PATCH)) memo[FINAL_EVENTS_MEMO] = record.lastEvents();
     if (ending !== 'completed') memo[FINAL_TASK_MEMO] = record.boundedView();
     if (Object.keys(memo).length > 0) upsertMemo(memo);
     if (ending === 'canceled') {
