@@ -96,12 +96,6 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
     streamIntervalMs,
     ...card
   } = definition;
-  const toolSpecs: LlmToolSpec[] = Object.entries(tools).map(([name, tool]) => ({
-    name,
-    description: tool.description,
-    parameters: toJSONSchema(tool.input) as Record<string, unknown>,
-  }));
-  if (askUser) toolSpecs.push(ASK_USER_SPEC);
   return defineAgent({
     ...card,
     llm: { ...(model && { model }) },
@@ -110,7 +104,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
         system: instructions,
         ...(model && { model }),
         tools,
-        toolSpecs,
+        toolSpecs: toolSpecsOf(tools, askUser),
         askUser,
         maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
         modelOptions: modelActivityOptions ?? {},
@@ -119,11 +113,27 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
   });
 }
 
-const ASK_USER_SPEC: LlmToolSpec = {
-  name: ASK_USER_TOOL,
-  description: 'Ask the user a question and wait for the answer. Use it when you need information only the user has.',
-  parameters: toJSONSchema(z.object({ question: z.string() })) as Record<string, unknown>,
-};
+/**
+ * What the model is told of the tools. Built when a run starts, not when the agent is defined:
+ * Temporal's sandbox evaluates the agents' modules again for every workflow, and JSON Schema
+ * conversion there would cost every task on the worker, LLM agent or not.
+ */
+function toolSpecsOf(tools: Record<string, AnyLlmTool>, askUser: boolean): LlmToolSpec[] {
+  const specs: LlmToolSpec[] = Object.entries(tools).map(([name, tool]) => ({
+    name,
+    description: tool.description,
+    parameters: toJSONSchema(tool.input) as Record<string, unknown>,
+  }));
+  if (askUser) {
+    specs.push({
+      name: ASK_USER_TOOL,
+      description:
+        'Ask the user a question and wait for the answer. Use it when you need information only the user has.',
+      parameters: toJSONSchema(z.object({ question: z.string() })) as Record<string, unknown>,
+    });
+  }
+  return specs;
+}
 
 interface LoopSettings {
   system: string;
