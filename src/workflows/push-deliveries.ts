@@ -24,14 +24,7 @@ import {
   type StoredPushConfig,
 } from '../protocol/push.js';
 import type { TaskRecord } from './task-record.js';
-import { hasPatch } from './task-patches.js';
-
-/** Marks histories that deliver push notifications (workflows before it never had a config). */
-const PUSH_PATCH = 'push-notifications';
-/** Marks histories whose deliveries try once, record a failure in the task, then retry for the day. */
-const FAILURES_SHOWN_PATCH = 'push-failures-shown';
-/** Marks histories in which a config was deleted while one of its notifications was under way. */
-const CONFIG_REPLACED_PATCH = 'push-config-replaced';
+import { hasPatch, PATCH } from './task-patches.js';
 
 const FIRST_RETRY_AFTER = '1 second';
 
@@ -82,7 +75,7 @@ export class PushDeliveries {
   /** Starts the delivery sequence of a config unless it runs already. */
   follow(id: string): void {
     if (this.running.has(id)) return;
-    hasPatch(PUSH_PATCH);
+    hasPatch(PATCH.pushNotifications);
     this.running.add(id);
     // Not cancellable: a canceled task still tells its webhooks that it was canceled.
     void CancellationScope.nonCancellable(() => this.deliverAll(id)).finally(() => this.running.delete(id));
@@ -121,7 +114,7 @@ export class PushDeliveries {
    * created again) meanwhile, its outcome says nothing of the new config's queue.
    */
   private stillStored(stored: StoredPushConfig): boolean {
-    return this.record.pushConfig(stored.config.id) === stored || !hasPatch(CONFIG_REPLACED_PATCH);
+    return this.record.pushConfig(stored.config.id) === stored || !hasPatch(PATCH.pushConfigReplaced);
   }
 
   /** One notification, with its retries; throws once it is given up. */
@@ -133,7 +126,7 @@ export class PushDeliveries {
     // After a give-up, one attempt each until one succeeds: a webhook gone for good holds the
     // finished task open a day, not a day per notification.
     if (lastGivenUp(stored)) return send(ONE_ATTEMPT);
-    if (!hasPatch(FAILURES_SHOWN_PATCH)) return send(DELIVERY_OPTIONS);
+    if (!hasPatch(PATCH.pushFailuresShown)) return send(DELIVERY_OPTIONS);
     try {
       // One attempt first, so that a failure shows in the task (tasks show) at once, not after a day.
       return await send(ONE_ATTEMPT);

@@ -55,7 +55,7 @@ import {
 } from '../protocol/push.js';
 import { agentMessage } from './agent-context.js';
 import { PushDeliveries } from './push-deliveries.js';
-import { hasPatch } from './task-patches.js';
+import { hasPatch, PATCH } from './task-patches.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 
 /** The pending question's side of a reply: what it accepts, and the reply once it came. */
@@ -78,8 +78,6 @@ export interface ModelStream {
   maxChars: number;
 }
 
-/** Workflows that started before a message could wait for the task to settle replay without it. */
-const SETTLED_ANSWER_PATCH = 'settled-answer';
 /**
  * An ended task rides in the settled answer up to this size. The workflow's result holds it again
  * in the same workflow task, and both must stay well under Temporal's 4 MB gRPC message limit.
@@ -87,8 +85,6 @@ const SETTLED_ANSWER_PATCH = 'settled-answer';
 const SETTLED_TASK_MAX_BYTES = 256 * 1024;
 /** Every event is sent to every config: a bound keeps one task's history and fan-out in proportion. */
 const MAX_PUSH_CONFIGS = 10;
-/** Workflows that started before the summary memo replay without it. */
-const SUMMARY_MEMO_PATCH = 'summary-memo';
 
 export class TaskRuntime {
   waiter?: ReplyWaiter;
@@ -121,7 +117,7 @@ export class TaskRuntime {
   /** Search attributes and current details follow every transition. */
   publish(): void {
     // Visibility rows carry the memo: ListTasks reads a page of tasks without a query per task.
-    if (hasPatch(SUMMARY_MEMO_PATCH)) upsertMemo({ [SUMMARY_MEMO]: this.record.summary() });
+    if (hasPatch(PATCH.summaryMemo)) upsertMemo({ [SUMMARY_MEMO]: this.record.summary() });
     const deadline = this.record.pending?.deadline;
     upsertSearchAttributes([
       { key: TASK_STATE_ATTRIBUTE, value: this.record.state },
@@ -315,7 +311,7 @@ export class TaskRuntime {
    */
   private async acceptMessage(incoming: IncomingMessage): Promise<MessageAccepted> {
     const accepted = this.applyMessage(incoming);
-    if (!incoming.untilSettled || accepted.duplicate || !hasPatch(SETTLED_ANSWER_PATCH)) return accepted;
+    if (!incoming.untilSettled || accepted.duplicate || !hasPatch(PATCH.settledAnswer)) return accepted;
     // Not cancellable: a Temporal cancel settles the task as canceled, which is this sender's answer too.
     await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
     const directMessage = this.record.directMessage;

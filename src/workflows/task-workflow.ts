@@ -22,12 +22,8 @@ import { AgentJournal } from './agent-journal.js';
 import { TaskRejection, WAITING_STEPS, agentMessage, createAgentContext } from './agent-context.js';
 import { TaskRecord } from './task-record.js';
 import { TaskRuntime } from './task-runtime.js';
-import { hasPatch, recordRelease } from './task-patches.js';
+import { hasPatch, PATCH, recordRelease } from './task-patches.js';
 
-/** Workflows that started before this memo existed must replay without it. */
-const FINAL_EVENTS_PATCH = 'final-events-memo';
-/** Workflows that started before their Temporal status told the A2A outcome end COMPLETED for every outcome. */
-const TEMPORAL_STATUS_PATCH = 'temporal-status-for-outcome';
 /** How long a task canceled through A2A waits for the gateway's Temporal cancellation before ending anyway. */
 const TEMPORAL_CANCEL_GRACE = '1 minute';
 
@@ -86,7 +82,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     });
     // Temporal's own status tells the A2A outcome in the UI's list and its Failures count; workflows
     // that started before this change end as they always did.
-    const ending: Ending = hasPatch(TEMPORAL_STATUS_PATCH)
+    const ending: Ending = hasPatch(PATCH.temporalStatusForOutcome)
       ? await endingForOutcome()
       : canceledByTemporal
         ? 'canceled'
@@ -94,7 +90,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     // Readable with no worker and no replay: the last events for streams that were open at the end,
     // and the final task when the workflow ends failed or canceled (it has no result then).
     const memo: Record<string, unknown> = {};
-    if (hasPatch(FINAL_EVENTS_PATCH)) memo[FINAL_EVENTS_MEMO] = record.lastEvents();
+    if (hasPatch(PATCH.finalEventsMemo)) memo[FINAL_EVENTS_MEMO] = record.lastEvents();
     if (ending !== 'completed') memo[FINAL_TASK_MEMO] = record.boundedView();
     if (Object.keys(memo).length > 0) upsertMemo(memo);
     if (ending === 'canceled') {
