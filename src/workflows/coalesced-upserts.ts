@@ -1,11 +1,11 @@
 /**
- * Workflow interceptors the agents plugin bundles into every worker: at the end of each workflow
- * task, the memo upserts become one and the search attribute upserts become one, holding the
- * same final values. A task changes state several times in one workflow task (submitted, working
- * and completed for an echo; working and completed for an approval), and each upsert is a history
- * event and a visibility write on the Temporal server, though visibility only ever shows the last.
- * Only workflows that started on the release that brought this do it (task-patches.ts): older
- * histories hold every upsert, and replay them.
+ * Workflow interceptors the agents plugin bundles into every worker: at the end of each activation
+ * (usually the whole of a workflow task), the memo upserts become one and the search attribute
+ * upserts become one, holding the same final values. A task changes state several times in one
+ * workflow task (submitted, working and completed for an echo; working and completed for an
+ * approval), and each upsert is a history event and a visibility write on the Temporal server,
+ * though visibility only ever shows the last. Only workflows that started on the release that
+ * brought this do it (task-patches.ts): older histories hold every upsert, and replay them.
  */
 import type {
   ConcludeActivationInput,
@@ -14,7 +14,7 @@ import type {
   WorkflowInterceptors,
   WorkflowInternalsInterceptor,
 } from '@temporalio/workflow';
-import { coalescesUpserts } from './task-patches.js';
+import { coalescesUpserts, coalescingInstalled } from './task-patches.js';
 
 type WorkflowCommand = ConcludeActivationInput['commands'][number];
 type Payloads = NonNullable<
@@ -35,7 +35,8 @@ class CoalescedUpserts implements WorkflowInternalsInterceptor {
  * The commands with every memo upsert merged into the last of them, in order (a later value of a
  * key wins, as it would on the server), and likewise every search attribute upsert. The merged
  * upsert takes the place of the last one, so it still comes before the command that ends the
- * workflow, and keeps that one's event group markers (the update it belongs to in the UI).
+ * workflow, and keeps that one's event group markers (the update it belongs to in the UI, which
+ * then also shows the earlier upserts' values: cosmetic, Core does not match on markers).
  */
 export function coalesceUpserts(commands: WorkflowCommand[]): WorkflowCommand[] {
   const memo = new Merge(
@@ -86,4 +87,7 @@ class Merge {
   }
 }
 
-export const interceptors = (): WorkflowInterceptors => ({ internals: [new CoalescedUpserts()] });
+export const interceptors = (): WorkflowInterceptors => {
+  coalescingInstalled();
+  return { internals: [new CoalescedUpserts()] };
+};

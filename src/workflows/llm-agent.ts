@@ -5,7 +5,13 @@
  * conversation is rebuilt from the agent journal after continue-as-new, and every model output and
  * tool result is capped so a long session stays within Temporal's payload and history limits.
  */
-import { ActivityCancellationType, isCancellation, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  inWorkflowContext,
+  isCancellation,
+  proxyActivities,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { toJSONSchema, z, type ZodType } from 'zod';
 import {
@@ -96,6 +102,9 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
     streamIntervalMs,
     ...card
   } = definition;
+  // Where the config loads the agents (Node, not the sandbox), a tool whose schema has no JSON
+  // Schema (a date, a transform) stops the worker from starting instead of failing its every task.
+  if (!inWorkflowContext()) toolSpecsOf(tools, askUser);
   return defineAgent({
     ...card,
     llm: { ...(model && { model }) },

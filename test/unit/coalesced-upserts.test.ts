@@ -1,6 +1,9 @@
 /** The merge of a workflow task's memo and search attribute upserts (src/workflows/coalesced-upserts.ts). */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { coalesceUpserts } from '../../src/workflows/coalesced-upserts.js';
+import { defineLlmAgent, defineTool } from '../../src/workflows/llm-agent.js';
+import { PATCH } from '../../src/workflows/task-patches.js';
 
 type Command = Parameters<typeof coalesceUpserts>[0][number];
 const payload = (text: string) => ({ metadata: {}, data: new TextEncoder().encode(text) });
@@ -65,5 +68,30 @@ describe('coalesced upserts', () => {
   it('leaves commands with at most one upsert of each kind as they are', () => {
     const commands = [memo({ a: '1' }), timer, attributes({ state: 'x' }), complete];
     expect(coalesceUpserts(commands)).toBe(commands);
+  });
+});
+
+describe('the patches folded into the v8 release marker', () => {
+  it('are exactly those before v8: a later one is asked with patched() of its own', () => {
+    // A workflow with the release marker takes every patch listed here without having run it:
+    // adding one here would make v8 histories take it on replay.
+    expect(Object.values(PATCH).sort()).toEqual([
+      'final-events-memo',
+      'push-config-replaced',
+      'push-failures-shown',
+      'push-notifications',
+      'settled-answer',
+      'summary-memo',
+      'temporal-status-for-outcome',
+    ]);
+  });
+});
+
+describe('an LLM agent defined where the config loads', () => {
+  it('refuses a tool whose input has no JSON Schema, before any task runs', () => {
+    const when = defineTool({ description: 'when', input: z.object({ at: z.date() }), activity: 'when' });
+    expect(() =>
+      defineLlmAgent({ name: 'dated', description: 'x', skills: [], instructions: 'x', tools: { when } }),
+    ).toThrow(/Date/i);
   });
 });
