@@ -4,7 +4,7 @@
  * project's activities. `a2a-temporal` imports in agent code resolve to this very copy of the
  * package, so agent code and the task workflow share one `AgentFailure` and one agent API. The
  * bundle also counts tasks started and settled on the worker's metrics (src/workflows/metrics-interceptors.ts),
- * and writes the memo and search attribute upserts of each workflow task as one of each
+ * and writes the memo and search attribute upserts of each activation as one of each
  * (src/workflows/coalesced-upserts.ts).
  */
 import {
@@ -32,7 +32,7 @@ const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 /** The file the worker bundles as its workflows: the task workflow over the project's agents. */
 const BUNDLED_WORKFLOWS = fileURLToPath(new URL(`./bundled-workflows${EXTENSION}`, import.meta.url));
 const PACKAGE_ROOT_MODULE = fileURLToPath(new URL(`../index${EXTENSION}`, import.meta.url));
-/** Workflow interceptors of every task: its metrics, and its upserts coalesced per workflow task. */
+/** Workflow interceptors of every task: its metrics, and its upserts coalesced per activation. */
 const WORKFLOW_INTERCEPTOR_MODULES = ['metrics-interceptors', 'coalesced-upserts'].map((name) =>
   fileURLToPath(new URL(`../workflows/${name}${EXTENSION}`, import.meta.url)),
 );
