@@ -29,7 +29,9 @@ describe('a streamed LLM answer', () => {
   it('arrives as ordered artifact chunks before the task completes; the chunks joined are the answer', async () => {
     const token = `t${randomUUID().slice(0, 8)}`;
     const answer = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
-    model.script({ match: token, text: answer, chunkSize: 8, chunkDelayMs: 40 });
+    // About 5 s of streaming: under the whole suite's load the first updates may take a second or two
+    // to reach the client (at 40 ms a chunk, 2.4 s, one CI run saw only 2 chunks before the end).
+    model.script({ match: token, text: answer, chunkSize: 8, chunkDelayMs: 80 });
 
     const chunks: { text: string; at: number; lastChunk: boolean }[] = [];
     let completedAt: number | undefined;
