@@ -181,7 +181,8 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     const signal = signalOf(context);
     const { snapshot, readAt } = await this.subscribableStart(params.id, callerOf(context));
     yield taskStream(snapshot.task);
-    for await (const event of this.events.follow(params.id, snapshot.lastSeq, signal, readAt)) {
+    const known = { ...(readAt && { readAt }), status: snapshot.task.status };
+    for await (const event of this.events.follow(params.id, snapshot.lastSeq, signal, known)) {
       // A direct message answers the send that caused it; subscribers follow the task.
       if (event.kind !== 'message') yield eventStream(snapshot.task, event);
     }

@@ -1,12 +1,14 @@
 /**
  * A task's events after a given sequence number, as they happen. The workflow keeps the numbered
- * event log; history long-polling says when to read it again (task-workflows/events.ts). A follower's stream ends at the first
- * status event that settles the task (terminal, input-required or auth-required), when the workflow
- * closes, or at once when its signal aborts (the client went away).
+ * event log; history long-polling says when to read it again (task-workflows/events.ts), or, while
+ * the task waits for input, a visibility list shared by all waiting tasks (waiting-watch.ts). A
+ * follower's stream ends at the first status event that settles the task (terminal, input-required
+ * or auth-required), when the workflow closes, or at once when its signal aborts (the client went away).
  */
 import { setImmediate as nextMacrotask, setTimeout as sleep } from 'node:timers/promises';
 import type { TaskEvent } from '../protocol/contract.js';
-import { fromWireState, isSettled } from '../protocol/states.js';
+import { fromWireState, isInterrupted, isSettled } from '../protocol/states.js';
+import type { WireTaskStatus } from '../protocol/wire.js';
 import { toA2AError } from './errors.js';
 import type { HistoryChange, HistoryPosition, SubscribableTask, TaskWorkflows } from './task-workflows/index.js';
 
@@ -27,6 +29,11 @@ export class TaskEventHub {
     return this.feeds.size;
   }
 
+  /** Tasks waiting for input whose feed has no long-poll of its own now (see waiting-watch.ts). */
+  get waitingFeeds(): number {
+    return this.workflows.events.waiting.watched;
+  }
+
   /** How many follow `taskId` through this hub now. */
   followersOf(taskId: string): number {
     return this.feeds.get(taskId)?.followers ?? 0;
@@ -38,19 +45,20 @@ export class TaskEventHub {
   }
 
   /**
-   * The events of `taskId` after `afterSeq`. `readAt`, where history stood when `afterSeq` was read
-   * (a start from `startOf`), spares a new feed reading the events again before anything changed.
+   * The events of `taskId` after `afterSeq`. `known`, what was read with `afterSeq` (a start from
+   * `startOf`), spares a new feed reading the events again before anything changed, and tells it
+   * whether the task waits for input.
    */
   async *follow(
     taskId: string,
     afterSeq: number,
     signal: AbortSignal,
-    readAt?: HistoryPosition,
+    known: KnownAtStart = {},
   ): AsyncGenerator<TaskEvent, void, undefined> {
     let feed = this.feeds.get(taskId);
     if (!feed) {
       // An ended feed leaves the hub at once: a new follower never inherits its end (or its error).
-      const started: TaskFeed = new TaskFeed(this.workflows, taskId, afterSeq, () => this.forget(started), readAt);
+      const started: TaskFeed = new TaskFeed(this.workflows, taskId, afterSeq, () => this.forget(started), known);
       feed = started;
       this.feeds.set(taskId, feed);
     }
@@ -100,6 +108,14 @@ export class TaskEventHub {
   }
 }
 
+/** What a follower read of the task along with the sequence number it follows from. */
+export interface KnownAtStart {
+  /** Where history stood just before. */
+  readAt?: HistoryPosition;
+  /** The task's status then. */
+  status?: WireTaskStatus;
+}
+
 /** How long a resolved start may serve later followers (it decides their access too). */
 const START_REUSE_MS = 1_000;
 
@@ -124,15 +140,20 @@ class TaskFeed {
   private failure: unknown;
   private changed = deferred();
   private readonly controller = new AbortController();
+  /** Where history stood when the events up to `fromSeq` were read, if known. */
+  private readonly readAt?: HistoryPosition;
+  /** The task's status as of the newest event the feed knows of, if known. */
+  private status?: WireTaskStatus;
 
   constructor(
     private readonly workflows: TaskWorkflows,
     readonly taskId: string,
     private fromSeq: number,
     private readonly onEnd: () => void,
-    /** Where history stood when the events up to `fromSeq` were read, if known. */
-    private readonly readAt?: HistoryPosition,
+    known: KnownAtStart,
   ) {
+    this.readAt = known.readAt;
+    this.status = known.status;
     void this.run();
   }
 
@@ -212,12 +233,14 @@ class TaskFeed {
     const watcher = this.workflows.events.watch(this.taskId, signal, this.readAt);
     let seq = this.fromSeq;
     let closed = false;
-    let change: Promise<HistoryChange> | undefined;
+    let change: Promise<HistoryChange | undefined> | undefined;
     let unread = 0;
     // A start read at a known point of history is current until history grows past it. Without one,
     // learn where history stands first, then read: the long-poll then wakes only for what came later
     // (reading first, the long-poll's first answer would be the history already read).
     let current = this.readAt !== undefined;
+    /** Whether visibility tells this task's changes (tasks older than the summary memo: no). */
+    let watchable = true;
     try {
       if (!current) closed = (await watcher.next()).closed;
       for (;;) {
@@ -230,19 +253,29 @@ class TaskFeed {
             this.trim();
             this.events.push(...events);
             seq = events.at(-1)!.seq;
+            this.status = events.findLast(isStatusEvent)?.status ?? this.status;
             this.notify();
           }
         }
         current = false;
         if (closed || signal.aborted) break;
+        const waiting = this.waitingStatus();
+        if (!change && unread === 0 && watchable && waiting) {
+          // A task waiting for input may not change for days: no long-poll of its own meanwhile.
+          watchable = (await this.workflows.events.waiting.changeOf(this.taskId, waiting, signal)) !== 'unwatchable';
+          if (signal.aborted) break;
+          // Returns at once if history grew; if not (a false alarm), after Temporal's long-poll timeout.
+          change = watcher.poll();
+        }
         // A change whose events could not be read is read again after a while: the history may not
         // grow again for days (a task waiting for input).
         change ??= watcher.next();
         const woke = await (unread === 0 ? change : Promise.race([change, retryAfter(unread, signal)]));
-        if (woke) {
-          change = undefined;
-          closed = woke.closed;
-        }
+        if (woke === RETRY) continue;
+        change = undefined;
+        // The long-poll ended with history as it was: the events read stand.
+        if (woke === undefined) current = true;
+        else closed = woke.closed;
       }
     } catch (error) {
       this.failure = error;
@@ -250,6 +283,12 @@ class TaskFeed {
     this.ended = true;
     this.onEnd();
     this.notify();
+  }
+
+  /** The task's status while it waits for input (input-required, auth-required), as the feed knows it. */
+  private waitingStatus(): WireTaskStatus | undefined {
+    const state = this.status && fromWireState(this.status.state);
+    return state && isInterrupted(state) ? this.status : undefined;
   }
 
   /** The next change, or the follower going away; one listener per wait, removed after it. */
@@ -270,10 +309,12 @@ class TaskFeed {
   }
 }
 
-/** Resolves (to nothing) after a backoff of 1, 2, 4 … up to 30 s for the nth read that failed, or on abort. */
-function retryAfter(failures: number, signal: AbortSignal): Promise<undefined> {
+const RETRY = Symbol('retry');
+
+/** Resolves to RETRY after a backoff of 1, 2, 4 … up to 30 s for the nth read that failed, or on abort. */
+function retryAfter(failures: number, signal: AbortSignal): Promise<typeof RETRY> {
   const ms = Math.min(1_000 * 2 ** (failures - 1), 30_000);
-  return sleep(ms, undefined, { signal }).catch(() => undefined);
+  return sleep(ms, RETRY, { signal }).catch(() => RETRY);
 }
 
 /** A promise with its resolver (Promise.withResolvers needs Node 22). */
@@ -281,6 +322,10 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
   const promise = new Promise<void>((done) => (resolve = done));
   return { promise, resolve };
+}
+
+function isStatusEvent(event: TaskEvent): event is Extract<TaskEvent, { kind: 'status' }> {
+  return event.kind === 'status';
 }
 
 export function settles(event: TaskEvent): boolean {

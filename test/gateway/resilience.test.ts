@@ -97,6 +97,49 @@ describe('open streams', () => {
     expect(hub.openFeeds).toBe(0);
   });
 
+  it('on tasks waiting for input hold no long-poll of their own, and an answer through the gateway wakes one at once', async () => {
+    const url = `${harness.gateway.url}/agents/expense-approval`;
+    const hub = harness.gateway.gateway.handlers.get('expense-approval')!.events;
+    const before = hub.waitingFeeds;
+    const taskIds = await Promise.all([waitingTaskId(url), waitingTaskId(url), waitingTaskId(url)]);
+    const controller = new AbortController();
+    const streams = taskIds.map(async (id) => {
+      const states: string[] = [];
+      try {
+        for await (const event of sseRpc(url, 'SubscribeToTask', { id }, controller.signal)) {
+          states.push(stateOf(event) ?? 'artifact');
+        }
+      } catch (error) {
+        if (!controller.signal.aborted) throw error;
+      }
+      return states;
+    });
+    await expect.poll(() => hub.waitingFeeds, { timeout: 20_000 }).toBe(before + 3);
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: taskIds[0], parts: [{ text: 'approve' }] },
+        },
+      }),
+    });
+    expect(((await answer.json()) as any).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(await streams[0]).toEqual([
+      'TASK_STATE_INPUT_REQUIRED',
+      'TASK_STATE_WORKING',
+      'artifact',
+      'TASK_STATE_COMPLETED',
+    ]);
+    expect(hub.waitingFeeds).toBe(before + 2);
+    controller.abort();
+    expect(await Promise.all(streams.slice(1))).toEqual([['TASK_STATE_INPUT_REQUIRED'], ['TASK_STATE_INPUT_REQUIRED']]);
+    await expect.poll(() => hub.waitingFeeds).toBe(before);
+  });
+
   it('carry keepalive comments while the task waits', async () => {
     const url = `${harness.gateway.url}/agents/expense-approval`;
     const taskId = await waitingTaskId(url);

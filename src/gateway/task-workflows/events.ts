@@ -8,15 +8,21 @@ import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../../protocol/contract.js';
 import { abortable } from '../abortable.js';
 import { taskWorkflow, type HistoryPosition } from './read.js';
+import { WaitingTaskWatch } from './waiting-watch.js';
 
 /** Attempts of one event-log query (see `since`). */
 const QUERY_ATTEMPTS = 3;
 
 export class TaskEventLog {
+  /** Learns of changes to tasks waiting for input without a long-poll each (see waiting-watch.ts). */
+  readonly waiting: WaitingTaskWatch;
+
   constructor(
     private readonly client: Client,
     private readonly queryDeadlineMs: number,
-  ) {}
+  ) {
+    this.waiting = new WaitingTaskWatch(client);
+  }
 
   /**
    * The events after `afterSeq`, by query. A query that races the workflow's completion can be
@@ -123,6 +129,17 @@ export class HistoryWatcher {
    */
   async next(): Promise<HistoryChange> {
     for (;;) {
+      const change = await this.poll();
+      if (change) return change;
+    }
+  }
+
+  /**
+   * Like `next`, but also resolves, to undefined, when Temporal ends the long-poll (after ~20 s)
+   * with history unchanged.
+   */
+  async poll(): Promise<HistoryChange | undefined> {
+    for (;;) {
       const response = await abortable(this.client, this.signal, () =>
         this.client.workflowService.getWorkflowExecutionHistory({
           namespace: this.client.options.namespace,
@@ -145,7 +162,9 @@ export class HistoryWatcher {
       this.nextPageToken = token && token.length > 0 ? token : undefined;
       const closed = events.some(isCloseEvent) || (events.length === 0 && !this.nextPageToken);
       if (closed) return { closed: true };
-      // An empty page is the server's long-poll timeout, and a page of known events no news: keep waiting.
+      // An empty page is the server's long-poll timeout.
+      if (events.length === 0) return undefined;
+      // A page of known events is no news (the first page, from a known position): keep waiting.
       if (events.some((event) => eventNumber(event) > this.seenLength)) {
         this.seenLength = 0;
         return { closed: false };

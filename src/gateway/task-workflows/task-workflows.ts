@@ -137,6 +137,7 @@ export class TaskWorkflows {
   /** A follow-up message to a task, as an Update whose ID makes a resent message land once. */
   async followUp(taskId: string, incoming: IncomingMessage, signal: AbortSignal): Promise<Delivery> {
     const handle = taskWorkflow(this.client, taskId);
+    this.events.waiting.willChange(taskId);
     try {
       const accepted = await abortable(this.client, signal, () =>
         handle.executeUpdate(sendMessageUpdate, { args: [incoming], updateId: updateIdFor(incoming) }),
@@ -159,6 +160,7 @@ export class TaskWorkflows {
 
   /** Cancels a task and answers it whole, in `canceled` (see cancelWorkflow). */
   async cancel(taskId: string, request: CancelRequest, signal: AbortSignal): Promise<WireTask> {
+    this.events.waiting.willChange(taskId);
     try {
       return await cancelWorkflow(this.client, taskId, request, signal);
     } catch (error) {
