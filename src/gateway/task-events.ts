@@ -261,6 +261,13 @@ class TaskFeed {
         if (closed || signal.aborted) break;
         const waiting = this.waitingStatus();
         if (!change && unread === 0 && watchable && waiting) {
+          // Where history stands first, so that a wake-up long-polls from there (and returns at the
+          // first new event, as a feed's long-poll does, rather than read all history first).
+          const grown = await watcher.catchUp();
+          if (grown) {
+            closed = grown.closed;
+            continue;
+          }
           // A task waiting for input may not change for days: no long-poll of its own meanwhile.
           watchable = (await this.workflows.events.waiting.changeOf(this.taskId, waiting, signal)) !== 'unwatchable';
           if (signal.aborted) break;

@@ -35,7 +35,8 @@ vi.mock('../../src/gateway/grpc-server.js', async (importOriginal) => {
 
 const V1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 
-async function waitingTaskId(url: string): Promise<string> {
+/** A blocking SendMessage over JSON-RPC; its result. */
+async function send(url: string, text: string, taskId?: string): Promise<any> {
   const response = await fetch(url, {
     method: 'POST',
     headers: V1,
@@ -43,10 +44,14 @@ async function waitingTaskId(url: string): Promise<string> {
       jsonrpc: '2.0',
       id: 1,
       method: 'SendMessage',
-      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: EXPENSE_REQUEST }] } },
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...(taskId && { taskId }) } },
     }),
   });
-  return ((await response.json()) as any).result.task.id;
+  return ((await response.json()) as any).result;
+}
+
+async function waitingTaskId(url: string): Promise<string> {
+  return (await send(url, EXPENSE_REQUEST)).task.id;
 }
 
 describe('open streams', () => {
@@ -80,16 +85,7 @@ describe('open streams', () => {
     });
     await expect.poll(() => hub.followersOf(taskId), { timeout: 20_000 }).toBe(20);
     expect(hub.openFeeds).toBe(1);
-    await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: { message: { messageId: randomUUID(), role: 'ROLE_USER', taskId, parts: [{ text: 'approve' }] } },
-      }),
-    });
+    await send(url, 'approve', taskId);
     const seen = await Promise.all(followers);
     for (const states of seen) {
       expect(states).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING', 'artifact', 'TASK_STATE_COMPLETED']);
@@ -115,19 +111,7 @@ describe('open streams', () => {
       return states;
     });
     await expect.poll(() => hub.waitingFeeds, { timeout: 20_000 }).toBe(before + 3);
-    const answer = await fetch(url, {
-      method: 'POST',
-      headers: V1,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: {
-          message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: taskIds[0], parts: [{ text: 'approve' }] },
-        },
-      }),
-    });
-    expect(((await answer.json()) as any).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await send(url, 'approve', taskIds[0])).task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await streams[0]).toEqual([
       'TASK_STATE_INPUT_REQUIRED',
       'TASK_STATE_WORKING',

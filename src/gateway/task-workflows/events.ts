@@ -138,7 +138,20 @@ export class HistoryWatcher {
    * Like `next`, but also resolves, to undefined, when Temporal ends the long-poll (after ~20 s)
    * with history unchanged.
    */
-  async poll(): Promise<HistoryChange | undefined> {
+  poll(): Promise<HistoryChange | undefined> {
+    return this.read(true);
+  }
+
+  /**
+   * Reads up to where history stands, without waiting, so that a later `poll` waits from there and
+   * returns at the first new event. The change when history already grew past the known position.
+   */
+  async catchUp(): Promise<HistoryChange | undefined> {
+    return this.nextPageToken ? undefined : this.read(false);
+  }
+
+  /** Pages of history from where this watcher stands; `wait`: long-poll past the end. */
+  private async read(wait: boolean): Promise<HistoryChange | undefined> {
     for (;;) {
       const response = await abortable(this.client, this.signal, () =>
         this.client.workflowService.getWorkflowExecutionHistory({
@@ -169,6 +182,7 @@ export class HistoryWatcher {
         this.seenLength = 0;
         return { closed: false };
       }
+      if (!wait && eventNumber(events.at(-1)!) >= this.seenLength) return undefined;
     }
   }
 }
