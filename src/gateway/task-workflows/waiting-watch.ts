@@ -130,6 +130,8 @@ export class WaitingTaskWatch {
     await this.inChunks(scanned, async (chunk) => {
       for (const [taskId, row] of await this.running(chunk, ` AND ${LEFT_WAITING}`)) await this.judgeAll(taskId, row);
     });
+    // A task watched after the last one left during this list scheduled a list of its own: one loop only.
+    clearTimeout(this.timer);
     this.timer = this.waiters.size > 0 ? setTimeout(() => void this.poll(), this.intervalMs).unref() : undefined;
   }
 
