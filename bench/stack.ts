@@ -8,6 +8,7 @@ import { sleep } from './measure.js';
 import { sendBlocking, waitingExpenseTask } from './a2a.js';
 import { startProjectWorker, startRawWorker, stopChild } from './processes.js';
 import { RawFloor } from './raw.js';
+import { RawFanout } from './raw-fanout.js';
 import { Subscribers } from './subscribers.js';
 
 export const RAW_TASK_QUEUE = 'bench-raw';
@@ -18,6 +19,8 @@ export interface Stack {
   /** The dev server's process, when this run started it itself (not an SDK-downloaded server). */
   temporalPid?: number;
   raw: RawFloor;
+  /** The raw floor of path 4: SSE streams on raw workflows (bench/raw-fanout.ts). */
+  rawFanout: RawFanout;
   rawWorker: ChildProcess;
   projectWorker: ChildProcess;
   subscribers: Subscribers;
@@ -55,6 +58,8 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
     stops.push(() => stopChild(rawWorker));
     const raw = await RawFloor.connect(server.address, RAW_TASK_QUEUE);
     stops.push(() => raw.close());
+    const rawFanout = await RawFanout.start(raw.client);
+    stops.push(() => rawFanout.close());
 
     const connection = await Connection.connect({ address: server.address });
     stops.push(() => connection.close());
@@ -90,6 +95,7 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
       temporalAddress: server.address,
       ...(server.pid !== undefined && { temporalPid: server.pid }),
       raw,
+      rawFanout,
       rawWorker,
       projectWorker,
       subscribers,
