@@ -9,8 +9,9 @@
  * watchers at once; through another one: a list), its own timers (a deadline), an operator ending
  * its workflow. Each shows in visibility as a state other than waiting, a workflow no longer
  * running, or, when the task was answered and asks again, only as a newer status in the summary
- * memo. Every few seconds the lists ask for the first two kinds (usually no rows); a task newly
- * watched, and every task every FULL_CHECK_EVERY lists, is also compared by its summary.
+ * memo. Every few seconds one list asks for the first two kinds (usually no rows) and, in the same
+ * call, for the summaries of the tasks due a compare: a task newly watched, and every task about
+ * once every FULL_CHECK_EVERY lists, a share of them at each list.
  */
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
@@ -29,9 +30,10 @@ const log = logger.child({ component: 'gateway' });
 /** How often visibility is listed while some task is watched: the delay of a change made elsewhere. */
 const WAITING_POLL_MS = 2_000;
 /**
- * Every this many lists, every watched task's summary is compared: a task answered elsewhere that
- * asks again at once shows only there (its new question reaches this gateway's streams up to a
- * minute late). Comparing 1,000 summaries costs ~0.1 s of CPU.
+ * Every watched task's summary is compared about once every this many lists: a task answered
+ * elsewhere that asks again at once shows only there (its new question reaches this gateway's
+ * streams up to a minute late). Comparing 1,000 summaries costs ~0.1 s of CPU; a share of them at
+ * each list, not all at once: a burst of 1,000 rows a minute made V8 compact its heap each time.
  */
 const FULL_CHECK_EVERY = 30;
 /** Workflow IDs per list call (the query names each). */
@@ -48,8 +50,8 @@ export type WaitingWatchOutcome = 'changed' | 'unwatchable';
 
 interface Waiter {
   known: WireTaskStatus;
-  /** Whether a list has compared its summary yet (the first list after it starts waiting does). */
-  compared?: boolean;
+  /** The list that last compared its summary; none yet: the next list does. */
+  comparedAt?: number;
   /** The summary memo as last listed, when it said nothing new: the next list decodes only a different one. */
   explained?: Uint8Array;
   resolve: (outcome: WaitingWatchOutcome) => void;
@@ -58,8 +60,14 @@ interface Waiter {
 export class WaitingTaskWatch {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private timer?: NodeJS.Timeout;
-  /** Lists so far: every `fullCheckEvery`-th compares every summary. */
+  /** Lists so far. */
   private lists = 0;
+  /**
+   * The watched tasks, IDS_PER_LIST to a list, with the `WorkflowId IN` list naming them: built
+   * again only when the tasks watched change (a list every 2 s built anew left garbage enough for a
+   * scavenge per list, and a heap compaction a minute).
+   */
+  private chunks?: { taskIds: string[]; workflowIds: string }[];
 
   private readonly intervalMs: number;
   private readonly fullCheckEvery: number;
@@ -95,9 +103,13 @@ export class WaitingTaskWatch {
       const onAbort = () => waiter.resolve('changed');
       if (signal.aborted) return resolve('changed');
       signal.addEventListener('abort', onAbort, { once: true });
-      const set = this.waiters.get(taskId) ?? new Set();
+      let set = this.waiters.get(taskId);
+      if (!set) {
+        set = new Set();
+        this.waiters.set(taskId, set);
+        this.chunks = undefined;
+      }
       set.add(waiter);
-      this.waiters.set(taskId, set);
       this.timer ??= setTimeout(() => void this.poll(), this.intervalMs).unref();
     });
   }
@@ -111,6 +123,7 @@ export class WaitingTaskWatch {
     const set = this.waiters.get(taskId);
     if (!set?.delete(waiter) || set.size > 0) return;
     this.waiters.delete(taskId);
+    this.chunks = undefined;
     if (this.waiters.size === 0) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -118,47 +131,68 @@ export class WaitingTaskWatch {
   }
 
   private async poll(): Promise<void> {
-    const full = this.lists++ % this.fullCheckEvery === 0;
-    const taskIds = [...this.waiters.keys()];
-    const uncompared = (taskId: string) => [...this.waiters.get(taskId)!].some((waiter) => !waiter.compared);
-    const compared = full ? taskIds : taskIds.filter(uncompared);
-    const scanned = full ? [] : taskIds.filter((taskId) => !uncompared(taskId));
-    await this.inChunks(compared, async (chunk) => {
-      const rows = await this.running(chunk, '');
-      for (const taskId of chunk) await this.judgeAll(taskId, rows.get(taskId));
-    });
-    await this.inChunks(scanned, async (chunk) => {
-      for (const [taskId, row] of await this.running(chunk, ` AND ${LEFT_WAITING}`)) await this.judgeAll(taskId, row);
-    });
+    const list = this.lists++;
+    const compared = this.dueCompare(list);
+    this.chunks ??= this.chunked();
+    for (const { taskIds, workflowIds } of this.chunks) {
+      const comparedHere = taskIds.filter((taskId) => compared.has(taskId));
+      try {
+        const rows = await this.listed(workflowIds, comparedHere);
+        for (const taskId of taskIds) {
+          const row = rows.get(taskId);
+          // A task due a compare without a row: its workflow is gone (the row of a closed one says so too).
+          if (row || compared.has(taskId)) await this.judgeAll(taskId, row, list);
+        }
+      } catch (error) {
+        // Temporal unreachable for a moment: the next list looks again; nothing is lost meanwhile.
+        log.debug({ err: error, tasks: taskIds.length }, 'listing waiting tasks failed');
+      }
+    }
     // A task watched after the last one left during this list scheduled a list of its own: one loop only.
     clearTimeout(this.timer);
     this.timer = this.waiters.size > 0 ? setTimeout(() => void this.poll(), this.intervalMs).unref() : undefined;
   }
 
-  private async inChunks(taskIds: string[], each: (chunk: string[]) => Promise<void>): Promise<void> {
-    for (let i = 0; i < taskIds.length; i += IDS_PER_LIST) {
-      const chunk = taskIds.slice(i, i + IDS_PER_LIST);
-      try {
-        await each(chunk);
-      } catch (error) {
-        // Temporal unreachable for a moment: the next list looks again; nothing is lost meanwhile.
-        log.debug({ err: error, tasks: chunk.length }, 'listing waiting tasks failed');
-      }
+  private chunked(): { taskIds: string[]; workflowIds: string }[] {
+    const all = [...this.waiters.keys()];
+    const chunks = [];
+    for (let i = 0; i < all.length; i += IDS_PER_LIST) {
+      const taskIds = all.slice(i, i + IDS_PER_LIST);
+      chunks.push({ taskIds, workflowIds: inList(taskIds) });
     }
+    return chunks;
   }
 
   /**
-   * The rows of these tasks matching `filter` (an `AND` clause, or nothing), by task ID, except
-   * those of runs that continued as new; a task whose workflow no longer runs has a row only when
-   * `filter` asks for those.
+   * The tasks whose summary this list compares: those not compared yet, and of the others, the
+   * longest uncompared, as many as it takes to compare each about once every `fullCheckEvery` lists.
    */
-  private async running(taskIds: string[], filter: string): Promise<Map<string, ListedRow>> {
-    const ids = taskIds.map((taskId) => quote(workflowIdForTask(taskId))).join(', ');
-    const status = filter ? `ExecutionStatus != 'ContinuedAsNew'` : `ExecutionStatus = 'Running'`;
+  private dueCompare(list: number): Set<string> {
+    const due = new Set<string>();
+    const overdue: { taskId: string; at: number }[] = [];
+    for (const [taskId, waiters] of this.waiters) {
+      let at = Infinity;
+      for (const waiter of waiters) at = Math.min(at, waiter.comparedAt ?? -Infinity);
+      if (at === -Infinity) due.add(taskId);
+      else if (list - at >= this.fullCheckEvery) overdue.push({ taskId, at });
+    }
+    overdue.sort((a, b) => a.at - b.at);
+    const share = Math.ceil(this.waiters.size / this.fullCheckEvery);
+    for (const { taskId } of overdue.slice(0, share)) due.add(taskId);
+    return due;
+  }
+
+  /**
+   * By task ID, the visibility rows of the tasks `workflowIds` names (an `inList`) that no longer
+   * wait (no longer running, or in another state), and of those in `compared` whatever their state,
+   * except rows of runs that continued as new.
+   */
+  private async listed(workflowIds: string, compared: string[]): Promise<Map<string, ListedRow>> {
+    const wanted = compared.length > 0 ? `(${LEFT_WAITING} OR WorkflowId IN (${inList(compared)}))` : LEFT_WAITING;
     const page = await this.client.workflowService.listWorkflowExecutions({
       namespace: this.client.options.namespace,
-      query: `WorkflowId IN (${ids}) AND ${status}${filter}`,
-      pageSize: taskIds.length,
+      query: `WorkflowId IN (${workflowIds}) AND ExecutionStatus != 'ContinuedAsNew' AND ${wanted}`,
+      pageSize: IDS_PER_LIST,
     });
     const rows = new Map<string, ListedRow>();
     for (const row of page.executions ?? []) {
@@ -170,9 +204,9 @@ export class WaitingTaskWatch {
     return rows;
   }
 
-  private async judgeAll(taskId: string, row: ListedRow | undefined): Promise<void> {
+  private async judgeAll(taskId: string, row: ListedRow | undefined, list: number): Promise<void> {
     for (const waiter of this.waiters.get(taskId) ?? []) {
-      waiter.compared = true;
+      waiter.comparedAt = list;
       await this.judge(waiter, row);
     }
   }
@@ -204,6 +238,11 @@ interface ListedRow {
 }
 
 const ExecutionStatus = proto.temporal.api.enums.v1.WorkflowExecutionStatus;
+
+/** The tasks' workflow IDs as a `WorkflowId IN (...)` list names them. */
+function inList(taskIds: string[]): string {
+  return taskIds.map((taskId) => quote(workflowIdForTask(taskId))).join(', ');
+}
 
 /** Whether `listed` is a later status than `known` (a task's status timestamps never go back). */
 function isNewer(listed: WireTaskStatus, known: WireTaskStatus): boolean {
