@@ -1,6 +1,6 @@
 /**
- * The raw floor of path 4: a plain Temporal workflow's change fanned out to SSE clients by the
- * least a server can do. A node:http server (no express, no A2A SDK, no project code) holds the
+ * The raw floor of paths 4 and 5: a plain Temporal workflow's change fanned out to SSE clients by
+ * the least a server can do. A node:http server (no express, no A2A SDK, no project code) holds the
  * streams; per workflow, one history long-poll; when the workflow completes, one frame serialized
  * once and written to every stream. It speaks just enough of SubscribeToTask over JSON-RPC SSE for
  * bench/sse.ts to read it: the streams' clients are the same as the project's. Open streams get

@@ -73,6 +73,27 @@ describe('the waiting-task watch', () => {
     expect(await within(watch.changeOf(taskId, older, new AbortController().signal), 10_000)).toBe('changed');
   });
 
+  it('compares every task again, a share at each list: one answered elsewhere that asks again at once is woken', async () => {
+    const workflows = expenseWorkflows();
+    const tasks = [await waitingTask(workflows), await waitingTask(workflows), await waitingTask(workflows)];
+    // One summary per list once each task has had its first compare.
+    const watch = new WaitingTaskWatch(harness.temporal, { intervalMs: 100, fullCheckEvery: 3 });
+    const stop = new AbortController();
+    const changes = tasks.map(({ taskId, status }) => watch.changeOf(taskId, status, stop.signal));
+    expect(await within(Promise.race(changes), 800)).toBe('still waiting');
+    // Not a reply the agent takes: it asks again in the same workflow task, so visibility never shows it not waiting.
+    const [asked] = tasks;
+    const answered = await expenseWorkflows().followUp(
+      asked!.taskId,
+      { ...message('maybe', asked!.taskId), untilSettled: true },
+      stop.signal,
+    );
+    expect(answered.accepted.settled?.state).toBe('input-required');
+    expect(await within(changes[0]!, 10_000)).toBe('changed');
+    expect(await within(Promise.race(changes.slice(1)), 1_000)).toBe('still waiting');
+    stop.abort();
+  });
+
   it('ends a wait whose signal aborts, and stops listing once nothing is watched', async () => {
     const { taskId, status } = await waitingTask(expenseWorkflows());
     const watch = new WaitingTaskWatch(harness.temporal, { intervalMs: 100 });
