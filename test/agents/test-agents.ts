@@ -208,6 +208,22 @@ export const llmDeadlineAgent = defineLlmAgent({
   },
 });
 
+/** Says whether its zod is the worker's shared copy (frozen once preloaded), and validates with it. */
+export const sharedZodAgent = defineAgent({
+  name: 'test-shared-zod',
+  description: 'Reports on the zod it imports',
+  skills,
+  async run() {
+    const expense = z.object({ amount: z.number().positive(), currency: z.string().length(3) });
+    return JSON.stringify({
+      // The sandbox freezes what it preloaded; a copy evaluated for this workflow alone is not.
+      shared: Object.isFrozen(z.object),
+      valid: expense.safeParse({ amount: 12, currency: 'EUR' }).success,
+      invalid: expense.safeParse({ amount: -1, currency: 'EURO' }).error?.issues.length,
+    });
+  },
+});
+
 /** Calls an activity that fails twice before it answers. */
 export const flakyAgent = defineAgent({
   name: 'test-flaky',
@@ -251,4 +267,5 @@ export const testAgents = [
   unknownActivityAgent,
   selectivePushAgent,
   flakyAgent,
+  sharedZodAgent,
 ];
