@@ -36,15 +36,6 @@ const PACKAGE_ROOT_MODULE = fileURLToPath(new URL(`../index${EXTENSION}`, import
 const WORKFLOW_INTERCEPTOR_MODULES = ['metrics-interceptors', 'coalesced-upserts'].map((name) =>
   fileURLToPath(new URL(`../workflows/${name}${EXTENSION}`, import.meta.url)),
 );
-/**
- * Modules every workflow shares (loaded once per worker, not once per workflow): Temporal's workflow
- * API and zod (src/workflows/shared-modules.ts). A worker with these spends about 3–4 ms less CPU starting
- * a task and holds about 0.6 MB less per cached task (`npm run bench -- --paths 2,7`).
- */
-const SHARED_MODULES = [
-  '@temporalio/workflow',
-  fileURLToPath(new URL(`../workflows/shared-modules${EXTENSION}`, import.meta.url)),
-];
 
 type WebpackConfigHook = NonNullable<BundleOptions['webpackConfigHook']>;
 
@@ -112,7 +103,6 @@ export function bundleAgents(
     ...options,
     workflowsPath: BUNDLED_WORKFLOWS,
     workflowInterceptorModules: [...(options.workflowInterceptorModules ?? []), ...WORKFLOW_INTERCEPTOR_MODULES],
-    preloadModules: [...(options.preloadModules ?? []), ...SHARED_MODULES],
     webpackConfigHook: chain(options.webpackConfigHook, agentsWebpackHook(agents)),
   });
 }
@@ -134,7 +124,6 @@ function bundleSettings(
     },
     bundlerOptions: {
       ...worker.bundlerOptions,
-      preloadModules: [...(worker.bundlerOptions?.preloadModules ?? []), ...SHARED_MODULES],
       webpackConfigHook: chain(worker.bundlerOptions?.webpackConfigHook, hook),
     },
   };

@@ -208,18 +208,25 @@ export const llmDeadlineAgent = defineLlmAgent({
   },
 });
 
-/** Says whether its zod is the worker's shared copy (frozen once preloaded), and validates with it. */
-export const sharedZodAgent = defineAgent({
-  name: 'test-shared-zod',
+/** Says whether its zod is a shared, frozen copy (preloaded by a worker), and validates with it, formats too. */
+export const zodAgent = defineAgent({
+  name: 'test-zod',
   description: 'Reports on the zod it imports',
   skills,
   async run() {
     const expense = z.object({ amount: z.number().positive(), currency: z.string().length(3) });
     return JSON.stringify({
-      // The sandbox freezes what it preloaded; a copy evaluated for this workflow alone is not.
+      // The sandbox freezes what it preloads; a copy evaluated for this workflow alone is not.
       shared: Object.isFrozen(z.object),
       valid: expense.safeParse({ amount: 12, currency: 'EUR' }).success,
       invalid: expense.safeParse({ amount: -1, currency: 'EURO' }).error?.issues.length,
+      formats: [
+        z.email().safeParse('a@example.com').success,
+        z.iso.date().safeParse('2026-11-26').success,
+        z.httpUrl().safeParse('https://example.com').success,
+        z.ipv4().safeParse('10.0.0.1').success,
+        z.guid().safeParse('00000000-0000-0000-0000-000000000000').success,
+      ],
     });
   },
 });
@@ -267,5 +274,5 @@ export const testAgents = [
   unknownActivityAgent,
   selectivePushAgent,
   flakyAgent,
-  sharedZodAgent,
+  zodAgent,
 ];
