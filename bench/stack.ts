@@ -9,6 +9,7 @@ import { sendBlocking, waitingExpenseTask } from './a2a.js';
 import { startProjectWorker, startRawWorker, stopChild } from './processes.js';
 import { RawFloor } from './raw.js';
 import { RawFanout } from './raw-fanout.js';
+import { ReplySplit } from './reply-split.js';
 import { Subscribers } from './subscribers.js';
 
 export const RAW_TASK_QUEUE = 'bench-raw';
@@ -24,6 +25,8 @@ export interface Stack {
   rawWorker: ChildProcess;
   projectWorker: ChildProcess;
   subscribers: Subscribers;
+  /** Where the time of a reply goes in the gateway (path 3). */
+  replySplit: ReplySplit;
   gatewayUrl: string;
   /** An agent's JSON-RPC endpoint. */
   agentUrl(name: string): string;
@@ -63,8 +66,9 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
 
     const connection = await Connection.connect({ address: server.address });
     stops.push(() => connection.close());
+    const replySplit = new ReplySplit();
     const gateway = await startGateway({
-      client: new Client({ connection }),
+      client: new Client({ connection, interceptors: { workflow: [replySplit.interceptor] } }),
       agents,
       grpcPort: false,
       taskQueue: PROJECT_TASK_QUEUE,
@@ -99,6 +103,7 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
       rawWorker,
       projectWorker,
       subscribers,
+      replySplit,
       gatewayUrl: gateway.url,
       agentUrl,
       stop,

@@ -27,7 +27,9 @@ export const hitlResume: BenchPath = {
       project: async (size) => {
         for (let i = 0; i < size; i++) {
           const taskId = await waitingExpenseTask(url);
-          await projectCpu.during(1, () => project.time(() => replyBlocking(url, taskId, 'approve')));
+          await projectCpu.during(1, () =>
+            project.time(() => stack.replySplit.time(() => replyBlocking(url, taskId, 'approve'))),
+          );
         }
       },
     });
@@ -41,7 +43,8 @@ export const hitlResume: BenchPath = {
         target: { kind: 'ratio-at-most', value: 1.3 },
         note:
           `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms; ` +
-          `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}`,
+          `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}; ` +
+          stack.replySplit.describe(),
       },
     ];
   },
