@@ -10,9 +10,9 @@ import { subscribe } from 'node:diagnostics_channel';
 import { Sample } from './measure.js';
 
 export class ReplySplit {
-  readonly http = new Sample();
-  readonly gateway = new Sample();
-  readonly update = new Sample();
+  private readonly http = new Sample();
+  private readonly gateway = new Sample();
+  private readonly update = new Sample();
   private requestAt?: number;
   private finishedAt?: number;
   private updateMs = 0;
