@@ -73,23 +73,22 @@ export class Sample {
 }
 
 /**
- * Splits `total` operations per side into `batches` alternating raw and project batches, the order
- * flipping each round (raw, project, project, raw, ...) so that drift in load hits both sides.
+ * Splits `total` operations per side into `batches` batches of each side, the order rotating each
+ * round (raw, project, then project, raw, ...; with a third side, each leads in turn) so that drift
+ * in load hits every side.
  */
 export async function interleave(
   total: number,
   batches: number,
-  run: { raw: (size: number) => Promise<void>; project: (size: number) => Promise<void> },
+  run: { raw: (size: number) => Promise<void>; project: (size: number) => Promise<void> } & Record<
+    string,
+    (size: number) => Promise<void>
+  >,
 ): Promise<void> {
+  const sides = Object.values(run);
   const rounds = Math.max(1, Math.min(batches, total));
   for (let round = 0; round < rounds; round++) {
     const size = Math.floor(total / rounds) + (round < total % rounds ? 1 : 0);
-    if (round % 2 === 0) {
-      await run.raw(size);
-      await run.project(size);
-    } else {
-      await run.project(size);
-      await run.raw(size);
-    }
+    for (let turn = 0; turn < sides.length; turn++) await sides[(round + turn) % sides.length]!(size);
   }
 }

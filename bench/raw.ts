@@ -5,7 +5,16 @@
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { withTimeout } from './measure.js';
-import { armUpdate, echoUpdate, rawEcho, rawWaiting, resumeUpdate } from './raw-workflows.js';
+import {
+  armUpdate,
+  echoUpdate,
+  rawEcho,
+  rawEchoRecorded,
+  rawWaiting,
+  rawWaitingRecorded,
+  RECORDED_BYTES,
+  resumeUpdate,
+} from './raw-workflows.js';
 
 const OPERATION_TIMEOUT_MS = 30_000;
 
@@ -23,7 +32,40 @@ export class RawFloor {
 
   /** Update-with-start on a new workflow that answers the update with its argument and completes. */
   echo(text: string): Promise<string> {
-    const startWorkflowOperation = new WithStartWorkflowOperation(rawEcho, {
+    return this.echoWith(rawEcho, text);
+  }
+
+  /** The same, on a workflow that writes what the project's echo task writes (raw-workflows.ts). */
+  echoRecorded(): Promise<string> {
+    return this.echoWith(rawEchoRecorded, 'x'.repeat(RECORDED_BYTES.echo.message));
+  }
+
+  /** Starts a workflow and returns its ID once it is waiting in `condition` for the resume update. */
+  waiting(): Promise<string> {
+    return this.waitingWith(rawWaiting);
+  }
+
+  /** The same, on a workflow that writes what the project's expense-approval task writes. */
+  waitingRecorded(): Promise<string> {
+    return this.waitingWith(rawWaitingRecorded);
+  }
+
+  /** The one Update that resolves a waiting workflow's `condition`; returns when the update has. */
+  resume(workflowId: string, text: string): Promise<string> {
+    return withTimeout(
+      'raw resume',
+      OPERATION_TIMEOUT_MS,
+      this.client.workflow.getHandle(workflowId).executeUpdate(resumeUpdate, { args: [text] }),
+    );
+  }
+
+  /** `resume` with a reply as long as the project's (`waitingRecorded` workflows). */
+  resumeRecorded(workflowId: string): Promise<string> {
+    return this.resume(workflowId, 'x'.repeat(RECORDED_BYTES.hitl.message));
+  }
+
+  private echoWith(workflow: typeof rawEcho | typeof rawEchoRecorded, text: string): Promise<string> {
+    const startWorkflowOperation = new WithStartWorkflowOperation(workflow, {
       workflowId: `raw-echo-${randomUUID()}`,
       taskQueue: this.taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -35,10 +77,9 @@ export class RawFloor {
     );
   }
 
-  /** Starts a workflow and returns its ID once it is waiting in `condition` for the resume update. */
-  async waiting(): Promise<string> {
+  private async waitingWith(workflow: typeof rawWaiting): Promise<string> {
     const workflowId = `raw-waiting-${randomUUID()}`;
-    const startWorkflowOperation = new WithStartWorkflowOperation(rawWaiting, {
+    const startWorkflowOperation = new WithStartWorkflowOperation(workflow, {
       workflowId,
       taskQueue: this.taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -49,15 +90,6 @@ export class RawFloor {
       this.client.workflow.executeUpdateWithStart(armUpdate, { args: ['ready'], startWorkflowOperation }),
     );
     return workflowId;
-  }
-
-  /** The one Update that resolves a waiting workflow's `condition`; returns when the update has. */
-  resume(workflowId: string, text: string): Promise<string> {
-    return withTimeout(
-      'raw resume',
-      OPERATION_TIMEOUT_MS,
-      this.client.workflow.getHandle(workflowId).executeUpdate(resumeUpdate, { args: [text] }),
-    );
   }
 
   /** One visibility page of the raw waiting workflows: the floor under ListTasks. */

@@ -53,6 +53,7 @@ export const echoInFlight: BenchPath = {
   title: '2. blocking SendMessage to echo, N in flight (raw: executeUpdateWithStart)',
   async run({ stack, options }) {
     const raw = new Sample();
+    const recorded = new Sample();
     const project = new Sample();
     const url = stack.agentUrl('echo');
     const inFlight = options.concurrency;
@@ -60,11 +61,18 @@ export const echoInFlight: BenchPath = {
     const batches = Math.max(1, Math.min(options.batches, Math.floor(options.parallelOps / (4 * inFlight))));
     // In flight, the machine's cores are the limit: where each side spends CPU explains the ratio.
     const rawCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
+    const recordedCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
     const projectCpu = new CpuSplit(stack.projectWorker.pid!, stack.temporalPid);
     await interleave(options.parallelOps, batches, {
       raw: (size) =>
         rawCpu.during(size, () =>
           raw.batch(size, () => pool(size, inFlight, async () => void (await raw.time(() => stack.raw.echo('hello'))))),
+        ),
+      recorded: (size) =>
+        recordedCpu.during(size, () =>
+          recorded.batch(size, () =>
+            pool(size, inFlight, async () => void (await recorded.time(() => stack.raw.echoRecorded()))),
+          ),
         ),
       project: (size) =>
         projectCpu.during(size, () =>
@@ -85,6 +93,17 @@ export const echoInFlight: BenchPath = {
         note:
           `${options.parallelOps} per side in ${batches} alternating batches; p50 latency raw ${raw.p(50).toFixed(1)} ms, project ${project.p(50).toFixed(1)} ms; ` +
           `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}`,
+      },
+      {
+        path,
+        metric: "throughput, raw writing the project's records",
+        unit: '/s',
+        raw: recorded.throughput,
+        project: project.throughput,
+        target: { kind: 'none' },
+        note:
+          `raw workflows writing what the echo task writes to Temporal (bench/raw-workflows.ts): ${recordedCpu.describe('client')}; ` +
+          `${(recorded.throughput / raw.throughput).toFixed(2)}x the smallest workflow's throughput`,
       },
     ];
   },

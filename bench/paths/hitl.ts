@@ -12,16 +12,27 @@ export const hitlResume: BenchPath = {
   title: '3. HITL resume: blocking "approve" to a waiting task (raw: one executeUpdate)',
   async run({ stack, options }) {
     const raw = new Sample();
+    const recorded = new Sample();
     const project = new Sample();
     const url = stack.agentUrl('expense-approval');
     // CPU of the timed replies only: where a reply's time goes besides the round trips.
     const rawCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
+    const recordedCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
     const projectCpu = new CpuSplit(stack.projectWorker.pid!, stack.temporalPid);
     await interleave(options.iterations, options.batches, {
       raw: async (size) => {
         for (let i = 0; i < size; i++) {
           const workflowId = await stack.raw.waiting();
           await rawCpu.during(1, async () => void (await raw.time(() => stack.raw.resume(workflowId, 'approve'))));
+        }
+      },
+      recorded: async (size) => {
+        for (let i = 0; i < size; i++) {
+          const workflowId = await stack.raw.waitingRecorded();
+          await recordedCpu.during(
+            1,
+            async () => void (await recorded.time(() => stack.raw.resumeRecorded(workflowId))),
+          );
         }
       },
       project: async (size) => {
@@ -45,6 +56,17 @@ export const hitlResume: BenchPath = {
           `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms; ` +
           `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}; ` +
           stack.replySplit.describe(),
+      },
+      {
+        path: '3 HITL resume',
+        metric: "p50 latency, raw writing the project's records",
+        unit: 'ms',
+        raw: recorded.p(50),
+        project: project.p(50),
+        target: { kind: 'none' },
+        note:
+          `raw workflows writing what the expense-approval task writes to Temporal (bench/raw-workflows.ts): ${recordedCpu.describe('client')}; ` +
+          `${(recorded.p(50) / raw.p(50)).toFixed(2)}x the smallest workflow's p50`,
       },
     ];
   },
