@@ -237,6 +237,12 @@ class TaskFeed {
     const watcher = this.workflows.events.watch(this.taskId, signal, this.readAt);
     let seq = this.fromSeq;
     let closed = false;
+    /** The closed workflow's final events as its history showed them, if it did (see HistoryChange). */
+    let finalEventsMemo: HistoryChange['finalEventsMemo'];
+    const learn = (change: HistoryChange) => {
+      closed = change.closed;
+      finalEventsMemo = change.finalEventsMemo;
+    };
     let change: Promise<HistoryChange | undefined> | undefined;
     let unread = 0;
     // A start read at a known point of history is current until history grows past it. Without one,
@@ -246,11 +252,11 @@ class TaskFeed {
     /** Whether visibility tells this task's changes (tasks older than the summary memo: no). */
     let watchable = true;
     try {
-      if (!current) closed = (await watcher.next()).closed;
+      if (!current) learn(await watcher.next());
       for (;;) {
         if (!current) {
           const events = closed
-            ? await finalEvents(this.workflows, this.taskId, seq, signal)
+            ? await finalEvents(this.workflows, this.taskId, seq, signal, finalEventsMemo)
             : await this.workflows.events.ofRunning(this.taskId, seq, signal);
           unread = events ? 0 : unread + 1;
           if (events?.length) {
@@ -269,7 +275,7 @@ class TaskFeed {
           // first new event, as a feed's long-poll does, rather than read all history first).
           const grown = await watcher.catchUp();
           if (grown) {
-            closed = grown.closed;
+            learn(grown);
             continue;
           }
           // A task waiting for input may not change for days: no long-poll of its own meanwhile.
@@ -286,7 +292,7 @@ class TaskFeed {
         change = undefined;
         // The long-poll ended with history as it was: the events read stand.
         if (woke === undefined) current = true;
-        else closed = woke.closed;
+        else learn(woke);
       }
     } catch (error) {
       this.failure = error;
@@ -355,8 +361,9 @@ async function finalEvents(
   taskId: string,
   afterSeq: number,
   signal: AbortSignal,
+  finalEventsMemo: HistoryChange['finalEventsMemo'],
 ): Promise<TaskEvent[]> {
-  const events = await workflows.events.ofClosed(taskId, afterSeq, signal);
+  const events = await workflows.events.ofClosed(taskId, afterSeq, signal, finalEventsMemo);
   if (events.some(settles)) return events;
   const task = await workflows.read(taskId);
   const seq = events.at(-1)?.seq ?? afterSeq;

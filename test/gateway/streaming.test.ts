@@ -93,30 +93,41 @@ it('gives two subscribers of a waiting task identical streams', async () => {
 });
 
 describe('a new subscription to a waiting task', () => {
-  /** Counts the event-log and snapshot queries the gateway sends (the real calls still go to Temporal). */
-  function countQueries(): { count: () => number; stop: () => void } {
+  /** Counts the gateway's calls of one Temporal service method (the real calls still go to Temporal). */
+  function countCalls(method: 'queryWorkflow' | 'describeWorkflowExecution'): {
+    count: () => number;
+    stop: () => void;
+  } {
     const service = harness.temporal.workflowService;
-    const query = service.queryWorkflow;
+    const original = service[method] as (...args: unknown[]) => unknown;
     let calls = 0;
-    service.queryWorkflow = ((...args: Parameters<typeof query>) => {
+    (service as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
       calls++;
-      return query.apply(service, args);
-    }) as typeof query;
-    return { count: () => calls, stop: () => void (service.queryWorkflow = query) };
+      return original.apply(service, args);
+    };
+    return {
+      count: () => calls,
+      stop: () => void ((service as unknown as Record<string, unknown>)[method] = original),
+    };
   }
 
   it('costs one query (its snapshot), not a read of the events again before anything changed', async () => {
     const client = await harness.a2a('JSONRPC');
     const task = await waitingTask(client);
-    const queries = countQueries();
+    const queries = countCalls('queryWorkflow');
+    let describes: ReturnType<typeof countCalls> | undefined;
     try {
       const subscription = drain(client.resubscribeTask({ id: task.id } as never));
       await new Promise((r) => setTimeout(r, 500));
       expect(queries.count()).toBe(1);
+      describes = countCalls('describeWorkflowExecution');
       await client.sendMessage({ message: userMessage('approve', { taskId: task.id }) } as never);
       expect(states(await subscription).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+      // The last events come from the final events memo in the history the feed long-polled.
+      expect(describes.count()).toBe(0);
     } finally {
       queries.stop();
+      describes?.stop();
     }
   });
 

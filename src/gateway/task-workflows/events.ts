@@ -4,7 +4,9 @@
  * when to read it again, a long-poll of the workflow's history (`waitNewEvent`), so the gateway
  * never polls queries on a timer.
  */
-import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
 import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../../protocol/contract.js';
 import { abortable } from '../abortable.js';
 import { taskWorkflow, type HistoryPosition } from './read.js';
@@ -61,14 +63,18 @@ export class TaskEventLog {
 
   /**
    * The last events of a closed workflow. The workflow leaves them in a memo, readable with no
-   * worker and no replay; older runs (before that memo) and streams further behind are answered by
-   * query, which needs a worker to replay the workflow: none when none answers.
+   * worker and no replay: from the history the caller long-polled when it holds the memo's upsert
+   * (`written`), else from the workflow's description. Older runs (before that memo) and streams
+   * further behind are answered by query, which needs a worker to replay the workflow: none when
+   * none answers.
    */
-  async ofClosed(taskId: string, afterSeq: number, signal: AbortSignal): Promise<TaskEvent[]> {
-    const memo = fromMemo(
-      await abortable(this.client, signal, () => taskWorkflow(this.client, taskId).describe()),
-      afterSeq,
+  async ofClosed(taskId: string, afterSeq: number, signal: AbortSignal, written?: Payload): Promise<TaskEvent[]> {
+    const fromHistory = written && fromMemo(await this.decodeMemo({ [FINAL_EVENTS_MEMO]: written }), afterSeq);
+    if (fromHistory) return fromHistory;
+    const { memo: described } = await abortable(this.client, signal, () =>
+      taskWorkflow(this.client, taskId).describe(),
     );
+    const memo = fromMemo(described, afterSeq);
     if (memo) return memo;
     try {
       return await this.since(taskId, afterSeq, signal);
@@ -76,6 +82,10 @@ export class TaskEventLog {
       if (signal.aborted) throw error;
       return [];
     }
+  }
+
+  private decodeMemo(fields: Record<string, Payload>): Promise<Record<string, unknown> | undefined> {
+    return decodeMapFromPayloads(this.client.workflow.options.loadedDataConverter, fields);
   }
 
   /**
@@ -87,9 +97,9 @@ export class TaskEventLog {
   }
 }
 
-/** The memo's events after `afterSeq`, if the memo reaches back that far. */
-function fromMemo(description: WorkflowExecutionDescription, afterSeq: number): TaskEvent[] | undefined {
-  const events = description.memo?.[FINAL_EVENTS_MEMO] as TaskEvent[] | undefined;
+/** The final events memo's events after `afterSeq`, if the memo reaches back that far. */
+function fromMemo(memo: Record<string, unknown> | undefined, afterSeq: number): TaskEvent[] | undefined {
+  const events = memo?.[FINAL_EVENTS_MEMO] as TaskEvent[] | undefined;
   if (!events?.length || events[0]!.seq > afterSeq + 1) return undefined;
   return events.filter((event) => event.seq > afterSeq);
 }
@@ -97,12 +107,18 @@ function fromMemo(description: WorkflowExecutionDescription, afterSeq: number): 
 export interface HistoryChange {
   /** The workflow has closed for good (not continued as new): no more changes will come. */
   closed: boolean;
+  /**
+   * Of a closed workflow: its final events memo, as its upsert in the history just read (usually
+   * in the same page as the close), which spares a describe. Still encoded.
+   */
+  finalEventsMemo?: Payload;
 }
 
 /**
  * Learns that a task workflow changed by long-polling its history. The history events themselves
- * are not interpreted beyond "something happened", "the run continued as new" and "the workflow
- * closed": the task's own event log (read by query) says what changed.
+ * are not interpreted beyond "something happened", "the run continued as new", "the workflow
+ * closed" and the final events memo it wrote before: the task's own event log (read by query, or
+ * from that memo) says what changed.
  */
 export class HistoryWatcher {
   private runId?: string;
@@ -152,6 +168,7 @@ export class HistoryWatcher {
 
   /** Pages of history from where this watcher stands; `wait`: long-poll past the end. */
   private async read(wait: boolean): Promise<HistoryChange | undefined> {
+    let finalEventsMemo: Payload | undefined;
     for (;;) {
       const response = await abortable(this.client, this.signal, () =>
         this.client.workflowService.getWorkflowExecutionHistory({
@@ -173,8 +190,9 @@ export class HistoryWatcher {
       }
       const token = response.nextPageToken;
       this.nextPageToken = token && token.length > 0 ? token : undefined;
+      finalEventsMemo = finalEventsMemoIn(events) ?? finalEventsMemo;
       const closed = events.some(isCloseEvent) || (events.length === 0 && !this.nextPageToken);
-      if (closed) return { closed: true };
+      if (closed) return { closed: true, ...(finalEventsMemo && { finalEventsMemo }) };
       // An empty page is the server's long-poll timeout.
       if (events.length === 0) return undefined;
       // A page of known events is no news (the first page, from a known position): keep waiting.
@@ -194,6 +212,15 @@ type HistoryEvent = NonNullable<
 /** An event's ID (a protobuf Long, which `Number()` cannot read); one without an ID counts as new. */
 function eventNumber(event: HistoryEvent): number {
   return event.eventId == null ? Infinity : Number(event.eventId.toString());
+}
+
+/** The last upsert of the final events memo among `events`, if any. */
+function finalEventsMemoIn(events: HistoryEvent[]): Payload | undefined {
+  for (const event of events.toReversed()) {
+    const memo = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.[FINAL_EVENTS_MEMO];
+    if (memo) return memo as Payload;
+  }
+  return undefined;
 }
 
 function isCloseEvent(event: HistoryEvent): boolean {
