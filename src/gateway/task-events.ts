@@ -138,7 +138,8 @@ class TaskFeed {
   private readonly positions = new Map<symbol, number>();
   private ended = false;
   private failure: unknown;
-  private changed = deferred();
+  /** Followers waiting for the next change, in the order they began to wait. */
+  private readonly waiting = new Set<() => void>();
   private readonly controller = new AbortController();
   /** Where history stood when the events up to `fromSeq` were read, if known. */
   private readonly readAt?: HistoryPosition;
@@ -209,10 +210,6 @@ class TaskFeed {
         }
         if (signal.aborted) return;
         await this.nextChange(signal);
-        // One macrotask per follower: Node sends what a response wrote only once the microtask queue
-        // drains, so followers woken together in one microtask run would all reach their clients
-        // after the last of them (1,000 subscribers: the fastest stream ~125 ms instead of ~30 ms).
-        await nextMacrotask();
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -311,18 +308,26 @@ class TaskFeed {
   /** The next change, or the follower going away; one listener per wait, removed after it. */
   private nextChange(signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
-      const onAbort = () => resolve();
-      signal.addEventListener('abort', onAbort, { once: true });
-      void this.changed.promise.then(() => {
-        signal.removeEventListener('abort', onAbort);
+      const wake = () => {
+        signal.removeEventListener('abort', wake);
+        this.waiting.delete(wake);
         resolve();
-      });
+      };
+      signal.addEventListener('abort', wake, { once: true });
+      this.waiting.add(wake);
     });
   }
 
+  /**
+   * Wakes each waiting follower in a macrotask of its own, in the order they waited: Node sends what
+   * a response wrote only once the microtask queue drains, so followers woken together in one
+   * microtask run would all reach their clients after the last of them (1,000 subscribers: the
+   * fastest stream ~125 ms instead of ~30 ms). Queued at once, the first one runs at the next turn
+   * of the event loop rather than after every follower has been woken.
+   */
   private notify(): void {
-    this.changed.resolve();
-    this.changed = deferred();
+    for (const wake of this.waiting) setImmediate(wake);
+    this.waiting.clear();
   }
 }
 
@@ -332,13 +337,6 @@ const RETRY = Symbol('retry');
 function retryAfter(failures: number, signal: AbortSignal): Promise<typeof RETRY> {
   const ms = Math.min(1_000 * 2 ** (failures - 1), 30_000);
   return sleep(ms, RETRY, { signal }).catch(() => RETRY);
-}
-
-/** A promise with its resolver (Promise.withResolvers needs Node 22). */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
 }
 
 function isStatusEvent(event: TaskEvent): event is Extract<TaskEvent, { kind: 'status' }> {
