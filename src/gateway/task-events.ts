@@ -319,17 +319,29 @@ class TaskFeed {
   }
 
   /**
-   * Wakes each waiting follower in a macrotask of its own, in the order they waited: Node sends what
-   * a response wrote only once the microtask queue drains, so followers woken together in one
-   * microtask run would all reach their clients after the last of them (1,000 subscribers: the
-   * fastest stream ~125 ms instead of ~30 ms). Queued at once, the first one runs at the next turn
-   * of the event loop rather than after every follower has been woken.
+   * Wakes the waiting followers in the order they waited, a few per macrotask: Node sends what a
+   * response wrote only once the microtask queue drains, so followers woken together in one
+   * microtask run all reach their clients after the last of them (1,000 subscribers: the fastest
+   * stream ~125 ms instead of ~30 ms). Queued at once, the first ones run at the next turn of the
+   * event loop rather than after every follower has been woken; a few per turn write their sockets
+   * back to back, which costs less than one by one (see FOLLOWERS_PER_TURN).
    */
   private notify(): void {
-    for (const wake of this.waiting) setImmediate(wake);
+    const woken = [...this.waiting];
     this.waiting.clear();
+    for (let first = 0; first < woken.length; first += FOLLOWERS_PER_TURN) {
+      const turn = woken.slice(first, first + FOLLOWERS_PER_TURN);
+      setImmediate(() => turn.forEach((wake) => wake()));
+    }
   }
 }
+
+/**
+ * Followers woken per turn of the event loop. The bench's p50 of a status change at 1,000
+ * subscribers of one task (raw floor 25-29 ms in the same runs): 1 per turn 53-61 ms, 4: 54, 8:
+ * 52-57, 16: 46-53, 64: 58, all 1,000 in one turn 78 ms.
+ */
+const FOLLOWERS_PER_TURN = 16;
 
 const RETRY = Symbol('retry');
 
