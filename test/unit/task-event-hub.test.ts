@@ -144,6 +144,23 @@ describe('TaskEventHub feeds', () => {
     stop.abort();
   });
 
+  it('stop a follower whose client went away between two events of one change', async () => {
+    const { workflows, append } = workflowsWithLog();
+    const hub = new TaskEventHub(workflows);
+    const staying = new AbortController();
+    const leaving = new AbortController();
+    const stays = hub.follow('t1', 0, staying.signal);
+    const leaves = hub.follow('t1', 0, leaving.signal);
+    const stayed = take(stays, 5);
+    const first = leaves.next();
+    await append(5);
+    expect((await first).value?.seq).toBe(1);
+    leaving.abort();
+    expect(await leaves.next()).toEqual({ done: true, value: undefined });
+    expect(await stayed).toEqual([1, 2, 3, 4, 5]);
+    staying.abort();
+  });
+
   it('read again a change whose events could not be read, though the history does not change again', async () => {
     const { workflows, append, failing } = workflowsWithLog();
     const hub = new TaskEventHub(workflows);

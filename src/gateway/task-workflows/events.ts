@@ -69,12 +69,12 @@ export class TaskEventLog {
    * none answers.
    */
   async ofClosed(taskId: string, afterSeq: number, signal: AbortSignal, written?: Payload): Promise<TaskEvent[]> {
-    const fromHistory = written && fromMemo(await this.decodeMemo({ [FINAL_EVENTS_MEMO]: written }), afterSeq);
-    if (fromHistory) return fromHistory;
-    const { memo: described } = await abortable(this.client, signal, () =>
-      taskWorkflow(this.client, taskId).describe(),
+    // Written once, in the workflow task that closed it: a described memo would be the same one.
+    const fromHistory = written && (await this.decodeFinalEvents(taskId, written));
+    const memo = fromMemo(
+      fromHistory ?? (await abortable(this.client, signal, () => taskWorkflow(this.client, taskId).describe())).memo,
+      afterSeq,
     );
-    const memo = fromMemo(described, afterSeq);
     if (memo) return memo;
     try {
       return await this.since(taskId, afterSeq, signal);
@@ -84,8 +84,16 @@ export class TaskEventLog {
     }
   }
 
-  private decodeMemo(fields: Record<string, Payload>): Promise<Record<string, unknown> | undefined> {
-    return decodeMapFromPayloads(this.client.workflow.options.loadedDataConverter, fields);
+  /** The final events memo as its upsert in history holds it; undefined if it cannot be decoded here. */
+  private async decodeFinalEvents(taskId: string, payload: Payload): Promise<Record<string, unknown> | undefined> {
+    const { loadedDataConverter, namespace } = this.client.workflow.options;
+    const context = { type: 'workflow', namespace, workflowId: workflowIdForTask(taskId) } as const;
+    try {
+      return await decodeMapFromPayloads(loadedDataConverter, { [FINAL_EVENTS_MEMO]: payload }, context);
+    } catch {
+      // Describe decodes it as the client does (externally stored payloads included).
+      return undefined;
+    }
   }
 
   /**
