@@ -86,7 +86,8 @@ export async function interleave(
   >,
 ): Promise<void> {
   const sides = Object.values(run);
-  const rounds = Math.max(1, Math.min(batches, total));
+  // At least one round led by each side, when there are operations enough.
+  const rounds = Math.max(1, Math.min(Math.max(batches, sides.length), total));
   for (let round = 0; round < rounds; round++) {
     const size = Math.floor(total / rounds) + (round < total % rounds ? 1 : 0);
     for (let turn = 0; turn < sides.length; turn++) await sides[(round + turn) % sides.length]!(size);
