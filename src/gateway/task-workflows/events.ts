@@ -224,11 +224,10 @@ function eventNumber(event: HistoryEvent): number {
 
 /** The last upsert of the final events memo among `events`, if any. */
 function finalEventsMemoIn(events: HistoryEvent[]): Payload | undefined {
-  for (const event of events.toReversed()) {
-    const memo = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.[FINAL_EVENTS_MEMO];
-    if (memo) return memo as Payload;
-  }
-  return undefined;
+  const memoOf = (event: HistoryEvent) =>
+    event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.[FINAL_EVENTS_MEMO] ?? undefined;
+  const upsert = events.findLast(memoOf);
+  return upsert && (memoOf(upsert) as Payload);
 }
 
 function isCloseEvent(event: HistoryEvent): boolean {
