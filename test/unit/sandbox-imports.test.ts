@@ -77,4 +77,13 @@ describe('the deterministic sandbox wall', () => {
     await expect(bundleAgents(join(ROOT, 'test/fixtures/agents/uses-node.ts'), { logger })).rejects.toThrow(/Webpack/);
     expect(errors.join('\n')).toMatch(/node:fs/);
   });
+
+  // Temporal's sandbox evaluates the bundle's modules again for every task, and zod's are most of
+  // that work (~1.7 ms a task on the bench machine): only a project with LLM agents should carry it.
+  it('leaves zod out of a project without LLM agents', { timeout: 60_000 }, async () => {
+    const plain = await bundleAgents(join(ROOT, 'test/fixtures/agents/plain.ts'), { logger: quiet });
+    expect(plain.code).not.toContain('node_modules/zod/');
+    const withLlmAgent = await bundleAgents(join(ROOT, 'examples/agents/index.ts'), { logger: quiet });
+    expect(withLlmAgent.code).toContain('node_modules/zod/');
+  });
 });
