@@ -91,7 +91,7 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
         record.await(question, message);
         runtime.publish();
       }
-      runtime.waiter = waiter;
+      runtime.startWaiting(waiter);
       try {
         const deadline = active.deadline ? Date.parse(active.deadline) - Date.now() : undefined;
         const answered =

@@ -2,15 +2,16 @@
  * The task workflow's patches (Temporal's `patched()`), in one place. Each `patched()` a new
  * workflow passes writes a marker and a `TemporalChangeVersion` search attribute upsert to its
  * history: two events per patch, in the same workflow task as the work it guards. A workflow that
- * starts on the release that brought RELEASE_PATCH records that one marker instead, at its start,
- * and takes the new path of every patch before it (PATCH) without a marker of its own; it also has
+ * starts on a release (RELEASES) records that one marker instead, at its start, and takes the new
+ * path of every patch before it (PATCH) without a marker of its own; it also has
  * each activation's memo and search attribute upserts written as one of each (coalesced-upserts.ts;
  * a workflow task is usually one activation). Histories recorded before replay exactly as they
  * were: without the release marker, every patch is asked as before.
  *
- * PATCH is closed: a later change is guarded as usual, by `patched()` of its own ID (never added
- * here: a workflow with the release marker did not run it, and would take it on replay). A later
- * release may fold it into a marker of its own, and must still call `patched(RELEASE_PATCH)`.
+ * PATCH is closed: a later change is guarded by a later release marker (RELEASES), never added to
+ * PATCH (a workflow with an older marker did not run it, and would take it on replay). A workflow
+ * records only the newest marker; replay asks for each, newest first, and finds the one its history
+ * holds. A release takes the new path of every release before it.
  * Agent code should not use local activities: Core's replay may resolve one in the activation of
  * the workflow task's other jobs, and a merged upsert would then not match the history.
  * Records the marker only where the coalescing interceptor is bundled (it calls
@@ -40,9 +41,18 @@ export const PATCH = {
 
 type FoldedPatch = (typeof PATCH)[keyof typeof PATCH];
 
-const RELEASE_PATCH = 'one-marker-coalesced-upserts';
+/** The release markers, oldest first; a new workflow records the last. */
+const RELEASES = [
+  // 1: every PATCH, and each activation's upserts coalesced.
+  'one-marker-coalesced-upserts',
+  // 2: a sender waiting for the task to settle is woken by the transition itself, and the watch for
+  // continue-as-new starts when the agent first waits for a reply; each used to be a condition that
+  // Temporal evaluates in a round of its own after the agent's work (see task-workflow.ts).
+  'settle-without-condition-rounds',
+] as const;
 
-let startedOnRelease = false;
+/** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
+let release = 0;
 let coalescing = false;
 
 /** Called by the coalescing interceptor when Temporal builds this workflow's interceptors. */
@@ -52,15 +62,26 @@ export function coalescingInstalled(): void {
 
 /** Called first thing in each run, before any handler runs. */
 export function recordRelease(): void {
-  startedOnRelease = coalescing && patched(RELEASE_PATCH);
+  if (!coalescing) return;
+  for (let index = RELEASES.length - 1; index >= 0; index--) {
+    if (patched(RELEASES[index]!)) {
+      release = index + 1;
+      return;
+    }
+  }
 }
 
 /** Whether this workflow takes the new path of a patch folded into the release marker. */
 export function hasPatch(patchId: FoldedPatch): boolean {
-  return startedOnRelease || patched(patchId);
+  return release >= 1 || patched(patchId);
 }
 
 /** Whether each activation's memo and search attribute upserts are written as one of each. */
 export function coalescesUpserts(): boolean {
-  return startedOnRelease;
+  return release >= 1;
+}
+
+/** Release 2: settled senders and the continue-as-new watch need no condition rounds of their own. */
+export function settlesWithoutConditionRounds(): boolean {
+  return release >= 2;
 }

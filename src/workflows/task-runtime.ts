@@ -55,7 +55,7 @@ import {
 } from '../protocol/push.js';
 import { agentMessage } from './agent-context.js';
 import { PushDeliveries } from './push-deliveries.js';
-import { hasPatch, PATCH } from './task-patches.js';
+import { hasPatch, PATCH, settlesWithoutConditionRounds } from './task-patches.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 
 /** The pending question's side of a reply: what it accepts, and the reply once it came. */
@@ -88,6 +88,11 @@ const MAX_PUSH_CONFIGS = 10;
 
 export class TaskRuntime {
   waiter?: ReplyWaiter;
+  /** Resolves when the agent first waits for a reply (task-workflow.ts watches for continue-as-new from then). */
+  readonly firstReplyWait: Promise<void>;
+  private firstReplyWaitStarted!: () => void;
+  /** Senders waiting for the task to settle (release 2, task-patches.ts); `publish` wakes them. */
+  private settledWaits: (() => void)[] = [];
   readonly modelStreams = new Map<string, ModelStream>();
   cancelRequest?: CancelRequest;
   agentScope?: CancellationScope;
@@ -96,6 +101,7 @@ export class TaskRuntime {
 
   constructor(readonly record: TaskRecord) {
     this.push = new PushDeliveries(record);
+    this.firstReplyWait = new Promise((resolve) => (this.firstReplyWaitStarted = resolve));
     const first = record.history.find((message) => message.role === 'ROLE_USER');
     if (first) this.firstMessage = toUserMessage(first, record.firstResponder);
   }
@@ -114,7 +120,16 @@ export class TaskRuntime {
     });
   }
 
-  /** Search attributes and current details follow every transition. */
+  /** The agent waits for a reply to its question. */
+  startWaiting(waiter: ReplyWaiter): void {
+    this.waiter = waiter;
+    this.firstReplyWaitStarted();
+  }
+
+  /**
+   * Search attributes and current details follow every transition, and senders waiting for the task
+   * to settle are woken (every transition comes through here).
+   */
   publish(): void {
     // Visibility rows carry the memo: ListTasks reads a page of tasks without a query per task.
     if (hasPatch(PATCH.summaryMemo)) upsertMemo({ [SUMMARY_MEMO]: this.record.summary() });
@@ -126,6 +141,18 @@ export class TaskRuntime {
       { key: INPUT_DEADLINE_ATTRIBUTE, value: deadline ? new Date(deadline) : null },
     ]);
     this.publishDetails();
+    if (this.settledWaits.length > 0 && isSettled(this.record.state)) {
+      for (const wake of this.settledWaits.splice(0)) wake();
+    }
+  }
+
+  /**
+   * Resolves once the task is settled. Woken by the transition itself, in the same round of the
+   * workflow's microtasks, where a condition would wait for Temporal's next evaluation of conditions.
+   */
+  private settled(): Promise<void> {
+    if (isSettled(this.record.state)) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaits.push(resolve));
   }
 
   /**
@@ -313,7 +340,8 @@ export class TaskRuntime {
     const accepted = this.applyMessage(incoming);
     if (!incoming.untilSettled || accepted.duplicate || !hasPatch(PATCH.settledAnswer)) return accepted;
     // Not cancellable: a Temporal cancel settles the task as canceled, which is this sender's answer too.
-    await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
+    if (settlesWithoutConditionRounds()) await this.settled();
+    else await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
     const directMessage = this.record.directMessage;
     const notifying = this.record.pushConfigs.length > 0;
     // An ended task is whole in the answer, so the sender needs no read after it. Once per task (it

@@ -22,7 +22,7 @@ import { AgentJournal } from './agent-journal.js';
 import { TaskRejection, WAITING_STEPS, agentMessage, createAgentContext } from './agent-context.js';
 import { TaskRecord } from './task-record.js';
 import { TaskRuntime } from './task-runtime.js';
-import { hasPatch, PATCH, recordRelease } from './task-patches.js';
+import { hasPatch, PATCH, recordRelease, settlesWithoutConditionRounds } from './task-patches.js';
 
 /** How long a task canceled through A2A waits for the gateway's Temporal cancellation before ending anyway. */
 const TEMPORAL_CANCEL_GRACE = '1 minute';
@@ -78,7 +78,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
       settle(run);
       await condition(allHandlersFinished);
       // The terminal notification too: the workflow stays open until its webhooks have it (or gave up).
-      await condition(() => runtime.push.idle);
+      if (!settlesWithoutConditionRounds() || !runtime.push.idle) await condition(() => runtime.push.idle);
     });
     // Temporal's own status tells the A2A outcome in the UI's list and its Failures count; workflows
     // that started before this change end as they always did.
@@ -141,6 +141,27 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
           (result): AgentRun => ({ kind: 'returned', result }),
           (error: unknown): AgentRun => ({ kind: 'threw', error }),
         );
+      if (!settlesWithoutConditionRounds()) return raceContinueAsNew(work);
+      // The watch for continue-as-new starts when the agent first waits for a reply (it cannot be ready
+      // before): a task that never waits, most of them, is spared its scopes and condition.
+      return new Promise<AgentRun>((resolve) => {
+        void work.then(resolve);
+        void runtime.firstReplyWait.then(continueWhenReady).then(resolve);
+      });
+    }
+
+    /** Continue-as-new once Temporal suggests it, the agent waits for a human, and no handler runs. */
+    async function continueWhenReady(): Promise<AgentRun> {
+      for (;;) {
+        // Not cancellable: a cancel must reach the agent's work and wait for it to stop, not end this watch.
+        await CancellationScope.nonCancellable(() => condition(readyToContinueAsNew));
+        await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+        if (readyToContinueAsNew()) return { kind: 'continue' };
+      }
+    }
+
+    /** Before release 2 (task-patches.ts): the agent's work raced a continue-as-new watch from its start. */
+    async function raceContinueAsNew(work: Promise<AgentRun>): Promise<AgentRun> {
       for (;;) {
         // Not cancellable: a cancel must reach the agent's work and wait for it to stop, not cut this race short.
         const continueSuggested = CancellationScope.nonCancellable(() => condition(readyToContinueAsNew));
