@@ -5,21 +5,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import agents from '../../examples/agents/index.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { EXPENSE_REQUEST, useGatewayHarness } from '../gateway/harness.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const temp = useTempDirs();
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const harness = useGatewayHarness();
 let stateFile: string;
 
 beforeAll(() => {
-  stateFile = join(mkdtempSync(join(tmpdir(), 'a2a-cli-')), 'chat.json');
+  stateFile = join(temp.make('a2a-cli-'), 'chat.json');
 });
 
 interface Run {

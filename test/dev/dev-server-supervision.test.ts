@@ -5,14 +5,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevStack, type RunningDevStack } from '../../src/dev/dev-stack.js';
 import { freePort, portInUse } from '../../src/temporal/dev-server.js';
 import { EXPENSE_REQUEST } from '../gateway/harness.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const temp = useTempDirs();
 
 interface RpcTask {
   id: string;
@@ -32,7 +33,7 @@ interface TestStack {
 
 /** `a2a-temporal dev` on the examples, on free ports and a fresh database file. */
 async function startTestStack(): Promise<TestStack> {
-  const dbFile = join(mkdtempSync(join(tmpdir(), 'a2a-supervision-')), 'temporal.db');
+  const dbFile = join(temp.make('a2a-supervision-'), 'temporal.db');
   const ports = { gateway: await freePort(), temporal: await freePort(), ui: await freePort() };
   const env: NodeJS.ProcessEnv = {
     ...process.env,

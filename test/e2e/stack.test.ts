@@ -2,12 +2,13 @@
  * `npm start` end to end: start the stack, drive an expense approval to input-required over A2A,
  * stop the stack, start it again on the same database file, reply, and the task completes.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runStack, stackPorts } from './run-stack.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const temp = useTempDirs();
 
 interface RpcTask {
   id: string;
@@ -34,7 +35,7 @@ async function sendMessage(url: string, message: Record<string, unknown>): Promi
 
 describe('npm start', () => {
   it('keeps a waiting approval across a restart of the whole stack', { timeout: 240_000 }, async () => {
-    const ports = await stackPorts(join(mkdtempSync(join(tmpdir(), 'a2a-stack-')), 'temporal.db'));
+    const ports = await stackPorts(join(temp.make('a2a-stack-'), 'temporal.db'));
 
     const first = await runStack(ports);
     const waiting = await sendMessage(first.url, {

@@ -3,10 +3,9 @@
  * JWKS served over HTTP, HS256 shared secrets, hashed API keys, a trusted proxy header, and the
  * environment that configures them, where each mistake must stop the gateway with a reason.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,9 @@ import {
   hashApiKey,
   type AuthSettings,
 } from '../../src/gateway/auth/settings.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const temp = useTempDirs();
 
 const ISSUER = 'https://issuer.test';
 const AUDIENCE = 'a2a-gateway';
@@ -382,7 +384,7 @@ describe('authSettingsFromEnv', () => {
   });
 
   it('reads API keys from a file', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'a2a-auth-')), 'keys.json');
+    const file = join(temp.make('a2a-auth-'), 'keys.json');
     writeFileSync(file, bobKey);
     const settings = authSettingsFromEnv({ A2A_AUTH: 'api-key', A2A_API_KEYS_FILE: file });
     expect(settings?.apiKeys).toEqual([{ sha256: hashApiKey('key-of-bob'), principal: 'bob', groups: ['ops'] }]);

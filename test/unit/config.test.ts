@@ -1,10 +1,11 @@
 /** Loading a project's config: paths resolve against the config file, and every mistake says what to do. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load-config.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const temp = useTempDirs();
 
 const CONFIGS = fileURLToPath(new URL('../fixtures/configs/', import.meta.url));
 
@@ -19,7 +20,7 @@ describe('loadConfig', () => {
   });
 
   it('says how to start when there is no config', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'a2a-config-'));
+    const empty = temp.make('a2a-config-');
     await expect(loadConfig(undefined, empty)).rejects.toThrow(/No a2a-temporal\.config\.ts in .*a2a-temporal init/);
     await expect(loadConfig('missing.config.ts', empty)).rejects.toBeInstanceOf(ConfigError);
   });

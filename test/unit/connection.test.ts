@@ -1,9 +1,11 @@
 /** Temporal connection settings come from Temporal's envconfig: standard variables, profiles, and our task queue. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporalSettings } from '../../src/temporal/connection.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+
+const temp = useTempDirs();
 
 describe('temporalSettings', () => {
   it('defaults to a local server, the default namespace and the a2a-temporal queue', () => {
@@ -33,7 +35,7 @@ describe('temporalSettings', () => {
   });
 
   it('reads a profile from a Temporal config file, and variables win over it', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'a2a-envconfig-')), 'temporal.toml');
+    const file = join(temp.make('a2a-envconfig-'), 'temporal.toml');
     writeFileSync(file, '[profile.staging]\naddress = "staging.internal:7233"\nnamespace = "agents"\n');
     const env = { TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' };
     expect(temporalSettings(env)).toMatchObject({ address: 'staging.internal:7233', namespace: 'agents' });
