@@ -88,8 +88,7 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
       if (!resumed) {
         const message = agentMessage(runtime, question.prompt);
         if (question.details) message.parts.push({ data: question.details });
-        record.await(question, message);
-        runtime.publish();
+        runtime.askQuestion(question, message);
       }
       runtime.startWaiting(waiter);
       try {
@@ -103,7 +102,7 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
         if (answered && waiter.reply) return waiter.reply;
         return onDeadline(outcome ?? { kind: 'fail' });
       } finally {
-        runtime.waiter = undefined;
+        runtime.stopWaiting();
       }
     });
   }

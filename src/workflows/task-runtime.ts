@@ -1,7 +1,8 @@
 /**
  * One task's live state inside its workflow: the record, the pending question's waiter, the
  * cancellation request, and the update/query handlers that the gateway and operators talk to.
- * Every state change goes through `changeState`, which also refreshes what operators see.
+ * Every state change goes through `changeState` or `askQuestion`, which also refresh what operators
+ * see and wake senders waiting for the task to settle (both call `publish`).
  */
 import {
   ApplicationFailure,
@@ -32,6 +33,7 @@ import {
   type CancelRequest,
   type IncomingMessage,
   type MessageAccepted,
+  type PendingQuestion,
 } from '../protocol/contract.js';
 import { TaskErrorType } from '../protocol/errors.js';
 import { modelOutputSignal, type ModelOutputChunk } from '../protocol/llm.js';
@@ -88,7 +90,7 @@ const MAX_PUSH_CONFIGS = 10;
 
 export class TaskRuntime {
   waiter?: ReplyWaiter;
-  /** Resolves when the agent first waits for a reply (task-workflow.ts watches for continue-as-new from then). */
+  /** Resolves when the agent first waits for a reply (from release 2 on, task-workflow.ts watches for continue-as-new from then). */
   readonly firstReplyWait: Promise<void>;
   private firstReplyWaitStarted!: () => void;
   /** Senders waiting for the task to settle (release 2, task-patches.ts); `publish` wakes them. */
@@ -120,10 +122,20 @@ export class TaskRuntime {
     });
   }
 
+  /** The agent asks: the task is input-required (or auth-required) with this question. */
+  askQuestion(question: PendingQuestion, message: WireMessage): void {
+    this.record.await(question, message);
+    this.publish();
+  }
+
   /** The agent waits for a reply to its question. */
   startWaiting(waiter: ReplyWaiter): void {
     this.waiter = waiter;
     this.firstReplyWaitStarted();
+  }
+
+  stopWaiting(): void {
+    this.waiter = undefined;
   }
 
   /**
@@ -339,8 +351,9 @@ export class TaskRuntime {
   private async acceptMessage(incoming: IncomingMessage): Promise<MessageAccepted> {
     const accepted = this.applyMessage(incoming);
     if (!incoming.untilSettled || accepted.duplicate || !hasPatch(PATCH.settledAnswer)) return accepted;
-    // Not cancellable: a Temporal cancel settles the task as canceled, which is this sender's answer too.
-    if (settlesWithoutConditionRounds()) await this.settled();
+    // Neither wait ends on a Temporal cancel: that settles the task as canceled, which is this sender's answer too.
+    // Woken, the sender looks again: agent code may have changed the state since (e.g. a status from a parallel branch).
+    if (settlesWithoutConditionRounds()) while (!isSettled(this.record.state)) await this.settled();
     else await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
     const directMessage = this.record.directMessage;
     const notifying = this.record.pushConfigs.length > 0;

@@ -141,13 +141,25 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
           (result): AgentRun => ({ kind: 'returned', result }),
           (error: unknown): AgentRun => ({ kind: 'threw', error }),
         );
-      if (!settlesWithoutConditionRounds()) return raceContinueAsNew(work);
-      // The watch for continue-as-new starts when the agent first waits for a reply (it cannot be ready
-      // before): a task that never waits, most of them, is spared its scopes and condition.
-      return new Promise<AgentRun>((resolve) => {
-        void work.then(resolve);
-        void runtime.firstReplyWait.then(continueWhenReady).then(resolve);
-      });
+      if (settlesWithoutConditionRounds()) {
+        // The watch for continue-as-new starts when the agent first waits for a reply (it cannot be
+        // ready before): a task that never waits, most of them, is spared its scopes and condition.
+        return new Promise<AgentRun>((resolve) => {
+          void work.then(resolve);
+          void runtime.firstReplyWait.then(continueWhenReady).then(resolve, (error: unknown) => {
+            resolve({ kind: 'threw', error });
+          });
+        });
+      }
+      // Before release 2 (task-patches.ts): the agent's work races a continue-as-new watch from its start.
+      for (;;) {
+        // Not cancellable: a cancel must reach the agent's work and wait for it to stop, not cut this race short.
+        const continueSuggested = CancellationScope.nonCancellable(() => condition(readyToContinueAsNew));
+        const next = await Promise.race([work, continueSuggested.then((): AgentRun => ({ kind: 'continue' }))]);
+        if (next.kind !== 'continue') return next;
+        await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+        if (readyToContinueAsNew()) return next;
+      }
     }
 
     /** Continue-as-new once Temporal suggests it, the agent waits for a human, and no handler runs. */
@@ -157,18 +169,6 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
         await CancellationScope.nonCancellable(() => condition(readyToContinueAsNew));
         await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
         if (readyToContinueAsNew()) return { kind: 'continue' };
-      }
-    }
-
-    /** Before release 2 (task-patches.ts): the agent's work raced a continue-as-new watch from its start. */
-    async function raceContinueAsNew(work: Promise<AgentRun>): Promise<AgentRun> {
-      for (;;) {
-        // Not cancellable: a cancel must reach the agent's work and wait for it to stop, not cut this race short.
-        const continueSuggested = CancellationScope.nonCancellable(() => condition(readyToContinueAsNew));
-        const next = await Promise.race([work, continueSuggested.then((): AgentRun => ({ kind: 'continue' }))]);
-        if (next.kind !== 'continue') return next;
-        await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
-        if (readyToContinueAsNew()) return next;
       }
     }
 

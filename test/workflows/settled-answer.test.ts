@@ -47,6 +47,17 @@ describe('the settled answer of a message update', () => {
     expect(stateOf(accepted.settled!.task!)).toBe('canceled');
   });
 
+  it('answers it with the canceled task when Temporal cancels the workflow meanwhile', async () => {
+    const contextId = `settled-temporal-cancel-${Date.now()}`;
+    const waiting = tasks.start('test-block', { text: 'go', contextId, untilSettled: true });
+    const handle = tasks.client.workflow.getHandle(workflowIdForTask(await taskIdOfContext(contextId)));
+    await waitForState(handle, 'working');
+    await handle.cancel();
+    const { accepted } = await waiting;
+    expect(accepted.settled?.state).toBe('canceled');
+    expect(stateOf(accepted.settled!.task!)).toBe('canceled');
+  });
+
   it('says when the task notifies webhooks (its workflow may stay open after it ended)', async () => {
     const pushConfig = { id: 'hook', url: 'http://127.0.0.1:9/unreachable' };
     const { accepted, handle } = await tasks.start('echo', {
