@@ -1,18 +1,16 @@
 /** The project side: A2A JSON-RPC over HTTP with fetch, as any client would call the gateway. */
 import { randomUUID } from 'node:crypto';
+import { postJson } from './http.js';
 
-const REQUEST_TIMEOUT_MS = 30_000;
 export const EXPENSE_REQUEST = 'Please approve an expense of 120 USD for a team lunch';
 
 export async function rpc(agentUrl: string, method: string, params: unknown): Promise<any> {
-  const response = await fetch(agentUrl, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const body = (await response.json()) as { result?: any; error?: unknown };
-  if (!body.result) throw new Error(`${method} failed (HTTP ${response.status}): ${JSON.stringify(body.error)}`);
+  const { status, body } = await postJson(
+    agentUrl,
+    { jsonrpc: '2.0', id: randomUUID(), method, params },
+    { 'A2A-Version': '1.0' },
+  );
+  if (!body.result) throw new Error(`${method} failed (HTTP ${status}): ${JSON.stringify(body.error)}`);
   return body.result;
 }
 

@@ -18,6 +18,11 @@ import {
 
 const OPERATION_TIMEOUT_MS = 30_000;
 
+/** A message as long as a client's message to the project makes the update's argument. */
+export function recordedMessage(path: keyof typeof RECORDED_BYTES): string {
+  return 'x'.repeat(RECORDED_BYTES[path].message);
+}
+
 export class RawFloor {
   private constructor(
     private readonly connection: Connection,
@@ -36,8 +41,8 @@ export class RawFloor {
   }
 
   /** The same, on a workflow that writes what the project's echo task writes (raw-workflows.ts). */
-  echoRecorded(): Promise<string> {
-    return this.echoWith(rawEchoRecorded, 'x'.repeat(RECORDED_BYTES.echo.message));
+  echoRecorded(text = recordedMessage('echo')): Promise<string> {
+    return this.echoWith(rawEchoRecorded, text);
   }
 
   /** Starts a workflow and returns its ID once it is waiting in `condition` for the resume update. */
@@ -60,8 +65,8 @@ export class RawFloor {
   }
 
   /** `resume` with a reply as long as the project's (`waitingRecorded` workflows). */
-  resumeRecorded(workflowId: string): Promise<string> {
-    return this.resume(workflowId, 'x'.repeat(RECORDED_BYTES.hitl.message));
+  resumeRecorded(workflowId: string, text = recordedMessage('hitl')): Promise<string> {
+    return this.resume(workflowId, text);
   }
 
   private echoWith(workflow: typeof rawEcho | typeof rawEchoRecorded, text: string): Promise<string> {

@@ -1,6 +1,7 @@
 /**
  * Everything one bench run talks to, on loopback: one Temporal dev server; the raw floor's worker
- * (child process) and client; the project's worker (child process) and gateway (this process).
+ * (child process), client and HTTP front (this process); the project's worker (child process) and
+ * gateway (this process).
  */
 import { Client, Connection } from '@temporalio/client';
 import type { ChildProcess } from 'node:child_process';
@@ -9,6 +10,7 @@ import { sendBlocking, waitingExpenseTask } from './a2a.js';
 import { startProjectWorker, startRawWorker, stopChild } from './processes.js';
 import { RawFloor } from './raw.js';
 import { RawFanout } from './raw-fanout.js';
+import { RawHttpFront } from './raw-http.js';
 import { ReplySplit } from './reply-split.js';
 import { Subscribers } from './subscribers.js';
 
@@ -20,6 +22,8 @@ export interface Stack {
   /** The dev server's process, when this run started it itself (not an SDK-downloaded server). */
   temporalPid?: number;
   raw: RawFloor;
+  /** The raw floor's recorded workflows behind a plain HTTP endpoint (bench/raw-http.ts). */
+  rawHttp: RawHttpFront;
   /** The raw floor of path 4: SSE streams on raw workflows (bench/raw-fanout.ts). */
   rawFanout: RawFanout;
   rawWorker: ChildProcess;
@@ -61,6 +65,8 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
     stops.push(() => stopChild(rawWorker));
     const raw = await RawFloor.connect(server.address, RAW_TASK_QUEUE);
     stops.push(() => raw.close());
+    const rawHttp = await RawHttpFront.start(raw);
+    stops.push(() => rawHttp.close());
     const rawFanout = await RawFanout.start(raw.client);
     stops.push(() => rawFanout.close());
 
@@ -94,11 +100,14 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
       await waitingExpenseTask(agentUrl('expense-approval'));
       await raw.echo('warm-up');
       await raw.waiting();
+      await rawHttp.echo();
+      await rawHttp.resume(await rawHttp.waiting());
     }
     return {
       temporalAddress: server.address,
       ...(server.pid !== undefined && { temporalPid: server.pid }),
       raw,
+      rawHttp,
       rawFanout,
       rawWorker,
       projectWorker,

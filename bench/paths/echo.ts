@@ -54,6 +54,7 @@ export const echoInFlight: BenchPath = {
   async run({ stack, options }) {
     const raw = new Sample();
     const recorded = new Sample();
+    const overHttp = new Sample();
     const project = new Sample();
     const url = stack.agentUrl('echo');
     const inFlight = options.concurrency;
@@ -62,6 +63,7 @@ export const echoInFlight: BenchPath = {
     // In flight, the machine's cores are the limit: where each side spends CPU explains the ratio.
     const rawCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
     const recordedCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
+    const overHttpCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
     const projectCpu = new CpuSplit(stack.projectWorker.pid!, stack.temporalPid);
     await interleave(options.parallelOps, batches, {
       raw: (size) =>
@@ -73,6 +75,10 @@ export const echoInFlight: BenchPath = {
           recorded.batch(size, () =>
             pool(size, inFlight, async () => void (await recorded.time(() => stack.raw.echoRecorded()))),
           ),
+        ),
+      overHttp: (size) =>
+        overHttpCpu.during(size, () =>
+          overHttp.batch(size, () => pool(size, inFlight, () => overHttp.time(() => stack.rawHttp.echo()))),
         ),
       project: (size) =>
         projectCpu.during(size, () =>
@@ -104,6 +110,17 @@ export const echoInFlight: BenchPath = {
         note:
           `raw workflows writing what the echo task writes to Temporal (bench/raw-workflows.ts): ${recordedCpu.describe('client')}; ` +
           `${(recorded.throughput / raw.throughput).toFixed(2)}x the smallest workflow's throughput`,
+      },
+      {
+        path,
+        metric: 'throughput, the same records behind HTTP',
+        unit: '/s',
+        raw: overHttp.throughput,
+        project: project.throughput,
+        target: { kind: 'none' },
+        note:
+          `those workflows behind an express JSON endpoint in this process, called with fetch (bench/raw-http.ts): ${overHttpCpu.describe('client + endpoint')}; ` +
+          `${(overHttp.throughput / raw.throughput).toFixed(2)}x the smallest workflow's throughput`,
       },
     ];
   },

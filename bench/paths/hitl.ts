@@ -13,11 +13,13 @@ export const hitlResume: BenchPath = {
   async run({ stack, options }) {
     const raw = new Sample();
     const recorded = new Sample();
+    const overHttp = new Sample();
     const project = new Sample();
     const url = stack.agentUrl('expense-approval');
     // CPU of the timed replies only: where a reply's time goes besides the round trips.
     const rawCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
     const recordedCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
+    const overHttpCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
     const projectCpu = new CpuSplit(stack.projectWorker.pid!, stack.temporalPid);
     await interleave(options.iterations, options.batches, {
       raw: async (size) => {
@@ -33,6 +35,12 @@ export const hitlResume: BenchPath = {
             1,
             async () => void (await recorded.time(() => stack.raw.resumeRecorded(workflowId))),
           );
+        }
+      },
+      overHttp: async (size) => {
+        for (let i = 0; i < size; i++) {
+          const workflowId = await stack.rawHttp.waiting();
+          await overHttpCpu.during(1, () => overHttp.time(() => stack.rawHttp.resume(workflowId)));
         }
       },
       project: async (size) => {
@@ -67,6 +75,17 @@ export const hitlResume: BenchPath = {
         note:
           `raw workflows writing what the expense-approval task writes to Temporal (bench/raw-workflows.ts): ${recordedCpu.describe('client')}; ` +
           `${(recorded.p(50) / raw.p(50)).toFixed(2)}x the smallest workflow's p50`,
+      },
+      {
+        path: '3 HITL resume',
+        metric: 'p50 latency, the same records behind HTTP',
+        unit: 'ms',
+        raw: overHttp.p(50),
+        project: project.p(50),
+        target: { kind: 'none' },
+        note:
+          `those workflows behind an express JSON endpoint in this process, called with fetch (bench/raw-http.ts): ${overHttpCpu.describe('client + endpoint')}; ` +
+          `${(overHttp.p(50) / raw.p(50)).toFixed(2)}x the smallest workflow's p50`,
       },
     ];
   },
