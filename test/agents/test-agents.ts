@@ -208,16 +208,21 @@ export const llmDeadlineAgent = defineLlmAgent({
   },
 });
 
-/** Says whether its zod is a shared, frozen copy (preloaded by a worker), and validates with it, formats too. */
+/**
+ * Says whether its zod is the worker's shared copy (an earlier task's mark on zod's global registry
+ * is still there) and whether the sandbox froze it, and validates with it, formats too.
+ */
 export const zodAgent = defineAgent({
   name: 'test-zod',
   description: 'Reports on the zod it imports',
   skills,
   async run() {
+    const shared = z.globalRegistry.has(z.ZodNumber as never);
+    z.globalRegistry.add(z.ZodNumber as never, { description: 'a mark for later tasks' });
     const expense = z.object({ amount: z.number().positive(), currency: z.string().length(3) });
     return JSON.stringify({
-      // The sandbox freezes what it preloads; a copy evaluated for this workflow alone is not.
-      shared: Object.isFrozen(z.object),
+      shared,
+      frozen: Object.isFrozen(z.object),
       valid: expense.safeParse({ amount: 12, currency: 'EUR' }).success,
       invalid: expense.safeParse({ amount: -1, currency: 'EURO' }).error?.issues.length,
       formats: [

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bundleAgents } from '../../src/worker/agents-plugin.js';
+import { SHARED_MODULES_GLOBAL } from '../../src/workflows/shared-modules-global.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SANDBOXED = [
@@ -78,12 +79,32 @@ describe('the deterministic sandbox wall', () => {
     expect(errors.join('\n')).toMatch(/node:fs/);
   });
 
-  // Temporal's sandbox evaluates the bundle's modules again for every task, and zod's are most of
-  // that work (~1.7 ms a task on the bench machine): only a project with LLM agents should carry it.
-  it('leaves zod out of a project without LLM agents', { timeout: 60_000 }, async () => {
-    const plain = await bundleAgents(join(ROOT, 'test/fixtures/agents/plain.ts'), { logger: quiet });
-    expect(plain.code).not.toContain('node_modules/zod/');
-    const withLlmAgent = await bundleAgents(join(ROOT, 'examples/agents/index.ts'), { logger: quiet });
-    expect(withLlmAgent.code).toContain('node_modules/zod/');
+  // Temporal's sandbox evaluates the bundle's modules again for every task, and zod's were most of
+  // that work: every workflow reads the one copy the worker preloads (src/workflows/shared-zod.ts).
+  it(
+    'bundles zod whole into the module the worker preloads, and points workflow code at it',
+    { timeout: 60_000 },
+    async () => {
+      const { code } = await bundleAgents(join(ROOT, 'examples/agents/index.ts'), { logger: quiet });
+      expect(code).toContain(`= globalThis.${SHARED_MODULES_GLOBAL}.get("zod");`);
+      expect(code).toMatch(/^\/\*\*\*\/ "\.\/src\/workflows\/shared-zod\.ts"/m);
+      expect(code).not.toMatch(/^\/\*\*\*\/ "\.\/node_modules\/zod\//m);
+    },
+  );
+
+  // A zod module of its own would be frozen by the sandbox, and zod's format checks would throw in
+  // every task: such a bundle is refused, saying why.
+  it('refuses a bundle that leaves part of the shared zod a module of its own', { timeout: 60_000 }, async () => {
+    const errors: string[] = [];
+    const logger = { ...quiet, error: (message: string) => errors.push(message) };
+    const withoutScopeHoisting = bundleAgents(join(ROOT, 'test/fixtures/agents/plain.ts'), {
+      logger,
+      webpackConfigHook: (config) => ({
+        ...config,
+        optimization: { ...config.optimization, concatenateModules: false },
+      }),
+    });
+    await expect(withoutScopeHoisting).rejects.toThrow(/Webpack/);
+    expect(errors.join('\n')).toMatch(/shares one zod among all workflows.*concatenateModules/s);
   });
 });
