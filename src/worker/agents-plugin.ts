@@ -41,10 +41,10 @@ const WORKFLOW_INTERCEPTOR_MODULES = ['metrics-interceptors', 'coalesced-upserts
 /**
  * Temporal's sandbox evaluates the bundle's modules again for every workflow (its module cache is per
  * workflow), so what evaluation costs, every task pays. Webpack's scope hoisting joins the ES modules
- * (the agents, this package, zod) into one function instead of one per module with its export getters,
- * and drops the modules nothing uses (as each package's `sideEffects` field allows: a project without
- * LLM agents bundles no zod). Measured with bench path 2: the worker's CPU per echo task 15.1/14.5 →
- * 12.7/13.3 ms. Temporal bundles in development mode, which leaves these off.
+ * (the agents, this package) into one function instead of one per module with its export getters,
+ * and drops the modules nothing uses (as each package's `sideEffects` field allows). Measured with
+ * bench path 2: the worker's CPU per echo task 15.1/14.5 → 12.7/13.3 ms. Temporal bundles in
+ * development mode, which leaves these off. The shared zod depends on it (sharedZodStaysWhole).
  */
 const SCOPE_HOISTING = { concatenateModules: true, usedExports: true, innerGraph: true, sideEffects: true };
 
