@@ -81,23 +81,35 @@ async function sharedZodImports({ context, request, contextInfo, getResolve }: I
 }
 
 /**
- * Fails the bundle if any of the shared zod's modules is left a module of its own (an import of zod
- * by another path, or scope hoisting turned off): the sandbox would freeze it, and zod's checks would
- * throw in every task.
+ * Fails the bundle if any of the shared zod's modules is left outside shared-zod.ts (zod imported by
+ * another path, or scope hoisting turned off): the sandbox would freeze it, and zod's checks would
+ * throw in every task. (zod's CommonJS files and its v3 are never shared, so never frozen.)
  */
 const sharedZodStaysWhole: WebpackPlugin = {
   apply(compiler) {
     compiler.hooks.compilation.tap('a2a-temporal.shared-zod', (compilation) => {
       compilation.hooks.afterOptimizeChunkModules.tap('a2a-temporal.shared-zod', (chunks) => {
-        // What the bundle evaluates as modules: those joined into another are no longer in a chunk.
+        const isSharedZodFile = (resource?: string) =>
+          resource?.startsWith(ZOD_DIR) && !resource.endsWith('.cjs') && !resource.startsWith(`${ZOD_DIR}v3${sep}`);
+        // What the bundle evaluates as modules, each with the modules joined into it.
         const apart = [...chunks]
           .flatMap((chunk) => [...compilation.chunkGraph.getChunkModulesIterable(chunk)])
-          .map((module) => (module as { resource?: string }).resource)
-          .filter((resource) => resource?.startsWith(ZOD_DIR) && !resource.startsWith(`${ZOD_DIR}v3${sep}`));
+          .map(
+            (module) =>
+              module as {
+                resource?: string;
+                rootModule?: { resource?: string };
+                modules?: Iterable<{ resource?: string }>;
+              },
+          )
+          .filter((module) => (module.rootModule?.resource ?? module.resource) !== SHARED_ZOD_MODULE)
+          .flatMap((module) => (module.modules ? [...module.modules] : [module]))
+          .map((module) => module.resource)
+          .filter(isSharedZodFile);
         if (apart.length === 0) return;
         compilation.errors.push(
           new compiler.webpack.WebpackError(
-            `a2a-temporal shares one zod among all workflows, bundled whole: ${relative(ZOD_DIR, apart[0]!)} was left a module of its own. ` +
+            `a2a-temporal shares one zod among all workflows, bundled whole: ${relative(ZOD_DIR, apart[0]!)} was left outside it. ` +
               `Import zod in workflow code by one of ${SHARED_ZOD_ENTRIES.join(', ')}, and keep optimization.concatenateModules on.`,
           ),
         );
@@ -162,15 +174,16 @@ async function unknownActivity(): Promise<never> {
 }
 
 /** The workflow bundle of a project's agents, built once (tests share one across many workers). */
-export function bundleAgents(
+export async function bundleAgents(
   agents: string | URL,
   options: Partial<Omit<BundleOptions, 'workflowsPath'>> = {},
 ): Promise<WorkflowBundleWithSourceMap> {
+  refuseOwnPreloads(options.preloadModules);
   return bundleWorkflowCode({
     ...options,
     workflowsPath: BUNDLED_WORKFLOWS,
     workflowInterceptorModules: [...(options.workflowInterceptorModules ?? []), ...WORKFLOW_INTERCEPTOR_MODULES],
-    preloadModules: [...(options.preloadModules ?? []), ...PRELOADED_MODULES],
+    preloadModules: PRELOADED_MODULES,
     webpackConfigHook: chain(options.webpackConfigHook, agentsWebpackHook(agents)),
   });
 }
@@ -184,6 +197,7 @@ function bundleSettings(
       "The a2a-temporal agents plugin needs the worker's workflow bundle: run your other workflows on a worker (and task queue) of their own.",
     );
   }
+  refuseOwnPreloads(worker.bundlerOptions?.preloadModules);
   return {
     workflowsPath: BUNDLED_WORKFLOWS,
     interceptors: {
@@ -192,10 +206,23 @@ function bundleSettings(
     },
     bundlerOptions: {
       ...worker.bundlerOptions,
-      preloadModules: [...(worker.bundlerOptions?.preloadModules ?? []), ...PRELOADED_MODULES],
+      preloadModules: PRELOADED_MODULES,
       webpackConfigHook: chain(worker.bundlerOptions?.webpackConfigHook, hook),
     },
   };
+}
+
+/**
+ * The sandbox deep-freezes every module it preloads, with what it exports: a project's own preloaded
+ * module that imports zod would freeze the shared zod's state, and its checks would throw in every task.
+ */
+function refuseOwnPreloads(preloadModules: string[] | undefined): void {
+  if (preloadModules?.length) {
+    throw new Error(
+      "The a2a-temporal agents plugin preloads the modules its workflows share (zod, Temporal's workflow API), " +
+        'and a module of your own preloaded beside them could freeze the shared zod: remove bundlerOptions.preloadModules from this worker.',
+    );
+  }
 }
 
 function agentsWebpackHook(agents: string | URL): WebpackConfigHook {

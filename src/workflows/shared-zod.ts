@@ -8,9 +8,14 @@
  * it works: `lastIndex` on its format regexes, its default locale and memoizer set on first use.
  * So zod is bundled inside this module (scope hoisting: no module of its own that the freeze would
  * walk), reached through a Map (the freeze leaves a Map's entries alone), and the config and
- * registry zod also hangs on `globalThis` (for copies of zod to share) stay in its module scope.
- * zod keeps nothing of a workflow's: schemas are made by each workflow's own code, and its caches
- * are WeakMaps keyed by them.
+ * registry zod also hangs on `globalThis` (for copies of zod to share) are taken off it (a second,
+ * unshared zod in the bundle would put its own there, which this one reads for `postProcessor`).
+ *
+ * What zod keeps is now the worker's, not one workflow's: schemas are made by each workflow's own
+ * code and its parse caches are WeakMaps keyed by them, but its registry keeps, by `.meta({ id })`,
+ * the last schema registered under each id, `z.config()` sets options for every task, and its
+ * parse memo for recursive schemas keeps module-level scratch that a refinement throwing mid-parse
+ * leaves behind (zod 4.6's memoizer.js sets and clears it without try/finally).
  */
 import * as zod from 'zod';
 import * as zodLocales from 'zod/locales';

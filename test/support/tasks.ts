@@ -84,10 +84,10 @@ export async function eventsOf(handle: WorkflowHandle) {
 }
 
 /** The file's test worker and Temporal client, started before its tests and closed after them, and tasks started on them. */
-export function useTaskWorker() {
+export function useTaskWorker(options: Parameters<typeof startTestWorker>[1] = {}) {
   const started = {} as { worker: TestWorker; client: Client };
   beforeAll(async () => {
-    started.worker = await startTestWorker();
+    started.worker = await startTestWorker(undefined, options);
     started.client = await testClient();
   });
   afterAll(async () => {

@@ -32,7 +32,7 @@ export interface TestWorker {
 
 export async function startTestWorker(
   taskQueue = `test-${randomUUID()}`,
-  options: { model?: ModelSettings } = {},
+  options: { model?: ModelSettings; reuseV8Context?: boolean } = {},
 ): Promise<TestWorker> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -44,7 +44,14 @@ export async function startTestWorker(
     namespace: 'default',
     taskQueue,
     workflowBundle: await workflowBundle(),
-    plugins: [agentsPlugin({ agents: TEST_AGENTS_MODULE, activities: TEST_ACTIVITIES, ...options })],
+    ...(options.reuseV8Context !== undefined && { reuseV8Context: options.reuseV8Context }),
+    plugins: [
+      agentsPlugin({
+        agents: TEST_AGENTS_MODULE,
+        activities: TEST_ACTIVITIES,
+        ...(options.model && { model: options.model }),
+      }),
+    ],
   });
   const running = worker.run();
   let stopped: Promise<void> | undefined;

@@ -107,4 +107,19 @@ describe('the deterministic sandbox wall', () => {
     await expect(withoutScopeHoisting).rejects.toThrow(/Webpack/);
     expect(errors.join('\n')).toMatch(/shares one zod among all workflows.*concatenateModules/s);
   });
+
+  it('and one that imports a piece of the shared zod by a path of its own', { timeout: 60_000 }, async () => {
+    const errors: string[] = [];
+    const logger = { ...quiet, error: (message: string) => errors.push(message) };
+    await expect(bundleAgents(join(ROOT, 'test/fixtures/agents/zod-one-locale.ts'), { logger })).rejects.toThrow(
+      /Webpack/,
+    );
+    expect(errors.join('\n')).toMatch(/shares one zod among all workflows, bundled whole: v4\/.+ was left outside it/);
+  });
+
+  it('refuses modules of the project preloaded beside the shared zod', async () => {
+    await expect(
+      bundleAgents(join(ROOT, 'test/fixtures/agents/plain.ts'), { logger: quiet, preloadModules: ['zod'] }),
+    ).rejects.toThrow(/remove bundlerOptions.preloadModules/);
+  });
 });
