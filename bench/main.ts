@@ -15,6 +15,7 @@ import { listTasks } from './paths/list-tasks.js';
 import type { BenchPath } from './paths/types.js';
 import { waitingMemory } from './paths/waiting-memory.js';
 import { profileThisProcess } from './cpu-profile.js';
+import { editedPackageFiles } from './installed-packages.js';
 import { parseBenchOptions } from './options.js';
 import { printRows, printTable, verdict, type Row } from './report.js';
 import { startStack, type Stack } from './stack.js';
@@ -33,6 +34,12 @@ const PATHS: BenchPath[] = [
 const options = parseBenchOptions();
 const began = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const edited = editedPackageFiles();
+const editedWarning =
+  edited.length > 0 &&
+  `WARNING: ${edited.length} file(s) of the measured packages changed after npm install (${edited.slice(0, 3).join(', ')}${edited.length > 3 ? ', ...' : ''}); ` +
+    'these figures are not those of the published packages (npm ci restores them)';
+if (editedWarning) console.warn(editedWarning);
 
 let stack: Stack | undefined;
 let stopping: Promise<void> | undefined;
@@ -81,4 +88,5 @@ printTable(rows);
 const missed = rows.filter((row) => verdict(row).met === false);
 console.log(`\n${missed.length} of ${rows.filter((row) => verdict(row).met !== undefined).length} targets missed.`);
 for (const failure of failures) console.log(`FAILED path: ${failure}`);
+if (editedWarning) console.warn(editedWarning);
 process.exitCode = failures.length > 0 ? 1 : 0;
