@@ -1,14 +1,15 @@
 /**
- * Whether the packages both sides of the bench run were edited after `npm install`: a measuring aid
- * (a counter, a removed timeout) left in Temporal's worker once skewed every figure of several runs,
- * the project's more than raw's, unnoticed. npm writes `node_modules/.package-lock.json` last when it
- * installs, so a package file changed later was edited by hand.
+ * Whether the packages on the measured paths were edited after `npm install`: a measuring aid (a
+ * promise counter) once left in Temporal's worker package skewed the figures of many runs unnoticed.
+ * npm writes `node_modules/.package-lock.json` last when it installs, so a JavaScript file of those
+ * packages changed later was edited by hand (a later `npm install` hides earlier edits; `npm ci`
+ * undoes them).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './processes.js';
 
-/** The packages whose code runs on the measured paths of both sides. */
+/** The packages whose code runs on the measured paths (Temporal's on both sides). */
 const MEASURED_PACKAGES = ['@temporalio', '@a2a-js', '@grpc', 'express', 'zod'];
 
 /** Files of the measured packages modified after the install, relative to node_modules. */
