@@ -6,32 +6,36 @@
  */
 import { format } from 'node:util';
 import { trace } from '@opentelemetry/api';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 function pretty(env: NodeJS.ProcessEnv): boolean {
   if (env.LOG_FORMAT) return env.LOG_FORMAT === 'pretty';
   return process.stdout.isTTY === true;
 }
 
-const NO_TRACE = {};
-
-/** The active span's IDs. With tracing off the API is a no-op: there is never an active span. */
+/**
+ * The active span's IDs. With tracing off the API is a no-op: there is never an active span.
+ * A fresh object every time: pino merges each line's fields into what the mixin returns, so a
+ * shared object would carry every field ever logged into every later line.
+ */
 export function traceFields(): { trace_id?: string; span_id?: string } {
   const span = trace.getActiveSpan();
-  if (!span) return NO_TRACE;
+  if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
 }
 
-export function createLogger(env: NodeJS.ProcessEnv = process.env): Logger {
-  return pino({
+/** `destination` is for tests; by default lines go to stdout. */
+export function createLogger(env: NodeJS.ProcessEnv = process.env, destination?: DestinationStream): Logger {
+  const options = {
     level: env.LOG_LEVEL ?? 'info',
     base: { service: 'a2a-temporal' },
     mixin: traceFields,
     ...(pretty(env) && {
       transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname,service' } },
     }),
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export const logger = createLogger();

@@ -59,6 +59,7 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
   switch (cause?.type) {
     case TaskErrorType.TaskTerminal:
     case TaskErrorType.TaskNotWaitingForInput:
+    case TaskErrorType.NotTaskOwner:
       return new UnsupportedOperationError(message);
     case TaskErrorType.TaskNotCancelable:
       return new TaskNotCancelableError(message);

@@ -130,11 +130,17 @@ export interface PendingQuestion {
   notByRequester?: boolean;
 }
 
-/** Whether `caller` is among `responders`: by principal, or by a `group:NAME` entry. */
+/** A responders entry that names a group rather than a principal. */
+export const GROUP_PREFIX = 'group:';
+
+/**
+ * Whether `caller` is among `responders`: by principal, or by a `group:NAME` entry. Principals and
+ * groups are separate namespaces: a `group:` entry is matched only against the caller's groups, so
+ * a principal whose ID happens to read `group:finance` (a JWT subject, say) never acts as the group.
+ */
 export function isAllowedResponder(responders: readonly string[], caller: Caller): boolean {
-  return (
-    responders.includes(caller.id) ||
-    responders.some((entry) => entry.startsWith('group:') && caller.groups.includes(entry.slice('group:'.length)))
+  return responders.some((entry) =>
+    entry.startsWith(GROUP_PREFIX) ? caller.groups.includes(entry.slice(GROUP_PREFIX.length)) : entry === caller.id,
   );
 }
 

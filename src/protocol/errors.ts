@@ -19,6 +19,8 @@ export const TaskErrorType = {
   ResponderNotAllowed: 'ResponderNotAllowed',
   /** The authenticated caller is neither the task's owner nor one who may answer it (answered as TaskNotFound). */
   NotVisibleToCaller: 'NotVisibleToCaller',
+  /** Only the task's owner may do this (manage push configs); an approver may not (A2A UnsupportedOperation). */
+  NotTaskOwner: 'NotTaskOwner',
   /** An idempotency key that started this task came again with another message. */
   IdempotencyKeyReused: 'IdempotencyKeyReused',
 } as const;

@@ -314,9 +314,14 @@ export class TaskRuntime {
     }
   }
 
+  /** A task's push configs are its owner's: an approver sees the task but may not redirect its webhooks. */
   private checkAccess(change: PushConfigChange): void {
     this.checkOwner(change?.caller);
     this.checkAgent(change?.agent);
+    const { owner } = this.record;
+    if (change?.caller && owner && change.caller.id !== owner) {
+      reject(TaskErrorType.NotTaskOwner, `Only the owner of task ${this.record.id} manages its push notification configs`);
+    }
   }
 
   /** Also for a config that comes with a message (an operator may type anything into the Temporal UI). */

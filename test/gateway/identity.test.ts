@@ -78,6 +78,17 @@ async function grpcClient(agent: string): Promise<A2AClient> {
   return new ClientFactory(options).createFromUrl(`${harness.gateway.url}/agents/${agent}/`);
 }
 
+/** A JWT the gateway accepts (unless a claim or the secret says otherwise). */
+const token = (claims: { aud?: string; exp?: number; sub?: string; groups?: string[] }, secret = SECRET) =>
+  new SignJWT({ groups: claims.groups ?? ['staff'] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.sub ?? 'erin')
+    .setIssuer('https://issuer.test')
+    .setAudience(claims.aud ?? 'a2a-gateway')
+    .setIssuedAt()
+    .setExpirationTime(claims.exp ?? Math.floor(Date.now() / 1000) + 600)
+    .sign(new TextEncoder().encode(secret));
+
 function message(text: string, extra: Record<string, unknown> = {}) {
   return { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra };
 }
@@ -191,19 +202,41 @@ describe('push notification configs belong to the task owner', () => {
     const listed = await rest('expense-approval', 'GET', configsPath, as('alice'));
     expect(listed.body.configs.map((c: { id: string }) => c.id)).toEqual(['alice-hook']);
   });
+
+  it('an approver, who sees the task, can neither read, redirect nor delete its webhooks', async () => {
+    const ask = { message: { ...message('approve my request'), parts: [{ data: { responders: ['group:finance'] } }] } };
+    const taskId = (await rpc('test-ask', 'SendMessage', ask, as('carol'))).result.task.id;
+    const secrets = { token: 'carol-token', authentication: { scheme: 'Bearer', credentials: 'carol-secret' } };
+    const config = { taskId, id: 'carol-hook', url: 'https://example.com/carol', ...secrets };
+    const created = await rpc('test-ask', 'CreateTaskPushNotificationConfig', config, as('carol'));
+    expect(JSON.stringify(created.result)).not.toMatch(/carol-token|carol-secret/);
+    const dave = as('dave');
+    expect((await rpc('test-ask', 'GetTask', { id: taskId }, dave)).result.id).toBe(taskId);
+    const ids = { taskId, id: 'carol-hook' };
+    const hijack = { ...config, url: 'https://example.com/dave' };
+    for (const [method, params] of [
+      ['GetTaskPushNotificationConfig', ids],
+      ['ListTaskPushNotificationConfigs', { taskId }],
+      ['CreateTaskPushNotificationConfig', hijack],
+      ['DeleteTaskPushNotificationConfig', ids],
+    ] as const) {
+      const refused = await rpc('test-ask', method, params, dave);
+      expect(refused.error?.code, method).toBe(-32004);
+      expect(JSON.stringify(refused)).not.toMatch(/carol-token|carol-secret/);
+    }
+    const configsPath = `/tasks/${taskId}/pushNotificationConfigs`;
+    expect((await rest('test-ask', 'GET', `${configsPath}/carol-hook`, dave)).status).toBe(400);
+    // The owner's config is untouched, and even she reads its secrets back redacted.
+    const own = await rpc('test-ask', 'GetTaskPushNotificationConfig', ids, as('carol'));
+    expect(own.result).toMatchObject({
+      url: 'https://example.com/carol',
+      token: '[redacted]',
+      authentication: { scheme: 'Bearer', credentials: '[redacted]' },
+    });
+  });
 });
 
 describe('credentials', () => {
-  const token = (claims: { aud?: string; exp?: number; sub?: string }, secret = SECRET) =>
-    new SignJWT({ groups: ['staff'] })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(claims.sub ?? 'erin')
-      .setIssuer('https://issuer.test')
-      .setAudience(claims.aud ?? 'a2a-gateway')
-      .setIssuedAt()
-      .setExpirationTime(claims.exp ?? Math.floor(Date.now() / 1000) + 600)
-      .sign(new TextEncoder().encode(secret));
-
   it('refuses expired, wrong-audience and wrongly signed JWTs, unknown API keys and no credentials, on each transport', async () => {
     const bad: Record<string, Record<string, string>> = {
       expired: { authorization: `Bearer ${await token({ exp: Math.floor(Date.now() / 1000) - 3600 })}` },
@@ -261,6 +294,22 @@ describe('approvers', () => {
     expect(JSON.parse(done.result.task.status.message.parts[0].text)).toMatchObject({ responder: 'dave' });
     const timeline = done.result.task.metadata.timeline as { by?: string }[];
     expect(timeline.map((entry) => entry.by)).toContain('dave');
+  });
+});
+
+describe('principals and groups are separate namespaces', () => {
+  it('a principal named like a group never acts as the group', async () => {
+    const ask = { message: { ...message('approve my request'), parts: [{ data: { responders: ['group:finance'] } }] } };
+    const created = await rpc('test-ask', 'SendMessage', ask, as('carol'));
+    const taskId = created.result.task.id;
+    expect(created.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const impostor = { authorization: `Bearer ${await token({ sub: 'group:finance', groups: [] })}` };
+    expect((await rpc('test-ask', 'GetTask', { id: taskId }, impostor)).error.code).toBe(-32001);
+    const answer = await rpc('test-ask', 'SendMessage', { message: message('approve', { taskId }) }, impostor);
+    expect(answer.error.code).toBe(-32001);
+    // A real member of the group still answers.
+    const done = await rpc('test-ask', 'SendMessage', { message: message('approve', { taskId }) }, as('dave'));
+    expect(done.result.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 });
 

@@ -421,6 +421,14 @@ describe('authSettingsFromEnv', () => {
       /entry 0 \(principal\)/,
     ],
     [
+      'a principal named like a group',
+      {
+        A2A_AUTH: 'api-key',
+        A2A_API_KEYS: JSON.stringify([{ sha256: hashApiKey('k'), principal: 'group:finance' }]),
+      },
+      /entry 0 \(principal\): principal must not start with "group:"/,
+    ],
+    [
       'the same key twice',
       {
         A2A_AUTH: 'api-key',

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { routeConsoleToLogger, traceFields } from '../../src/logging.js';
+import { createLogger, routeConsoleToLogger, traceFields } from '../../src/logging.js';
 
 const saved = { ...console };
 afterEach(() => Object.assign(console, saved));
@@ -27,6 +27,38 @@ describe('routeConsoleToLogger', () => {
     expect(error).toMatchObject({ level: 50, component: 'console', err: { message: 'boom' } });
     expect(error.msg).toBe('Error during SSE streaming (request 1\\n{"level":30,"msg":"admin logged in"}):');
     expect(plain).toMatchObject({ level: 30, msg: 'plain 42' });
+  });
+});
+
+/** A logger writing JSON lines into an array. */
+function capturedLogger(): { log: ReturnType<typeof createLogger>; lines: () => Array<Record<string, unknown>> } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const log = createLogger({ LOG_FORMAT: 'json', LOG_LEVEL: 'info' }, sink);
+  return { log, lines: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+describe('createLogger', () => {
+  it("never carries one line's fields into another's", () => {
+    const { log, lines } = capturedLogger();
+    log.info({ taskId: 'task-of-bob', contextId: 'ctx-of-bob' }, 'bob reads his task');
+    log.warn({ err: new Error('stale') }, 'a failure');
+    log.child({ requestId: 'req-2' }).info({ caller: 'mallory' }, 'request refused');
+    log.info('plain line');
+    const [bob, failure, refused, plain] = lines();
+    expect(bob).toMatchObject({ taskId: 'task-of-bob', contextId: 'ctx-of-bob' });
+    expect(failure).toMatchObject({ err: { message: 'stale' } });
+    expect(failure).not.toHaveProperty('taskId');
+    expect(refused).toMatchObject({ requestId: 'req-2', caller: 'mallory' });
+    expect(refused).not.toHaveProperty('taskId');
+    expect(refused).not.toHaveProperty('contextId');
+    expect(refused).not.toHaveProperty('err');
+    for (const field of ['taskId', 'contextId', 'err', 'requestId', 'caller']) expect(plain).not.toHaveProperty(field);
   });
 });
 

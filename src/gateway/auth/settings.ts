@@ -18,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { GROUP_PREFIX } from '../../protocol/contract.js';
 
 export type AuthMethod = 'api-key' | 'jwt' | 'trusted-header';
 
@@ -114,7 +115,12 @@ const apiKeyEntrySchema = z.strictObject({
       /^[0-9a-f]{64}$/,
       'sha256 must be the SHA-256 of the key as 64 lowercase hex characters (`printf %s "$KEY" | sha256sum`)',
     ),
-  principal: z.string().trim().min(1, 'principal must be a non-empty caller id'),
+  principal: z
+    .string()
+    .trim()
+    .min(1, 'principal must be a non-empty caller id')
+    // Responders name groups as `group:NAME`; a principal so named would look like one to a reader.
+    .refine((id) => !id.startsWith(GROUP_PREFIX), `principal must not start with "${GROUP_PREFIX}": that names a group`),
   groups: z.array(z.string().trim().min(1, 'groups must be non-empty strings')).optional(),
 });
 const apiKeysSchema = z.array(apiKeyEntrySchema).min(1, 'no keys: list at least one');
