@@ -10,6 +10,15 @@ import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { activityRetryingSignal, taskIdOfWorkflow } from '../protocol/contract.js';
 import { PUSH_ACTIVITY } from '../protocol/push.js';
 
+/**
+ * Which failed attempts the task hears of: 1, 2, 4, 8, ... Each report is a signal and a status
+ * change in the task's history, and activities retry forever by default: reporting every attempt
+ * would grow a task's history until Temporal terminates it (500 attempts: thousands of events).
+ */
+export function isReportedAttempt(attempt: number): boolean {
+  return attempt >= 1 && Number.isInteger(attempt) && (attempt & (attempt - 1)) === 0;
+}
+
 /** Push deliveries report their failures in the task themselves (src/workflows/push-deliveries.ts). */
 const REPORTED_ELSEWHERE = new Set([PUSH_ACTIVITY]);
 
@@ -21,7 +30,7 @@ export const reportRetries: ActivityInterceptorsFactory = (context) => ({
       } catch (error) {
         const { workflowExecution, activityType, attempt } = context.info;
         if (workflowExecution && taskIdOfWorkflow(workflowExecution.workflowId) && willRetry(context, error)) {
-          if (!REPORTED_ELSEWHERE.has(activityType)) {
+          if (!REPORTED_ELSEWHERE.has(activityType) && isReportedAttempt(attempt)) {
             // Best effort, and never in the way of the failure Temporal is to record.
             void context.client.workflow
               .getHandle(workflowExecution.workflowId, workflowExecution.runId)

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { WorkflowHandle } from '@temporalio/client';
 import { taskQuery, type TimelineEntry } from '../../src/protocol/contract.js';
 import { textOf, type WireTask } from '../../src/protocol/wire.js';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { reportRetries } from '../../src/worker/retry-reports.js';
 import { eventsOf, finalTask, reply, stateOf, waitForState, useTaskWorker } from '../support/tasks.js';
 
 const tasks = useTaskWorker();
@@ -37,6 +39,33 @@ describe('task lifecycle', () => {
     expect(JSON.stringify(retrying.status)).not.toContain('upstream timeout');
     const done = await waitForState(handle, 'completed');
     expect(textOf(done.status.message!.parts)).toBe('done on attempt 3');
+  });
+
+  it('an activity that fails 500 times leaves a bounded history: the task hears of attempts 1, 2, 4, 8, ...', async () => {
+    // A working task, and the worker's retry reporter run over 500 failed attempts of one of its
+    // activities (Temporal itself waits at least a second between retries: 500 would take minutes).
+    const { handle } = await tasks.start('test-block', { text: 'go' });
+    await waitForStatus(handle, /Blocking/);
+    const before = (await handle.fetchHistory()).events!.length;
+    for (let attempt = 1; attempt <= 500; attempt++) {
+      const activity = new MockActivityEnvironment(
+        { activityType: 'callSupplier', attempt, workflowExecution: { workflowId: handle.workflowId, runId: '' } },
+        { client: tasks.client, interceptors: [reportRetries] },
+      );
+      await expect(activity.run(() => Promise.reject(new Error('still down')))).rejects.toThrow('still down');
+    }
+    // Sorted: the reports are signals sent without waiting, and here they all leave at once.
+    const reported = async () =>
+      ((await handle.query(taskQuery, {})).metadata!.timeline as TimelineEntry[])
+        .flatMap((entry) => {
+          const attempt = /callSupplier failed \(attempt (\d+)\)/.exec(entry.message ?? '')?.[1];
+          return attempt ? [Number(attempt)] : [];
+        })
+        .sort((a, b) => a - b);
+    await expect.poll(reported).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256]);
+    // Each report is a signal and a status change: a few events each, 9 reports in all.
+    expect((await handle.fetchHistory()).events!.length - before).toBeLessThan(9 * 8);
+    await handle.cancel();
   });
 
   it('an agent calling an activity no worker registers fails at once, naming it (not working for ever)', async () => {
