@@ -221,8 +221,17 @@ export class TaskRecord {
    */
   boundedView(maxBytes = MAX_RESULT_BYTES): WireTask {
     const task = this.view();
-    while (task.history?.length && byteLength(task) > maxBytes) task.history.shift();
-    if (byteLength(task) > maxBytes) {
+    const history = task.history ?? [];
+    // Each message is encoded once: a message leaving a JSON array takes its bytes and, but for
+    // the last one, a comma with it. Re-encoding the task per dropped message was quadratic.
+    let bytes = byteLength(task);
+    let dropped = 0;
+    while (dropped < history.length && bytes > maxBytes) {
+      bytes -= byteLength(history[dropped]) + (dropped < history.length - 1 ? 1 : 0);
+      dropped++;
+    }
+    history.splice(0, dropped);
+    if (bytes > maxBytes) {
       delete task.artifacts;
       task.metadata = { ...task.metadata, artifactsOmitted: true };
     }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { canTransition, fromWireState, TASK_STATES, toWireState } from '../../src/protocol/states.js';
 import { IllegalTransitionError, TaskRecord } from '../../src/workflows/task-record.js';
 
@@ -24,6 +24,32 @@ describe('task states', () => {
 });
 
 describe('TaskRecord', () => {
+  it('bounds its view by dropping the oldest messages, encoding the task a bounded number of times', () => {
+    const record = newRecord();
+    for (let i = 0; i < 3_000; i++) {
+      record.addUserMessage({
+        messageId: `u${i}`,
+        role: 'ROLE_USER',
+        parts: [{ text: `message ${i} ` + 'x'.repeat(200) }],
+      });
+    }
+    const whole = JSON.stringify(record.view()).length;
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const bounded = record.boundedView(100_000);
+    const encoded = stringify.mock.results.reduce((sum, result) => sum + String(result.value).length, 0);
+    stringify.mockRestore();
+    // The newest messages that fit, exactly: one more would not.
+    expect(new TextEncoder().encode(JSON.stringify(bounded)).length).toBeLessThanOrEqual(100_000);
+    expect(bounded.history!.at(-1)!.messageId).toBe('u2999');
+    const oneMore = {
+      ...bounded,
+      history: [record.view().history!.at(-bounded.history!.length - 1)!, ...bounded.history!],
+    };
+    expect(new TextEncoder().encode(JSON.stringify(oneMore)).length).toBeGreaterThan(100_000);
+    // Linear: about two encodings of the task, not one per dropped message.
+    expect(encoded).toBeLessThan(3 * whole);
+  });
+
   it('refuses an illegal transition loudly and changes nothing', () => {
     const record = newRecord();
     record.transition('working');
