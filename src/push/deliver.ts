@@ -26,7 +26,7 @@ import {
   type NotificationSigner,
 } from './signing.js';
 import {
-  guardedLookup,
+  guardedAgent,
   PushUrlRefusedError,
   pushUrlPolicyFromEnv,
   urlProblem,
@@ -100,7 +100,9 @@ async function post(
   let response: IncomingMessage;
   try {
     response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = send(url, { method: 'POST', headers, lookup: guardedLookup(policy), signal }, resolve);
+      // An agent of its own per attempt: its connections are guarded, and none is kept for later.
+      const agent = guardedAgent(url.protocol, policy);
+      const req = send(url, { method: 'POST', headers, agent, signal }, resolve);
       req.on('error', reject);
       req.end(payload);
     });

@@ -1,9 +1,12 @@
 /**
  * Which webhook URLs push notifications may go to (SSRF guard). Checked when a config is saved and
  * again for every connection the delivery activity opens, against the addresses the name resolves
- * to then (a name that resolved to a public address at save time may point inward later).
+ * to then (a name that resolved to a public address at save time may point inward later), or
+ * against the IP literal itself.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 
 /** Hosts (names or IP literals) webhooks may use although they resolve inward: `A2A_PUSH_ALLOWED_HOSTS`. */
@@ -25,8 +28,7 @@ export function pushUrlPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): Push
 }
 
 /** Loopback, private, link-local (cloud metadata), carrier-grade NAT, multicast and reserved ranges. */
-const INWARD = new BlockList();
-for (const [net, prefix] of [
+const INWARD_IPV4 = [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -37,8 +39,22 @@ for (const [net, prefix] of [
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 3],
-] as const) {
+] as const;
+
+/**
+ * IPv6 prefixes whose last 32 bits are an IPv4 address a host may end up reaching: each IPv4 rule
+ * is repeated under each of them, so `[::127.0.0.1]` is judged as 127.0.0.1.
+ */
+const IPV4_EMBEDDINGS = [
+  '::', // IPv4-compatible, ::/96 (deprecated, still parsed)
+  '::ffff:', // IPv4-mapped, ::ffff:0:0/96
+  '::ffff:0:', // IPv4-translated, ::ffff:0:0:0/96
+] as const;
+
+const INWARD = new BlockList();
+for (const [net, prefix] of INWARD_IPV4) {
   INWARD.addSubnet(net, prefix, 'ipv4');
+  for (const embedding of IPV4_EMBEDDINGS) INWARD.addSubnet(`${embedding}${net}`, 96 + prefix, 'ipv6');
 }
 for (const [net, prefix] of [
   ['::', 127], // unspecified and loopback
@@ -50,13 +66,11 @@ for (const [net, prefix] of [
   INWARD.addSubnet(net, prefix, 'ipv6');
 }
 
-/** Why an address is off limits, or undefined. IPv4-mapped IPv6 addresses are judged as IPv4. */
+/** Why an address is off limits, or undefined. IPv6 addresses embedding an IPv4 one are judged as IPv4. */
 export function inwardAddress(address: string): string | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const ip = mapped ?? address;
-  const family = isIP(ip);
+  const family = isIP(address);
   if (family === 0) return `${address} is not an IP address`;
-  return INWARD.check(ip, family === 4 ? 'ipv4' : 'ipv6')
+  return INWARD.check(address, family === 4 ? 'ipv4' : 'ipv6')
     ? `${address} is a loopback, private, link-local or reserved address`
     : undefined;
 }
@@ -111,13 +125,46 @@ export function guardedLookup(policy: PushUrlPolicy): typeof dnsLookup {
   return ((hostname: string, options: object, callback: (...args: unknown[]) => void) => {
     (policy.resolve ?? dnsLookup)(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error);
-      const allowed = policy.allowedHosts.has(bareHost(hostname.toLowerCase()));
-      const inward = allowed ? undefined : addresses.map((a) => inwardAddress(a.address)).find(Boolean);
-      if (inward) return callback(new PushUrlRefusedError(refusal(`${hostname} resolves to ${inward}`)));
+      const refused = connectionRefusal(hostname, addresses.map(addressOf), policy);
+      if (refused) return callback(new PushUrlRefusedError(refused));
       if ((options as { all?: boolean }).all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   }) as typeof dnsLookup;
+}
+
+/**
+ * The agent for one delivery (`protocol` as URL.protocol gives it): every connection it opens
+ * passes the guard. Node connects to an IP literal without calling any `lookup`, so the literal is
+ * judged here by the same rule `guardedLookup` applies to the addresses of a name.
+ */
+export function guardedAgent(protocol: string, policy: PushUrlPolicy): HttpAgent {
+  const agent = protocol === 'https:' ? new HttpsAgent() : new HttpAgent();
+  const connect = agent.createConnection.bind(agent);
+  const lookup = guardedLookup(policy);
+  agent.createConnection = (options, callback) => {
+    const host = bareHost(options.host ?? '');
+    const refused = isIP(host) === 0 ? undefined : connectionRefusal(host, [host], policy);
+    if (!refused) return connect({ ...options, lookup }, callback);
+    const error = new PushUrlRefusedError(refused);
+    if (!callback) throw error;
+    // The agent hands the error to the request, which emits it as its 'error'.
+    callback(error, undefined as never);
+    return undefined;
+  };
+  return agent;
+}
+
+/** Why connecting to `host` at `addresses` is refused, or undefined: an allowed host may go anywhere. */
+function connectionRefusal(host: string, addresses: readonly string[], policy: PushUrlPolicy): string | undefined {
+  if (policy.allowedHosts.has(bareHost(host.toLowerCase()))) return undefined;
+  const inward = addresses.map(inwardAddress).find(Boolean);
+  if (!inward) return undefined;
+  return refusal(isIP(host) === 0 ? `${host} resolves to ${inward}` : inward);
+}
+
+function addressOf({ address }: LookupAddress): string {
+  return address;
 }
 
 function refusal(reason: string | undefined): string | undefined {

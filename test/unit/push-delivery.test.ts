@@ -5,7 +5,7 @@
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { PUSH_URL_REFUSED, type PushNotification } from '../../src/protocol/push
 import { deliverNotification } from '../../src/push/deliver.js';
 import { publicJwks, pushSigningKeyFromEnv } from '../../src/push/signing.js';
 import {
+  guardedAgent,
   guardedLookup,
   inwardAddress,
   PushUrlRefusedError,
@@ -38,11 +39,17 @@ describe('webhook URL policy', () => {
     ['fe80::1'],
     ['fd00:ec2::254'],
     ['64:ff9b::a00:1'],
+    // IPv4-compatible (::/96) and IPv4-translated (::ffff:0:0:0/96) forms are judged by their IPv4 address.
+    ['::127.0.0.1'],
+    ['::7f00:1'],
+    ['::a9fe:a9fe'],
+    ['::ffff:0:7f00:1'],
+    ['::ffff:0:10.0.0.1'],
   ])('calls %s inward', (address) => {
     expect(inwardAddress(address)).toBeDefined();
   });
 
-  it.each([['93.184.216.34'], ['2606:2800:220:1:248:1893:25c8:1946'], ['::ffff:8.8.8.8']])(
+  it.each([['93.184.216.34'], ['2606:2800:220:1:248:1893:25c8:1946'], ['::ffff:8.8.8.8'], ['::ffff:0:8.8.8.8']])(
     'lets %s through',
     (address) => {
       expect(inwardAddress(address)).toBeUndefined();
@@ -57,6 +64,8 @@ describe('webhook URL policy', () => {
       'http://0177.0.0.1/',
       'http://0x7f.1/',
       'http://[::ffff:7f00:1]/',
+      'http://[::127.0.0.1]/',
+      'http://[::ffff:0:7f00:1]/',
       'http://intranet/hook',
     ]) {
       expect(urlProblem(url, nobodyAllowed), url).toMatch(/refused|must/);
@@ -124,6 +133,55 @@ describe('one delivery attempt', () => {
         callback(null, [{ address: '10.1.2.3', family: 4 }])) as never,
     };
     expect(await resolvedUrlProblem('https://hooks.example.com/hook', inward)).toMatch(/resolves to 10\.1\.2\.3/);
+  });
+
+  it('refuses when saved IPv6 literals that embed an inward IPv4 address', async () => {
+    for (const url of ['http://[::127.0.0.1]/hook', 'http://[::ffff:0:7f00:1]/hook']) {
+      expect(await resolvedUrlProblem(url, nobodyAllowed), url).toMatch(/refused/);
+    }
+  });
+
+  // Node connects to an IP literal without any lookup: the agent applies the guard to it itself.
+  it.each([['127.0.0.1'], ['[::127.0.0.1]'], ['[::ffff:0:7f00:1]']])(
+    'refuses at connection time the IP literal %s, as it refuses a name',
+    async (host) => {
+      const url = new URL(`http://${host}:${new URL(base).port}/hook`);
+      const refused = await new Promise<unknown>((resolve) => {
+        const req = request(url, { method: 'POST', agent: guardedAgent(url.protocol, nobodyAllowed) }, resolve);
+        req.on('error', resolve);
+        req.end();
+      });
+      expect(refused).toBeInstanceOf(PushUrlRefusedError);
+      expect((refused as Error).message).toMatch(/loopback, private/);
+    },
+  );
+
+  it('refuses at connection time a name that resolves to an IPv4-translated inward address', async () => {
+    const translated = {
+      allowedHosts: new Set<string>(),
+      resolve: ((_host: string, _options: object, callback: (error: null, found: LookupAddress[]) => void) =>
+        callback(null, [{ address: '::ffff:0:7f00:1', family: 6 }])) as never,
+    };
+    const looked = await new Promise<unknown>((resolve) =>
+      guardedLookup(translated)('hooks.example.com', {}, ((error: unknown) => resolve(error)) as never),
+    );
+    expect(looked).toBeInstanceOf(PushUrlRefusedError);
+  });
+
+  it('lets an allowed IP literal connect through the guarded agent', async () => {
+    answers.push((res) => res.writeHead(204).end());
+    expect(await attempt(`${base}/hook`)).toBeUndefined();
+    answers.push((res) => res.writeHead(204).end());
+    const url = new URL(`${base}/hook`);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(url, { method: 'POST', agent: guardedAgent(url.protocol, loopbackAllowed) }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(204);
   });
 
   it('checks again at connection time the addresses a name resolves to then', async () => {
