@@ -1,8 +1,9 @@
 /**
- * The process's Temporal runtime, installed once (Temporal allows no second): the SDK's worker,
- * workflow and activity logs through this product's logger and, when asked, the runtime's own
- * metrics on a Prometheus endpoint: workers, workflow tasks, activities, and the task counters of
- * src/workflows/metrics-interceptors.ts.
+ * The process's Temporal runtime, installed once (Temporal allows no second) and before any native
+ * connection (the first one would install a default runtime): the SDK's worker, workflow and
+ * activity logs and its core's (Rust) logs through this product's logger and, when asked, the
+ * runtime's own metrics on a Prometheus endpoint: workers, workflow tasks, activities, and the task
+ * counters of src/workflows/metrics-interceptors.ts.
  */
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
@@ -37,8 +38,11 @@ export function installTemporalRuntime(options: TemporalRuntimeOptions = {}): vo
         message,
       );
     }),
-    ...(options.metricsAddress && {
-      telemetryOptions: {
+    telemetryOptions: {
+      // Core prints its own logs (client retries among them) to the console, coloured, unless they
+      // are forwarded: forwarded, they are entries of the logger above, JSON with LOG_FORMAT=json.
+      logging: { forward: {} },
+      ...(options.metricsAddress && {
         metrics: {
           // Prometheus' own conventions: counters end in _total, durations in seconds with the unit in the name.
           prometheus: {
@@ -48,7 +52,7 @@ export function installTemporalRuntime(options: TemporalRuntimeOptions = {}): vo
             unitSuffix: true,
           },
         },
-      },
-    }),
+      }),
+    },
   });
 }

@@ -21,6 +21,9 @@ import type { Io } from '../io.js';
 type ServeCommand = Extract<Command, { kind: 'dev' | 'worker' | 'gateway' }>;
 
 export async function runDev(command: ServeCommand, io: Io): Promise<ExitCode> {
+  // Before the dev server: without a Temporal CLI at hand the SDK runs one, on a native runtime of
+  // its own otherwise, whose logs would bypass the logger. This process orders shutdown.
+  installTemporalRuntime({ ownSignals: true });
   const stack = await configErrorsAsUsage(() =>
     startDevStack({ ...(command.config && { config: command.config }), env: io.env, print: io.out }),
   );
