@@ -13,7 +13,6 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { PendingQuestion } from '../protocol/contract.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import { MAX_ARTIFACT_BYTES, sizeProblem } from '../protocol/message-checks.js';
@@ -30,6 +29,7 @@ import {
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
 import type { ReplyWaiter, TaskRuntime } from './task-runtime.js';
+import { msToNumber } from './temporal-sdk-compat.js';
 
 /** Thrown by `ctx.reject` (and a deadline whose outcome is reject); ends the task `rejected`. */
 export class TaskRejection extends Error {

@@ -4,9 +4,9 @@
  * --search-attribute); real clusters need this once per namespace.
  */
 import { Connection } from '@temporalio/client';
+import type { SearchAttributeType } from '@temporalio/common';
+import proto from '@temporalio/proto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-// The SDK's own name <-> proto enum mapping for IndexedValueType; the public index does not export it.
-import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import type { Command } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
@@ -69,8 +69,7 @@ export async function registerSearchAttributes(connection: Connection, namespace
   const missing: Record<string, number> = {};
   const results: AttributeStatus[] = [];
   for (const { name, type } of SEARCH_ATTRIBUTE_DEFINITIONS) {
-    // Undefined only for a missing type; every SearchAttributeType has its IndexedValueType.
-    const wanted = encodeSearchAttributeIndexedValueType(type)!;
+    const wanted = indexedValueType(type);
     const shown = searchAttributeTypeName(type);
     const current = existing[name];
     if (current === undefined || current === null) {
@@ -91,6 +90,14 @@ export async function registerSearchAttributes(connection: Connection, namespace
     await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
   }
   return results;
+}
+
+/**
+ * The wire enum of a search attribute type: the proto names each IndexedValueType after the SDK's
+ * type (KEYWORD_LIST is INDEXED_VALUE_TYPE_KEYWORD_LIST), so no SDK internals are needed to map it.
+ */
+export function indexedValueType(type: SearchAttributeType): proto.temporal.api.enums.v1.IndexedValueType {
+  return proto.temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${type}`];
 }
 
 /** Temporal failures in terms of what to do next. */

@@ -6,9 +6,9 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
 import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../../protocol/contract.js';
 import { abortable } from '../abortable.js';
+import { decodeMemo } from './decode-memo.js';
 import { taskWorkflow, type HistoryPosition } from './read.js';
 import { WaitingTaskWatch } from './waiting-watch.js';
 
@@ -89,7 +89,7 @@ export class TaskEventLog {
     const { loadedDataConverter, namespace } = this.client.workflow.options;
     const context = { type: 'workflow', namespace, workflowId: workflowIdForTask(taskId) } as const;
     try {
-      return await decodeMapFromPayloads(loadedDataConverter, { [FINAL_EVENTS_MEMO]: payload }, context);
+      return await decodeMemo(loadedDataConverter, { [FINAL_EVENTS_MEMO]: payload }, context);
     } catch {
       // Describe decodes it as the client does (externally stored payloads included).
       return undefined;

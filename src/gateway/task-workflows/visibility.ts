@@ -5,13 +5,12 @@
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
-// The client's own decoding of memo payloads (with its data converter and codecs); the public index does not export it.
-import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
 import { SUMMARY_MEMO, taskIdOfWorkflow } from '../../protocol/contract.js';
 import { INPUT_DEADLINE_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
 import { fromWireState, isTerminal } from '../../protocol/states.js';
 import type { WireTask } from '../../protocol/wire.js';
 import { temporalCall } from '../errors.js';
+import { decodeMemo } from './decode-memo.js';
 
 export interface TaskListRequest {
   /** A visibility query; string literals in it come from `quote`. */
@@ -114,6 +113,6 @@ async function summaryOf(
   fields: Record<string, Payload> | null | undefined,
 ): Promise<WireTask | undefined> {
   if (!fields?.[SUMMARY_MEMO]) return undefined;
-  const memo = await decodeMapFromPayloads(client.workflow.options.loadedDataConverter, fields);
-  return memo?.[SUMMARY_MEMO] as WireTask | undefined;
+  const memo = await decodeMemo(client.workflow.options.loadedDataConverter, fields);
+  return memo[SUMMARY_MEMO] as WireTask | undefined;
 }

@@ -16,13 +16,12 @@
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
-// The client's own decoding of memo payloads (with its data converter and codecs); the public index does not export it.
-import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
 import { SUMMARY_MEMO, taskIdOfWorkflow, workflowIdForTask } from '../../protocol/contract.js';
 import { TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
 import { INTERRUPTED_STATES } from '../../protocol/states.js';
 import type { WireTask, WireTaskStatus } from '../../protocol/wire.js';
 import { logger } from '../../logging.js';
+import { decodeMemo } from './decode-memo.js';
 import { quote } from './visibility.js';
 
 const log = logger.child({ component: 'gateway' });
@@ -221,10 +220,10 @@ export class WaitingTaskWatch {
     const listed = row.summary?.data;
     if (!listed) return waiter.resolve('unwatchable');
     if (waiter.explained && Buffer.compare(listed, waiter.explained) === 0) return;
-    const memo = await decodeMapFromPayloads(this.client.workflow.options.loadedDataConverter, {
+    const memo = await decodeMemo(this.client.workflow.options.loadedDataConverter, {
       [SUMMARY_MEMO]: row.summary!,
     });
-    const status = (memo?.[SUMMARY_MEMO] as WireTask | undefined)?.status;
+    const status = (memo[SUMMARY_MEMO] as WireTask | undefined)?.status;
     if (!status) return waiter.resolve('unwatchable');
     if (isNewer(status, waiter.known)) return waiter.resolve('changed');
     waiter.explained = listed;
