@@ -248,8 +248,12 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     return deliverMessage(this.workflows, params.message, from, signalOf(context));
   }
 
-  /** Shared by the task's other new subscribers; who may see it is checked per caller. */
+  /**
+   * Shared by the task's other new subscribers; who may see it is checked per caller: first from the
+   * describe, so a stranger is turned away before the shared start's query, as fast as for a missing task.
+   */
   private async subscribableStart(taskId: string, caller: Caller | undefined): Promise<SubscribableTask> {
+    await this.workflows.checkVisible(taskId, caller);
     const start = await this.events.startOf(taskId);
     if (!mayAccessTask(start.audience, caller)) throw taskNotFound(taskId);
     assertSubscribable(start.snapshot.task);

@@ -88,6 +88,13 @@ export interface CancelRequest {
 /** Completes an out-of-band auth-required wait (e.g. an OAuth callback). */
 export interface AuthCompletion {
   by?: string;
+  /**
+   * The authenticated principal completing it, when the callback has one: checked as a reply's
+   * sender is (who may see the task, who may answer). Without it, `by` names the completer.
+   */
+  caller?: Caller;
+  /** The agent the completion was addressed through, when a gateway sends it. */
+  agent?: string;
   /** Whatever the callback learnt (never secrets: Temporal history is not a vault). */
   data?: JsonObject;
 }
@@ -226,6 +233,22 @@ export const FINAL_TASK_MEMO = 'a2aFinalTask';
  * answers a page from visibility alone.
  */
 export const SUMMARY_MEMO = 'a2aSummary';
+/**
+ * Memo key holding who may see the task (a TaskAudience, from `audienceMemo`), rewritten with the
+ * summary at every change. The gateway reads it in the describe it makes anyway and turns away a
+ * caller who may not see the task before it queries the workflow: a stranger's TaskNotFound then
+ * costs what a missing task's does, and the time of the answer says nothing about which IDs exist.
+ */
+export const AUDIENCE_MEMO = 'a2aAudience';
+
+/** The audience as the memo keeps it: only what `mayAccessTask` reads (not a question's prompt or details). */
+export function audienceMemo({ owner, pendingQuestion, participants }: TaskAudience): TaskAudience {
+  return {
+    ...(owner && { owner }),
+    ...(pendingQuestion?.responders && { pendingQuestion: { responders: [...pendingQuestion.responders] } }),
+    ...(participants?.length && { participants: [...participants] }),
+  };
+}
 /** Memo key holding the last events (TaskEvent[]) of a closed task, for streams open at its end. */
 export const FINAL_EVENTS_MEMO = 'a2aFinalEvents';
 

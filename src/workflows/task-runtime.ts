@@ -19,6 +19,8 @@ import {
 import type { ZodType } from 'zod';
 import {
   activityRetryingSignal,
+  AUDIENCE_MEMO,
+  audienceMemo,
   cancelTaskUpdate,
   completeAuthUpdate,
   isAllowedResponder,
@@ -143,8 +145,12 @@ export class TaskRuntime {
    * to settle are woken (every transition comes through here).
    */
   publish(): void {
-    // Visibility rows carry the memo: ListTasks reads a page of tasks without a query per task.
-    if (hasPatch(PATCH.summaryMemo)) upsertMemo({ [SUMMARY_MEMO]: this.record.summary() });
+    // Visibility rows carry the memo: ListTasks reads a page of tasks without a query per task. The
+    // audience lets the gateway turn away a caller who may not see the task before any query (one
+    // upsert as before, with one more key: replay does not compare a memo's contents).
+    if (hasPatch(PATCH.summaryMemo)) {
+      upsertMemo({ [SUMMARY_MEMO]: this.record.summary(), [AUDIENCE_MEMO]: audienceMemo(this.record.audience) });
+    }
     const deadline = this.record.pending?.deadline;
     upsertSearchAttributes([
       { key: TASK_STATE_ATTRIBUTE, value: this.record.state },
@@ -211,18 +217,28 @@ export class TaskRuntime {
     setHandler(
       completeAuthUpdate,
       (completion) => {
-        const by = typeof completion?.by === 'string' ? completion.by : 'auth-callback';
+        const by = completion?.caller?.id ?? (typeof completion?.by === 'string' ? completion.by : 'auth-callback');
         const data = completion?.data;
         this.deliver({ ...emptyReply(), data, value: data, responder: by }, by);
         return this.record.header();
       },
       {
+        // The checks a reply gets: who may see the task, its agent, a question still open, the
+        // deadline, who may answer; a late completion after an outage is refused as a late reply is.
         validator: (completion) => {
-          if (!this.waiter?.outOfBand) {
-            reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
-          }
           const problem = sizeProblem(completion ?? {}, MAX_MESSAGE_BYTES, 'The completion');
           if (problem) reject(TaskErrorType.InvalidReply, problem);
+          this.checkOwner(completion?.caller);
+          this.checkAgent(completion?.agent);
+          if (!this.waiter?.outOfBand || this.waiter.reply) {
+            reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
+          }
+          this.checkDeadline();
+          this.checkResponder(
+            this.waiter,
+            completion?.caller,
+            typeof completion?.by === 'string' ? completion.by : undefined,
+          );
         },
       },
     );
@@ -285,26 +301,8 @@ export class TaskRuntime {
     if (waiter.outOfBand) {
       reject(TaskErrorType.TaskNotWaitingForInput, 'Task waits for an out-of-band authorization, not a message');
     }
-    // A worker that was down when the deadline passed sees the late reply before the deadline's timer:
-    // the deadline's outcome wins, as it would have with the worker up.
-    const deadline = record.pending?.deadline;
-    if (deadline && Date.now() >= Date.parse(deadline)) {
-      reject(TaskErrorType.TaskNotWaitingForInput, `The question's deadline passed at ${deadline}; no more replies`);
-    }
-    // Authenticated callers are checked by principal and groups; operators (no caller) by the name they give.
-    const who = incoming.caller?.id ?? incoming.responder;
-    const allowed = incoming.caller
-      ? isAllowedResponder(waiter.responders ?? [], incoming.caller)
-      : waiter.responders?.includes(who ?? '');
-    if (waiter.responders && !allowed) {
-      reject(
-        TaskErrorType.ResponderNotAllowed,
-        `Only ${waiter.responders.join(', ')} may answer this question${who ? `, not ${who}` : ''}`,
-      );
-    }
-    if (waiter.notByRequester && who !== undefined && who === (record.owner ?? record.firstResponder)) {
-      reject(TaskErrorType.ResponderNotAllowed, 'The requester may not answer their own request; another person must');
-    }
+    this.checkDeadline();
+    this.checkResponder(waiter, incoming.caller, incoming.responder);
     if (waiter.schema) {
       const parsed = waiter.schema.safeParse(dataOf(parts));
       if (!parsed.success) {
@@ -314,13 +312,45 @@ export class TaskRuntime {
     }
   }
 
+  /**
+   * A worker that was down when the deadline passed sees a late answer before the deadline's timer:
+   * the deadline's outcome wins, as it would have with the worker up.
+   */
+  private checkDeadline(): void {
+    const deadline = this.record.pending?.deadline;
+    if (deadline && Date.now() >= Date.parse(deadline)) {
+      reject(TaskErrorType.TaskNotWaitingForInput, `The question's deadline passed at ${deadline}; no more replies`);
+    }
+  }
+
+  /** Authenticated callers are checked by principal and groups; operators (no caller) by the name they give. */
+  private checkResponder(waiter: ReplyWaiter, caller: Caller | undefined, named: string | undefined): void {
+    const who = caller?.id ?? named;
+    const allowed = caller
+      ? isAllowedResponder(waiter.responders ?? [], caller)
+      : waiter.responders?.includes(who ?? '');
+    if (waiter.responders && !allowed) {
+      reject(
+        TaskErrorType.ResponderNotAllowed,
+        `Only ${waiter.responders.join(', ')} may answer this question${who ? `, not ${who}` : ''}`,
+      );
+    }
+    const { record } = this;
+    if (waiter.notByRequester && who !== undefined && who === (record.owner ?? record.firstResponder)) {
+      reject(TaskErrorType.ResponderNotAllowed, 'The requester may not answer their own request; another person must');
+    }
+  }
+
   /** A task's push configs are its owner's: an approver sees the task but may not redirect its webhooks. */
   private checkAccess(change: PushConfigChange): void {
     this.checkOwner(change?.caller);
     this.checkAgent(change?.agent);
     const { owner } = this.record;
     if (change?.caller && owner && change.caller.id !== owner) {
-      reject(TaskErrorType.NotTaskOwner, `Only the owner of task ${this.record.id} manages its push notification configs`);
+      reject(
+        TaskErrorType.NotTaskOwner,
+        `Only the owner of task ${this.record.id} manages its push notification configs`,
+      );
     }
   }
 

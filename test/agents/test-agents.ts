@@ -76,7 +76,13 @@ export const authAgent = defineAgent({
   skills,
   async run(ctx) {
     const mode = ctx.message.text === 'in-band' ? 'in-band' : 'out-of-band';
-    const reply = await ctx.askAuth({ message: 'Sign in to the calendar', mode });
+    const { deadline, onDeadline } = (ctx.message.data ?? {}) as Pick<AskRequest, 'deadline' | 'onDeadline'>;
+    const reply = await ctx.askAuth({
+      message: 'Sign in to the calendar',
+      mode,
+      ...(deadline && { deadline }),
+      ...(onDeadline && { onDeadline }),
+    });
     return JSON.stringify({ mode, text: reply.text, data: reply.data, responder: reply.responder });
   },
 });

@@ -4,10 +4,12 @@
  * its question) it does not exist; approvers are checked by principal and group, never by a name a
  * client claims; bad credentials are refused on JSON-RPC, HTTP+JSON and gRPC alike.
  */
+import * as grpc from '@grpc/grpc-js';
 import { ListTasksRequest, Message } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { ClientFactory, ClientFactoryOptions, type Client as A2AClient } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { SignJWT } from 'jose';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -19,6 +21,7 @@ import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import { run as runCli } from '../../src/cli/run.js';
 import { NewTaskRateLimit } from '../../src/gateway/auth/task-rate-limit.js';
 import { startGateway } from '../../src/gateway/server.js';
+import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { askingAgent } from '../agents/test-agents.js';
 import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 import { sseRpc } from './sse.js';
@@ -28,26 +31,23 @@ const PEOPLE = { alice: ['staff'], bob: ['staff'], carol: ['finance'], dave: ['f
 type Person = keyof typeof PEOPLE;
 const keyOf = (person: Person) => `key-of-${person}`;
 
-const harness = useGatewayHarness({
-  gateway: {
-    agents: [...agents, askingAgent],
-    authenticator: createAuthenticator({
-      methods: ['api-key', 'jwt'],
-      apiKeys: Object.entries(PEOPLE).map(([person, groups]) => ({
-        sha256: hashApiKey(keyOf(person as Person)),
-        principal: person,
-        groups: [...groups],
-      })),
-      jwt: {
-        secret: SECRET,
-        issuer: 'https://issuer.test',
-        audience: 'a2a-gateway',
-        clockToleranceSeconds: 30,
-        groupsClaim: 'groups',
-      },
-    }),
+const authenticator = createAuthenticator({
+  methods: ['api-key', 'jwt'],
+  apiKeys: Object.entries(PEOPLE).map(([person, groups]) => ({
+    sha256: hashApiKey(keyOf(person as Person)),
+    principal: person,
+    groups: [...groups],
+  })),
+  jwt: {
+    secret: SECRET,
+    issuer: 'https://issuer.test',
+    audience: 'a2a-gateway',
+    clockToleranceSeconds: 30,
+    groupsClaim: 'groups',
   },
 });
+
+const harness = useGatewayHarness({ gateway: { agents: [...agents, askingAgent], authenticator } });
 
 const as = (person: Person) => ({ 'x-api-key': keyOf(person) });
 
@@ -180,6 +180,140 @@ describe('another principal cannot reach a task', () => {
     const alice = { serviceParameters: as('alice') };
     expect(((await client.getTask({ id: taskId, tenant: 'expense-approval' } as any, alice)) as any).id).toBe(taskId);
     expect(await grpcOutcome(client.cancelTask({ id: taskId, tenant: 'expense-approval' } as any, alice))).toBe('ok');
+  });
+});
+
+describe('a stranger is turned away as from a task that does not exist', () => {
+  /**
+   * Every Temporal RPC a client makes, with its request's bytes: the calls a gateway makes about one
+   * workflow are those whose request names its ID. What a refusal costs is which calls it makes, so
+   * comparing them tells whether a stranger can time an existing task apart from a missing one.
+   */
+  class TemporalCalls {
+    private readonly made: { method: string; request: Buffer }[] = [];
+    readonly interceptor: grpc.Interceptor = (options, nextCall) =>
+      new grpc.InterceptingCall(nextCall(options), {
+        sendMessage: (request: Uint8Array, next: (request: Uint8Array) => void) => {
+          this.made.push({ method: options.method_definition.path.split('/').pop()!, request: Buffer.from(request) });
+          next(request);
+        },
+      });
+
+    /** The methods `during` called about the task's workflow, in order. */
+    async about(taskId: string, during: () => Promise<unknown>): Promise<string[]> {
+      const from = this.made.length;
+      await during();
+      const workflowId = workflowIdForTask(taskId);
+      return this.made
+        .slice(from)
+        .filter(({ request }) => request.includes(workflowId))
+        .map(({ method }) => method);
+    }
+  }
+
+  /** A gateway on the harness's worker whose Temporal client records its calls. */
+  async function recordedGateway() {
+    const calls = new TemporalCalls();
+    const connection = await Connection.connect({
+      address: inject('temporalAddress'),
+      interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions())],
+    });
+    const gateway = await startGateway({
+      client: new Client({ connection, namespace: 'default' }),
+      agents: [...agents, askingAgent],
+      taskQueue: harness.worker.taskQueue,
+      grpcPort: false,
+      authenticator,
+    });
+    const close = async () => {
+      await gateway.close();
+      await connection.close();
+    };
+    return { calls, url: gateway.url, close };
+  }
+
+  /** A JSON-RPC call's error code ('ok' without one), or an HTTP+JSON call's status. */
+  async function outcome(url: string, method: string, params: unknown, person: Person): Promise<string> {
+    if (method === 'SubscribeToTask') {
+      const response = await fetch(`${url}/rest/tasks/${(params as { id: string }).id}:subscribe`, {
+        headers: { 'A2A-Version': '1.0', ...as(person) },
+      });
+      await response.text();
+      return `HTTP ${response.status}`;
+    }
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...as(person) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await response.json()) as { error?: { code: number } };
+    return body.error ? String(body.error.code) : 'ok';
+  }
+
+  /** Each call a stranger might make about a task, by name. */
+  const strangerCalls = (taskId: string): Record<string, unknown> => ({
+    GetTask: { id: taskId },
+    SubscribeToTask: { id: taskId },
+    CancelTask: { id: taskId },
+    SendMessage: { message: message('approve', { taskId }) },
+    ListTaskPushNotificationConfigs: { taskId },
+    GetTaskPushNotificationConfig: { taskId, id: 'hook' },
+  });
+
+  it("costs the same Temporal calls (one describe) for another owner's task as for a missing one, on every path", async () => {
+    const recorded = await recordedGateway();
+    try {
+      const url = `${recorded.url}/agents/expense-approval`;
+      const existing = await waitingExpense('alice');
+      const missing = randomUUID();
+      for (const method of Object.keys(strangerCalls(existing))) {
+        const call = (taskId: string) => outcome(url, method, strangerCalls(taskId)[method], 'bob');
+        const onExisting = await recorded.calls.about(existing, () =>
+          expect(call(existing)).resolves.toMatch(/-32001|404/),
+        );
+        const onMissing = await recorded.calls.about(missing, () =>
+          expect(call(missing)).resolves.toMatch(/-32001|404/),
+        );
+        // No query, Update or result read before the refusal: nothing the worker answers, nothing that takes longer.
+        expect(onExisting, method).toEqual(['DescribeWorkflowExecution']);
+        expect(onExisting, method).toEqual(onMissing);
+      }
+      // The owner still reads the task, by query.
+      const owned = await recorded.calls.about(existing, () =>
+        expect(outcome(url, 'GetTask', { id: existing }, 'alice')).resolves.toBe('ok'),
+      );
+      expect(owned).toContain('QueryWorkflow');
+    } finally {
+      await recorded.close();
+    }
+  });
+
+  it('lets in who may answer and who answered, from the describe too, and turns the others away there', async () => {
+    const recorded = await recordedGateway();
+    try {
+      const url = `${recorded.url}/agents/test-ask`;
+      const ask = {
+        message: { ...message('approve my request'), parts: [{ data: { responders: ['group:finance'] } }] },
+      };
+      const created = await rpc('test-ask', 'SendMessage', ask, as('carol'));
+      const taskId = created.result.task.id as string;
+      const get = (person: Person) =>
+        recorded.calls.about(taskId, () => expect(outcome(url, 'GetTask', { id: taskId }, person)).resolves.toBe('ok'));
+      const refused = (person: Person) =>
+        recorded.calls.about(taskId, () =>
+          expect(outcome(url, 'GetTask', { id: taskId }, person)).resolves.toBe('-32001'),
+        );
+      // dave (finance) may answer the waiting question; bob may not, and learns nothing more than a describe costs.
+      expect(await get('dave')).toContain('QueryWorkflow');
+      expect(await refused('bob')).toEqual(['DescribeWorkflowExecution']);
+      const done = await rpc('test-ask', 'SendMessage', { message: message('yes', { taskId }) }, as('dave'));
+      expect(done.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+      // dave answered: he keeps seeing the ended task (its audience memo names him); bob still does not.
+      expect(await get('dave')).toContain('DescribeWorkflowExecution');
+      expect(await refused('bob')).toEqual(['DescribeWorkflowExecution']);
+    } finally {
+      await recorded.close();
+    }
   });
 });
 

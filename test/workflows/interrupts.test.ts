@@ -1,8 +1,9 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { completeAuthUpdate } from '../../src/protocol/contract.js';
+import { completeAuthUpdate, type AuthCompletion } from '../../src/protocol/contract.js';
 import { textOf } from '../../src/protocol/wire.js';
 import { reply, startTask, stateOf, waitForState } from '../support/tasks.js';
+import { startTestWorker } from '../support/worker.js';
 import { useTemporal } from './test-context.js';
 
 const temporal = useTemporal();
@@ -139,6 +140,41 @@ describe('input-required and auth-required', () => {
       data: { grant: 'calendar' },
       responder: 'oauth-callback',
     });
+  });
+
+  it('an out-of-band completion gets the checks a reply gets: who may see the task, and its agent', async () => {
+    const alice = { id: 'alice', groups: [] };
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-auth', {
+      text: 'oob',
+      caller: alice,
+    });
+    await waitForState(handle, 'auth-required');
+    const complete = (completion: AuthCompletion) => handle.executeUpdate(completeAuthUpdate, { args: [completion] });
+    expect(await failureType(complete({ caller: { id: 'mallory', groups: [] } }))).toBe('NotVisibleToCaller');
+    expect(await failureType(complete({ caller: alice, agent: 'echo' }))).toBe('WrongAgent');
+    await complete({ caller: alice, agent: 'test-auth', data: { grant: 'calendar' } });
+    expect(resultOf(await waitForState(handle, 'completed'))).toMatchObject({ responder: 'alice' });
+  });
+
+  it('a completion sent after the deadline passed while the worker was down is refused, as a late reply is', async () => {
+    const worker = await startTestWorker();
+    const { handle } = await startTask(temporal.client, worker.taskQueue, 'test-auth', {
+      text: 'oob',
+      data: { deadline: '2 seconds', onDeadline: { kind: 'reject', reason: 'Sign-in deadline passed' } },
+    });
+    await waitForState(handle, 'auth-required');
+    await worker.shutdown();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Accepted or refused only once a worker is back: then the deadline has passed in the workflow's time too.
+    const late = failureType(handle.executeUpdate(completeAuthUpdate, { args: [{ by: 'oauth-callback' }] }));
+    const restarted = await startTestWorker(worker.taskQueue);
+    try {
+      expect(await late).toBe('TaskNotWaitingForInput');
+      const task = await waitForState(handle, 'rejected');
+      expect(textOf(task.status.message!.parts)).toBe('Sign-in deadline passed');
+    } finally {
+      await restarted.shutdown();
+    }
   });
 
   it('a malformed or oversized answer typed by an operator is refused, and the task keeps waiting', async () => {

@@ -4,6 +4,7 @@
  */
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import {
+  AUDIENCE_MEMO,
   FINAL_TASK_MEMO,
   mayAccessTask,
   snapshotQuery,
@@ -40,12 +41,21 @@ export class TaskReader {
   async read(taskId: string, caller?: Caller): Promise<WireTask> {
     return temporalCall(taskId, async () => {
       const handle = taskWorkflow(this.client, taskId);
-      const description = await handle.describe();
-      if (description.type !== this.agent) throw taskNotFound(taskId);
+      const description = await this.describeFor(handle, taskId, caller);
       const task = await this.readDescribed(handle, taskId, description);
+      // Checked on the task itself too: the describe of a task without the audience memo cannot tell.
       if (!mayAccessTask(audienceOf(task, description), caller)) throw taskNotFound(taskId);
       return task;
     });
+  }
+
+  /**
+   * TaskNotFound, after one describe, when no workflow has this task's ID or the describe already
+   * shows that `caller` may not see the task: what a caller meets before an Update (a reply, a
+   * cancel) that the workflow's validator would refuse only after a round trip to the worker.
+   */
+  async checkVisible(taskId: string, caller: Caller): Promise<void> {
+    await temporalCall(taskId, () => this.describeFor(taskWorkflow(this.client, taskId), taskId, caller));
   }
 
   /**
@@ -56,8 +66,7 @@ export class TaskReader {
   async subscribable(taskId: string): Promise<SubscribableTask> {
     return temporalCall(taskId, async () => {
       const handle = taskWorkflow(this.client, taskId);
-      const description = await handle.describe();
-      if (description.type !== this.agent) throw taskNotFound(taskId);
+      const description = await this.describeFor(handle, taskId, undefined);
       const snapshot: TaskSnapshotView =
         // CONTINUED_AS_NEW: the describe raced a continue-as-new; the task runs on in the next run.
         description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW'
@@ -95,6 +104,23 @@ export class TaskReader {
         return this.read(taskId);
       }
     });
+  }
+
+  /**
+   * The workflow's description, or TaskNotFound when it is another agent's or the caller may not see
+   * it. Decided here, before any query or result read, so that turning a stranger away costs one
+   * describe, as a task that does not exist does (issue 29: the time of the answer told them apart).
+   */
+  private async describeFor(
+    handle: WorkflowHandle,
+    taskId: string,
+    caller: Caller | undefined,
+  ): Promise<WorkflowExecutionDescription> {
+    const description = await handle.describe();
+    if (description.type !== this.agent) throw taskNotFound(taskId);
+    const audience = describedAudience(description);
+    if (audience && !mayAccessTask(audience, caller)) throw taskNotFound(taskId);
+    return description;
   }
 
   private async readDescribed(
@@ -165,6 +191,22 @@ function audienceOf(task: WireTask, description: WorkflowExecutionDescription): 
     ...(task.metadata as TaskAudience | undefined),
     owner: description.typedSearchAttributes.get(OWNER_ATTRIBUTE),
   };
+}
+
+/**
+ * Who may see a task, as its describe alone tells: the audience memo the workflow rewrites at every
+ * change (or a closed task's final memo). Undefined when the describe cannot tell: a task that
+ * started before the audience memo existed (and has not changed since), or whose first workflow
+ * task has not run yet; such a task is read, and the caller checked against it.
+ */
+function describedAudience(description: WorkflowExecutionDescription): TaskAudience | undefined {
+  const owner = description.typedSearchAttributes.get(OWNER_ATTRIBUTE);
+  // Without an owner everyone sees the task (mayAccessTask), whatever the memo says.
+  if (!owner) return {};
+  const audience = description.memo?.[AUDIENCE_MEMO] as TaskAudience | undefined;
+  if (audience) return { ...audience, owner };
+  const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
+  return final && audienceOf(final, description);
 }
 
 /** The whole task of a running workflow, by query: a worker must answer within the read's deadline. */

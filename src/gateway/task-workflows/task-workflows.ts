@@ -136,6 +136,7 @@ export class TaskWorkflows {
 
   /** A follow-up message to a task, as an Update whose ID makes a resent message land once. */
   async followUp(taskId: string, incoming: IncomingMessage, signal: AbortSignal): Promise<Delivery> {
+    await this.checkVisible(taskId, incoming.caller);
     const handle = taskWorkflow(this.client, taskId);
     this.events.waiting.willChange(taskId);
     try {
@@ -160,6 +161,7 @@ export class TaskWorkflows {
 
   /** Cancels a task and answers it whole, in `canceled` (see cancelWorkflow). */
   async cancel(taskId: string, request: CancelRequest, signal: AbortSignal): Promise<WireTask> {
+    await this.checkVisible(taskId, request.caller);
     this.events.waiting.willChange(taskId);
     try {
       return await cancelWorkflow(this.client, taskId, request, signal);
@@ -189,6 +191,16 @@ export class TaskWorkflows {
   /** Where a new subscriber starts, for any caller (see read.ts). */
   subscribable(taskId: string): Promise<SubscribableTask> {
     return this.reader.subscribable(taskId);
+  }
+
+  /**
+   * For an authenticated caller, TaskNotFound after one describe when the task does not exist or the
+   * caller may not see it (see read.ts), before an Update or query that the worker would have to
+   * answer: a stranger's refusal then takes as long as a missing task's. One describe more for
+   * callers who may see the task; none without authentication, where everyone may.
+   */
+  async checkVisible(taskId: string, caller: Caller | undefined): Promise<void> {
+    if (caller) await this.reader.checkVisible(taskId, caller);
   }
 
   /** The task and the sequence number of its last event, read at one instant (where a stream starts). */
