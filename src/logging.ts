@@ -6,6 +6,7 @@
  */
 import { format } from 'node:util';
 import { trace } from '@opentelemetry/api';
+import { A2AError } from '@a2a-js/sdk/errors';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 function pretty(env: NodeJS.ProcessEnv): boolean {
@@ -42,17 +43,53 @@ export const logger = createLogger();
 
 const CONSOLE_LEVELS = { error: 'error', warn: 'warn', info: 'info', log: 'info', debug: 'debug' } as const;
 
+/** Longest console text logged whole: libraries quote request values (a JSON-RPC id, a tenant) in it. */
+const MAX_CONSOLE_TEXT = 2_000;
+
+/**
+ * Reasons of the A2A errors a client causes (an unknown task, a malformed request, an unsupported
+ * version, ...), as opposed to the server's own (INTERNAL_ERROR, INVALID_AGENT_RESPONSE, Temporal
+ * out of reach).
+ */
+const CLIENT_REASONS = new Set([
+  'TASK_NOT_FOUND',
+  'TASK_NOT_CANCELABLE',
+  'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  'UNSUPPORTED_OPERATION',
+  'CONTENT_TYPE_NOT_SUPPORTED',
+  'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+  'EXTENSION_SUPPORT_REQUIRED',
+  'VERSION_NOT_SUPPORTED',
+  'INVALID_PARAMS',
+]);
+
+function isClientMistake(error: unknown): error is A2AError {
+  return error instanceof A2AError && CLIENT_REASONS.has(error.reason);
+}
+
+/** `text` cut to `max` characters on a code point boundary, marked when cut. */
+function clipped(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max).replace(/[\uD800-\uDBFF]$/, '')}…` : text;
+}
+
 /**
  * Sends `console` output (libraries such as the A2A SDK write request errors there) through the
  * logger, so every line of a server process is one structured entry: a request ID carrying a
  * newline and a JSON object cannot forge a log line of its own. Errors go in `err`, text in `msg`
- * with line breaks escaped. For the CLI's server processes; a library must not take over console.
+ * with line breaks escaped and its length bounded. The SDK writes every failed stream with
+ * console.error; one that failed by the client's mistake (an unknown task, a malformed request) is
+ * logged at info, without a stack, in `clientError`: any caller can cause as many as it likes, and
+ * they are no fault of the server's. For the CLI's server processes; a library must not take over console.
  */
 export function routeConsoleToLogger(log: Logger = logger): void {
   for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
     console[method as keyof typeof CONSOLE_LEVELS] = (...args: unknown[]) => {
       const err = args.find((arg) => arg instanceof Error);
-      const text = format(...args.filter((arg) => arg !== err)).replace(/\r?\n|\r/g, '\\n');
+      const text = clipped(format(...args.filter((arg) => arg !== err)), MAX_CONSOLE_TEXT).replace(/\r?\n|\r/g, '\\n');
+      if (isClientMistake(err)) {
+        const clientError = { name: err.name, reason: err.reason, message: clipped(err.message, MAX_CONSOLE_TEXT) };
+        return log[level === 'debug' ? 'debug' : 'info']({ component: 'console', clientError }, text);
+      }
       log[level]({ component: 'console', ...(err !== undefined && { err }) }, text);
     };
   }

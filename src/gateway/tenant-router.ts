@@ -5,13 +5,24 @@
  */
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { MAX_ID_CHARS } from '../protocol/message-checks.js';
+
+/**
+ * The longest tenant worth looking up: an identifier's length, or the longest agent name if longer.
+ * A longer one names no agent and is refused before its text reaches an error message.
+ */
+function maxTenantChars(agentNames: Iterable<string>): number {
+  return Math.max(MAX_ID_CHARS, ...[...agentNames].map((name) => name.length));
+}
 
 export function routeByTenant(
   handlers: ReadonlyMap<string, A2ARequestHandler>,
   fallback: A2ARequestHandler,
 ): A2ARequestHandler {
+  const maxChars = maxTenantChars(handlers.keys());
   const pick = (tenant: string | undefined): A2ARequestHandler => {
     if (!tenant) return fallback;
+    if (tenant.length > maxChars) throw new RequestMalformedError(`tenant is longer than ${maxChars} characters`);
     const handler = handlers.get(tenant);
     if (!handler) throw new RequestMalformedError(`No agent named "${tenant}" is served here (tenant names the agent)`);
     return handler;

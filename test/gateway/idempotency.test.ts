@@ -28,6 +28,17 @@ async function send(agent: string, body: object, key?: string, returnImmediately
   return (await response.json()) as any;
 }
 
+/** A new task's first message with a key, as a raw JSON-RPC or HTTP+JSON client sends it; answers the task. */
+async function sendOver(transport: 'JSON-RPC' | 'HTTP+JSON', body: object, key: string) {
+  if (transport === 'JSON-RPC') return (await send('expense-approval', body, key)).result.task;
+  const response = await fetch(`${harness.gateway.url}/agents/expense-approval/rest/message:send`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'idempotency-key': key },
+    body: JSON.stringify({ message: body }),
+  });
+  return ((await response.json()) as any).task;
+}
+
 describe('Idempotency-Key', () => {
   it('makes concurrent and later resends of a first message one task', async () => {
     const key = randomUUID();
@@ -75,6 +86,33 @@ describe('Idempotency-Key', () => {
     expect(a.result.task.id).not.toBe(b.result.task.id);
     const bad = await send('echo', message('hello'), 'has spaces and ü');
     expect(bad.error.message).toMatch(/Idempotency-Key must be/);
+  });
+
+  it('knows a first message resent over gRPC after JSON-RPC or HTTP+JSON as the same message', async () => {
+    // One A2A message as two encodings give it: a JSON client writes its objects' keys in its own
+    // order and may send an empty metadata object; protobuf Structs have no key order (a Go client
+    // sends them in a random one) and a gRPC client leaves an empty one out.
+    const asJson = [
+      { text: EXPENSE_REQUEST, metadata: {} },
+      { data: { amount: 120, currency: 'USD', team: { name: 'core', size: 5 } }, metadata: { source: 'form', v: 2 } },
+    ];
+    const asGrpc = [
+      { text: EXPENSE_REQUEST },
+      { data: { team: { size: 5, name: 'core' }, currency: 'USD', amount: 120 }, metadata: { v: 2, source: 'form' } },
+    ];
+    for (const first of ['JSON-RPC', 'HTTP+JSON'] as const) {
+      const key = randomUUID();
+      const messageId = randomUUID();
+      const started = await sendOver(first, { messageId, role: 'ROLE_USER', parts: asJson }, key);
+      expect(started.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      const grpc = await harness.a2a('GRPC', 'expense-approval');
+      const request = {
+        message: Message.fromJSON({ messageId, role: 'ROLE_USER', parts: asGrpc }),
+        tenant: 'expense-approval',
+      } as any;
+      const retried = await grpc.sendMessage(request, { serviceParameters: { 'idempotency-key': key } });
+      expect({ first, id: (retried as any).id }).toEqual({ first, id: started.id });
+    }
   });
 
   it('travels as an HTTP header on HTTP+JSON and as metadata on gRPC', async () => {

@@ -1,6 +1,12 @@
-/** Raw HTTP: error codes, body handling, agent cards and ListTasks, as a strict client sees them. */
+/** Raw HTTP and gRPC: error codes, body handling, agent cards and ListTasks, as a strict client sees them. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import * as grpc from '@grpc/grpc-js';
+import { pino } from 'pino';
+import { A2AService } from '@a2a-js/sdk/server/grpc';
+import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
+import { routeConsoleToLogger } from '../../src/logging.js';
 import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 
 const harness = useGatewayHarness();
@@ -86,6 +92,44 @@ describe('JSON-RPC errors', () => {
     expect(((await large.json()) as any).error.code).toBe(-32600);
   });
 
+  it('refuses v0.3 requests that lack a param as invalid params naming it', async () => {
+    const v03 = { 'content-type': 'application/json' };
+    const lacking: [string, object, string][] = [
+      ['tasks/pushNotificationConfig/set', {}, 'params.taskId'],
+      ['tasks/pushNotificationConfig/set', { taskId: 'x' }, 'params.pushNotificationConfig'],
+      [
+        'tasks/pushNotificationConfig/set',
+        { taskId: 'x', pushNotificationConfig: {} },
+        'params.pushNotificationConfig.url',
+      ],
+      ['tasks/pushNotificationConfig/get', {}, 'params.id'],
+      ['tasks/pushNotificationConfig/list', {}, 'params.id'],
+      ['tasks/pushNotificationConfig/delete', {}, 'params.id'],
+      ['tasks/pushNotificationConfig/delete', { id: 'x' }, 'params.pushNotificationConfigId'],
+      ['tasks/get', {}, 'params.id'],
+      ['tasks/cancel', {}, 'params.id'],
+      ['tasks/resubscribe', {}, 'params.id'],
+      ['message/send', {}, 'params.message'],
+      ['message/stream', {}, 'params.message'],
+    ];
+    for (const [method, params, field] of lacking) {
+      const response = await fetch(agentUrl, {
+        method: 'POST',
+        headers: v03,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      // Read as text: a refusal is one JSON answer, never an event stream.
+      const answer = JSON.parse(await response.text()) as { error?: unknown };
+      expect({ method, params, error: answer.error }).toMatchObject({
+        method,
+        params,
+        error: { code: -32602, message: expect.stringContaining(`Invalid ${field}`) },
+      });
+    }
+    // A v0.3 name in a v1.0 request names no method there.
+    expect((await rpc('tasks/get', {})).error?.code).toBe(-32601);
+  });
+
   it('applies a resent message once', async () => {
     const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: EXPENSE_REQUEST }] };
     const task = (await rpc('SendMessage', { message })).result.task;
@@ -135,6 +179,111 @@ describe('REST errors', () => {
       body: 'hello',
     });
     expect(wrongType.status).toBe(415);
+  });
+});
+
+describe('gRPC errors', () => {
+  function getTask(client: grpc.Client, tenant: string, metadata: Record<string, string> = { 'a2a-version': '1.0' }) {
+    const method = A2AService.getTask;
+    const sent = new grpc.Metadata();
+    for (const [key, value] of Object.entries(metadata)) sent.set(key, value);
+    return new Promise<grpc.ServiceError | null>((resolve) =>
+      client.makeUnaryRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        { tenant, id: 'unknown-task' },
+        sent,
+        { deadline: Date.now() + 10_000 },
+        (error) => resolve(error),
+      ),
+    );
+  }
+
+  it('refuses an overlong tenant at once, with a short message, and the connection keeps answering', async () => {
+    const client = new grpc.Client(harness.gateway.grpcAddress!, grpc.credentials.createInsecure());
+    try {
+      const huge = await getTask(client, 't'.repeat(100_000));
+      expect(huge).toMatchObject({
+        code: grpc.status.INVALID_ARGUMENT,
+        details: 'tenant is longer than 256 characters',
+      });
+      const unknown = await getTask(client, 'u'.repeat(256));
+      expect(unknown?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(unknown?.details).toMatch(/^No agent named "u+" is served here/);
+      // The same connection still answers.
+      expect((await getTask(client, 'expense-approval'))?.code).toBe(grpc.status.NOT_FOUND);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('keeps every status message short, whatever the request made it echo', async () => {
+    const client = new grpc.Client(harness.gateway.grpcAddress!, grpc.credentials.createInsecure());
+    try {
+      // The SDK's version check quotes the requested version.
+      const refused = await getTask(client, 'expense-approval', { 'a2a-version': 'v'.repeat(30_000) });
+      expect(refused?.code).toBe(grpc.status.UNIMPLEMENTED);
+      expect(Buffer.byteLength(refused!.details)).toBeLessThanOrEqual(1024);
+      expect(refused!.details).toMatch(/^The requested A2A protocol version 'v+…$/);
+      const [statusBin] = refused!.metadata.get('grpc-status-details-bin');
+      const status = decodeStatus(statusBin as Buffer);
+      expect(status.message).toBe(refused!.details);
+      expect(decodeErrorInfo(Buffer.from(status.details[0]!.value)).reason).toBe('VERSION_NOT_SUPPORTED');
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('logs of refused streams', () => {
+  it('logs a client’s mistake on a stream at info, without a stack', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(
+          ...chunk
+            .toString()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line)),
+        );
+        done();
+      },
+    });
+    const waiting = (await send(EXPENSE_REQUEST)).result.task;
+    const saved = { ...console };
+    routeConsoleToLogger(pino({ base: null }, sink));
+    try {
+      const post = async (body: object, headers: Record<string, string> = V1) =>
+        (
+          await fetch(agentUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...body }) })
+        ).text();
+      // v1.0: the stream fails before its first event; v0.3's resubscribe fails inside its event stream.
+      await post({ method: 'SubscribeToTask', params: { id: 'unknown-task' } });
+      await post(
+        { method: 'tasks/resubscribe', params: { id: 'unknown-task' } },
+        { 'content-type': 'application/json' },
+      );
+      const wrongContext = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'approve' }] };
+      await post({
+        method: 'SendStreamingMessage',
+        params: { message: { ...wrongContext, taskId: waiting.id, contextId: 'another-context' } },
+      });
+    } finally {
+      Object.assign(console, saved);
+    }
+    const refusals = lines.filter((line) => line.component === 'console');
+    expect(refusals.map((line) => (line.clientError as { reason?: string } | undefined)?.reason)).toEqual([
+      'TASK_NOT_FOUND',
+      'TASK_NOT_FOUND',
+      'INVALID_PARAMS',
+    ]);
+    for (const line of refusals) {
+      expect(line.level).toBe(30);
+      expect(line).not.toHaveProperty('err');
+      expect(JSON.stringify(line)).not.toMatch(/\\n\s+at /);
+    }
   });
 });
 

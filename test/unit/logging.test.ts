@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { trace } from '@opentelemetry/api';
+import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { createLogger, routeConsoleToLogger, traceFields } from '../../src/logging.js';
 
@@ -27,6 +28,32 @@ describe('routeConsoleToLogger', () => {
     expect(error).toMatchObject({ level: 50, component: 'console', err: { message: 'boom' } });
     expect(error.msg).toBe('Error during SSE streaming (request 1\\n{"level":30,"msg":"admin logged in"}):');
     expect(plain).toMatchObject({ level: 30, msg: 'plain 42' });
+  });
+
+  it("logs a client's mistake at info without a stack, an internal error at error with it, and no text whole", () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    routeConsoleToLogger(pino({ base: null }, sink));
+    console.error('Pre-stream error for request 1:', new TaskNotFoundError('Task x not found'));
+    console.error(`Error during SSE streaming (request ${'i'.repeat(100_000)}):`, new RequestMalformedError('bad'));
+    console.error('Error during SSE streaming (request 3):', new Error('Internal error (ref 1a2b3c4d)'));
+    const [notFound, malformed, internal] = lines.map((line) => JSON.parse(line));
+    expect(notFound).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      component: 'console',
+      clientError: { name: 'TaskNotFoundError', reason: 'TASK_NOT_FOUND', message: 'Task x not found' },
+      msg: 'Pre-stream error for request 1:',
+    });
+    expect(malformed).toMatchObject({ level: 30, clientError: { reason: 'INVALID_PARAMS' } });
+    expect(malformed.msg.length).toBeLessThan(2_100);
+    expect(internal).toMatchObject({ level: 50, err: { message: 'Internal error (ref 1a2b3c4d)' } });
+    expect(internal.err.stack).toMatch(/\n\s+at /);
   });
 });
 

@@ -120,7 +120,10 @@ const apiKeyEntrySchema = z.strictObject({
     .trim()
     .min(1, 'principal must be a non-empty caller id')
     // Responders name groups as `group:NAME`; a principal so named would look like one to a reader.
-    .refine((id) => !id.startsWith(GROUP_PREFIX), `principal must not start with "${GROUP_PREFIX}": that names a group`),
+    .refine(
+      (id) => !id.startsWith(GROUP_PREFIX),
+      `principal must not start with "${GROUP_PREFIX}": that names a group`,
+    ),
   groups: z.array(z.string().trim().min(1, 'groups must be non-empty strings')).optional(),
 });
 const apiKeysSchema = z.array(apiKeyEntrySchema).min(1, 'no keys: list at least one');

@@ -1,14 +1,15 @@
 /**
  * Checks JSON-RPC requests before the SDK adapter sees them, so that clients get the precise
  * error the spec names: -32600 for a malformed envelope, and -32602 naming the bad field for
- * params of the v1.0 methods (request-schemas.ts, shared with HTTP+JSON).
+ * params of the v1.0 methods (request-schemas.ts, shared with HTTP+JSON) and of the v0.3 ones.
  *
  * Written against @a2a-js/sdk 1.3.0: its `JsonRpcTransportHandler` answers a malformed envelope
  * with RequestMalformedError, which it maps to -32602 rather than -32600, checks only that params
  * are an object, and leaves the rest to generated `fromJSON` helpers that coerce or ignore wrong
- * types. Goes away when the SDK answers a bad envelope -32600 and checks params against the
- * method's schema (-32602 naming the field); the hint for a v1.0 method sent without A2A-Version is
- * this gateway's own and would stay.
+ * types; its v0.3 converter reads missing params unchecked (a TypeError, answered -32603). Goes
+ * away when the SDK answers a bad envelope -32600 and checks params against the method's schema
+ * (-32602 naming the field); the hint for a v1.0 method sent without A2A-Version is this gateway's
+ * own and would stay.
  */
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
@@ -56,6 +57,17 @@ function missingVersionHint(method: string): string | undefined {
   );
 }
 
+const V03_METHODS = new Set([...V1_METHODS.values()].filter((name) => name !== undefined));
+
+/**
+ * Whether `method` is one of the request's protocol, as the SDK routes it: a request without
+ * A2A-Version, or with 0.3, is v0.3. The other protocol's names are unknown there (the SDK's -32601),
+ * so their params are not checked.
+ */
+function isMethodOf(version: string | undefined, method: string): boolean {
+  return (version || '0.3') === '0.3' ? !V1_METHODS.has(method) : !V03_METHODS.has(method);
+}
+
 /** The request's id when it is one a response may echo; null otherwise (it may be any JSON at all). */
 function echoableId(body: unknown): unknown {
   const id: unknown =
@@ -74,12 +86,14 @@ export const validateJsonRpc: RequestHandler = (req, res, next) => {
     res.json(errorBody(id, -32600, 'INVALID_REQUEST', `Invalid JSON-RPC request (${detail.join('; ')})`));
     return;
   }
-  const hint = req.get('a2a-version') ? undefined : missingVersionHint(parsed.data.method);
+  const { method, params } = parsed.data;
+  const version = req.get('a2a-version');
+  const hint = version ? undefined : missingVersionHint(method);
   if (hint) {
     res.json(errorBody(id, -32601, 'METHOD_NOT_FOUND', hint));
     return;
   }
-  const problem = paramsProblem(parsed.data.method, parsed.data.params ?? {}, 'params');
+  const problem = isMethodOf(version, method) ? paramsProblem(method, params ?? {}, 'params') : undefined;
   if (problem) {
     res.json(errorBody(id, -32602, 'INVALID_PARAMS', problem));
     return;

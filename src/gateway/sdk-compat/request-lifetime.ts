@@ -6,17 +6,22 @@
  * userBuilder returns (request-context.ts). Open SSE responses also get keepalive comments so idle
  * proxies do not cut long waits. And since the adapters answer every error they do not map (Temporal
  * being out of reach among them) as an internal one, such a request is answered 503 + Retry-After here
- * (UNAVAILABLE on gRPC: grpc-status.ts).
+ * (UNAVAILABLE on gRPC: grpc-status.ts). An internal error the adapters raise themselves, outside the
+ * request handler (their v0.3 converter's TypeErrors), is answered with its text: here it becomes
+ * "Internal error (ref …)" with the text in the log, as the handler's own are (guarded-handler.ts).
  *
  * Written against @a2a-js/sdk 1.3.0: `jsonRpcHandler` and `restHandler` never listen for 'close' and
  * iterate the handler's stream until it ends, `grpcService` never listens for 'cancelled',
  * `ServerCallContext` carries no AbortSignal, and a non-A2A error is 500 (HTTP+JSON) or -32603 with
- * 200/500 (JSON-RPC). Goes away when the SDK gives `ServerCallContext` a signal that fires when the
- * client goes away (and stops reading the stream then), writes SSE keepalives itself, and lets a
- * handler's error choose its HTTP status and headers.
+ * 200/500 (JSON-RPC), its own message as the answer's. Goes away when the SDK gives
+ * `ServerCallContext` a signal that fires when the client goes away (and stops reading the stream
+ * then), writes SSE keepalives itself, lets a handler's error choose its HTTP status and headers, and
+ * lets the server log and word the internal errors it raises itself.
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
+import { logger } from '../../logging.js';
+import { logInternalError } from '../refusals.js';
 
 export const SSE_KEEPALIVE_MS = 15_000;
 
@@ -50,8 +55,9 @@ const CLIENT_GONE = new DOMException('The request ended or its client went away'
 const callOutcomes = new WeakMap<GrpcCall, RequestOutcome>();
 
 /**
- * Express middleware: abort on disconnect, keepalive comments while an event stream is open, and
- * a 503 with Retry-After instead of the SDK's 500 (or JSON-RPC's 200) when Temporal was out of reach.
+ * Express middleware: abort on disconnect, keepalive comments while an event stream is open, a 503
+ * with Retry-After instead of the SDK's 500 (or JSON-RPC's 200) when Temporal was out of reach, and a
+ * log reference instead of the text of an internal error the SDK raised itself.
  */
 export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
   const keepalives = new KeepaliveTicker(keepaliveMs);
@@ -60,6 +66,7 @@ export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
     const outcome: RequestOutcome = {};
     requestLifetimes.set(req, { signal: controller.signal, outcome });
     answerUnavailableAs503(res, outcome);
+    referenceInternalErrors(res, outcome);
     keepalives.add(res);
     // 'close' on the response fires when it finished or when the connection dropped, whichever first.
     res.on('close', () => {
@@ -109,6 +116,40 @@ function answerUnavailableAs503(res: Response, outcome: RequestOutcome): void {
       const error = (body as { error?: { code?: unknown; status?: string } } | undefined)?.error;
       // HTTP+JSON bodies carry the HTTP status twice; JSON-RPC keeps its own error code.
       if (error && typeof error.status === 'string') Object.assign(error, { code: 503, status: 'UNAVAILABLE' });
+    }
+    return json(body);
+  };
+}
+
+/** What the gateway's own internal errors say (refusals.ts): the SDK's other ones say more. */
+const REFERENCED = /^Internal error \(ref [0-9a-f]{8}\)$/;
+
+interface ErrorAnswer {
+  jsonrpc?: unknown;
+  error?: { code?: unknown; status?: unknown; message?: unknown };
+}
+
+/** The error of an answer that reports an internal one: JSON-RPC -32603, or HTTP+JSON INTERNAL (AIP-193). */
+function internalErrorOf(body: unknown): ErrorAnswer['error'] {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { jsonrpc, error } = body as ErrorAnswer;
+  if (!error) return undefined;
+  return (jsonrpc === '2.0' ? error.code === -32603 : error.status === 'INTERNAL') ? error : undefined;
+}
+
+/**
+ * An internal error in an answer that carries its own text rather than a reference: the text goes to
+ * the log under a reference, and the answer gets the reference. Refusals that say when to retry
+ * (Temporal or the identity provider out of reach, the new-task limit) are no internal errors and
+ * keep their words.
+ */
+function referenceInternalErrors(res: Response, outcome: RequestOutcome): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const error = internalErrorOf(body);
+    const retryable = outcome.temporalUnavailable === true || res.getHeader('retry-after') !== undefined;
+    if (error && !retryable && typeof error.message === 'string' && !REFERENCED.test(error.message)) {
+      error.message = logInternalError(logger, error.message, { component: 'gateway' });
     }
     return json(body);
   };

@@ -83,12 +83,43 @@ const legacySendMessage = z.looseObject({
     .nullish(),
 });
 
-/** Methods with params worth checking. A Map: method names come from clients ("__proto__"). */
+/**
+ * The other v0.3 methods: the SDK's converter reads their params unchecked and throws TypeErrors
+ * (`tasks/pushNotificationConfig/set` without its config) that reach clients as internal errors.
+ */
+const legacyTaskId = z.looseObject({ id: taskId });
+const legacyPushConfigSet = z.looseObject({
+  taskId,
+  pushNotificationConfig: z.looseObject({
+    url: z.string().min(1),
+    id: z.string().nullish(),
+    token: z.string().nullish(),
+    authentication: z
+      .looseObject({ schemes: z.array(z.string()).nullish(), credentials: z.string().nullish() })
+      .nullish(),
+  }),
+});
+
+/**
+ * v0.3 methods with params worth checking, checked as sent: v0.3 JSON has no snake_case spelling,
+ * and the SDK's converter reads the camelCase keys only.
+ */
+const LEGACY_PARAMS = new Map<string, z.ZodType>([
+  ['message/send', legacySendMessage],
+  ['message/stream', legacySendMessage],
+  ['tasks/get', z.looseObject({ id: taskId, historyLength: count.optional() })],
+  ['tasks/cancel', legacyTaskId],
+  ['tasks/resubscribe', legacyTaskId],
+  ['tasks/pushNotificationConfig/set', legacyPushConfigSet],
+  ['tasks/pushNotificationConfig/get', z.looseObject({ id: taskId, pushNotificationConfigId: z.string().nullish() })],
+  ['tasks/pushNotificationConfig/list', legacyTaskId],
+  ['tasks/pushNotificationConfig/delete', z.looseObject({ id: taskId, pushNotificationConfigId: z.string().min(1) })],
+]);
+
+/** v1.0 methods with params worth checking. Maps: method names come from clients ("__proto__"). */
 const PARAMS = new Map<string, z.ZodType>([
   ['SendMessage', sendMessage],
   ['SendStreamingMessage', sendMessage],
-  ['message/send', legacySendMessage],
-  ['message/stream', legacySendMessage],
   ['GetTask', z.looseObject({ id: taskId, historyLength: count.nullish() })],
   ['CancelTask', z.looseObject({ id: taskId })],
   ['SubscribeToTask', z.looseObject({ id: taskId })],
@@ -127,8 +158,7 @@ const PARAMS = new Map<string, z.ZodType>([
  * nothing for an HTTP+JSON body); undefined when they pass or the method is not checked here.
  */
 export function paramsProblem(method: string, params: unknown, prefix?: string): string | undefined {
-  const schema = PARAMS.get(method);
-  const checked = schema?.safeParse(normalized(params));
+  const checked = PARAMS.get(method)?.safeParse(normalized(params)) ?? LEGACY_PARAMS.get(method)?.safeParse(params);
   if (!checked || checked.success) return undefined;
   const issue = checked.error.issues[0]!;
   const path = [...(prefix ? [prefix] : []), ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];
