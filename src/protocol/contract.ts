@@ -129,6 +129,8 @@ export interface PendingQuestion {
   responders?: string[];
   /** Human-readable summary of the expected structured reply, when a schema was given. */
   expects?: string;
+  /** The expected structured reply (a DataPart) as JSON Schema, when a schema was given. */
+  schema?: JsonObject;
   /** Out-of-band auth: the answer comes through the completeAuth update, not a message. */
   outOfBand?: boolean;
   /** Structured data about the question (e.g. the tool call awaiting approval); also a DataPart of the status message. */

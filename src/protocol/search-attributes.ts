@@ -9,6 +9,12 @@ export const CONTEXT_ID_ATTRIBUTE = defineSearchAttributeKey('A2AContextId', Sea
 export const AGENT_ATTRIBUTE = defineSearchAttributeKey('A2AAgent', SearchAttributeType.KEYWORD);
 export const OWNER_ATTRIBUTE = defineSearchAttributeKey('A2AOwner', SearchAttributeType.KEYWORD);
 export const INPUT_DEADLINE_ATTRIBUTE = defineSearchAttributeKey('A2AInputDeadline', SearchAttributeType.DATETIME);
+/**
+ * Who may answer the question that waits (principals, and groups as `group:NAME`; the owner when
+ * the question names nobody); absent when none waits. One visibility query answers "what waits for
+ * me" across agents: `A2AResponders IN ('alice', 'group:finance')`.
+ */
+export const RESPONDERS_ATTRIBUTE = defineSearchAttributeKey('A2AResponders', SearchAttributeType.KEYWORD_LIST);
 
 /**
  * Every attribute above: what `setup` registers on a namespace and the dev server starts with. Each
@@ -20,6 +26,7 @@ export const SEARCH_ATTRIBUTE_DEFINITIONS: ReadonlyArray<ReturnType<typeof defin
   AGENT_ATTRIBUTE,
   OWNER_ATTRIBUTE,
   INPUT_DEADLINE_ATTRIBUTE,
+  RESPONDERS_ATTRIBUTE,
 ];
 
 /**

@@ -13,10 +13,11 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
+import { toJSONSchema, type ZodType } from 'zod';
 import type { PendingQuestion } from '../protocol/contract.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import { MAX_ARTIFACT_BYTES, sizeProblem } from '../protocol/message-checks.js';
-import type { WireMessage, WirePart } from '../protocol/wire.js';
+import type { JsonObject, WireMessage, WirePart } from '../protocol/wire.js';
 import {
   AgentFailure,
   type AgentContext,
@@ -171,6 +172,7 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
         ...(deadline && { deadline }),
         ...(ask.responders && { responders: ask.responders }),
         ...(ask.schema && { expects: ask.schema.description ?? 'a DataPart matching the agent schema' }),
+        ...(ask.schema && jsonSchemaOf(ask.schema)),
         ...(ask.details && { details: ask.details }),
         ...(ask.notByRequester && { notByRequester: true }),
       };
@@ -240,4 +242,16 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
       return journal.decision(`patched:${patchId}`, () => patched(patchId), false);
     },
   };
+}
+
+/**
+ * The reply's schema as JSON Schema, for clients that build a form from it (the inbox). A schema
+ * with parts JSON Schema cannot say (a transform, a custom check) is described as far as it can be.
+ */
+function jsonSchemaOf(schema: ZodType): { schema?: JsonObject } {
+  try {
+    return { schema: toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as JsonObject };
+  } catch {
+    return {};
+  }
 }

@@ -49,6 +49,9 @@ const RELEASES = [
   // continue-as-new starts when the agent first waits for a reply; each used to be a condition that
   // Temporal evaluates in a round of its own after the agent's work (see task-workflow.ts).
   'settle-without-condition-rounds',
+  // 3: the A2AResponders search attribute (who may answer the waiting question). Only tasks that
+  // start on it write it: a task of an earlier release never needs the attribute registered.
+  'responders-search-attribute',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -84,4 +87,9 @@ export function coalescesUpserts(): boolean {
 /** Release 2: settled senders and the continue-as-new watch need no condition rounds of their own. */
 export function settlesWithoutConditionRounds(): boolean {
   return release >= 2;
+}
+
+/** Release 3: the A2AResponders search attribute follows the pending question. */
+export function recordsResponders(): boolean {
+  return release >= 3;
 }

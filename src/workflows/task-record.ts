@@ -49,6 +49,10 @@ export interface TransitionOptions {
 }
 
 const SUMMARY_TEXT_CHARS = 1_000;
+/** The first words of the request in the summary memo: what a list row shows. */
+const SUMMARY_REQUEST_CHARS = 200;
+/** A question's details larger than this stay out of the summary memo (read the task for them). */
+const SUMMARY_DETAILS_BYTES = 4 * 1024;
 
 export class TaskRecord {
   /** Which events webhooks receive (the agent's choice; every status change and artifact by default). */
@@ -197,13 +201,40 @@ export class TaskRecord {
         .map((part) => ({ text: capped(part.text!) }));
       status.message = { ...rest, parts };
     }
-    const pendingQuestion = pending && { ...pending, prompt: capped(pending.prompt), details: undefined };
+    // A question's details (an LLM tool call: tool, arguments, reason) ride along while small: the
+    // inbox lists questions from these memos alone.
+    const details =
+      pending?.details && byteLength(pending.details) <= SUMMARY_DETAILS_BYTES ? pending.details : undefined;
+    const pendingQuestion = pending && { ...pending, prompt: capped(pending.prompt), details, schema: undefined };
+    const request = this.requestText();
     return {
       id,
       contextId,
       status,
-      metadata: { agent, ...(owner && { owner }), ...(pendingQuestion && { pendingQuestion: clone(pendingQuestion) }) },
+      metadata: {
+        agent,
+        ...(owner && { owner }),
+        ...(request && { request: request.slice(0, SUMMARY_REQUEST_CHARS) }),
+        ...(pendingQuestion && { pendingQuestion: clone(pendingQuestion) }),
+      },
     };
+  }
+
+  /** The text of the request that started the task (its first user message still in history). */
+  private requestText(): string | undefined {
+    const first = this.data.history.find((message) => message.role === 'ROLE_USER');
+    return first ? textOf(first.parts) || undefined : undefined;
+  }
+
+  /**
+   * Who may answer the question that waits now: its responders, or the owner when it names nobody;
+   * undefined when no question waits or nobody is named (a task without an owner: anyone may answer).
+   */
+  respondersNow(): string[] | undefined {
+    const { pending, owner } = this.data;
+    if (!pending) return undefined;
+    const responders = pending.responders ?? (owner ? [owner] : []);
+    return responders.length > 0 ? [...responders] : undefined;
   }
 
   /**

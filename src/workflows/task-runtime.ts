@@ -43,6 +43,7 @@ import {
   AGENT_ATTRIBUTE,
   CONTEXT_ID_ATTRIBUTE,
   INPUT_DEADLINE_ATTRIBUTE,
+  RESPONDERS_ATTRIBUTE,
   TASK_STATE_ATTRIBUTE,
 } from '../protocol/search-attributes.js';
 import { isSettled, type TaskStateName } from '../protocol/states.js';
@@ -59,7 +60,7 @@ import {
 } from '../protocol/push.js';
 import { agentMessage } from './agent-context.js';
 import { PushDeliveries } from './push-deliveries.js';
-import { hasPatch, PATCH, settlesWithoutConditionRounds } from './task-patches.js';
+import { hasPatch, PATCH, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 
 /** The pending question's side of a reply: what it accepts, and the reply once it came. */
@@ -157,6 +158,7 @@ export class TaskRuntime {
       { key: CONTEXT_ID_ATTRIBUTE, value: this.record.contextId },
       { key: AGENT_ATTRIBUTE, value: this.record.agent },
       { key: INPUT_DEADLINE_ATTRIBUTE, value: deadline ? new Date(deadline) : null },
+      ...(recordsResponders() ? [{ key: RESPONDERS_ATTRIBUTE, value: this.record.respondersNow() ?? null }] : []),
     ]);
     this.publishDetails();
     if (this.settledWaits.length > 0 && isSettled(this.record.state)) {

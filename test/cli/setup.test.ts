@@ -28,6 +28,22 @@ describe('a2a-temporal setup', () => {
         namespace,
         workflowExecutionRetentionPeriod: msToTs('1 day'),
       });
+      // A worker refuses such a namespace, saying what to run: its tasks would fail every workflow task.
+      const refused = await promisify(execFile)(
+        process.execPath,
+        ['bin/a2a-temporal.js', 'worker', 'examples/a2a-temporal.config.ts'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespace },
+        },
+      ).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string; stdout?: string }) => error,
+      );
+      expect(refused?.code).not.toBe(0);
+      expect(`${refused?.stderr}${refused?.stdout}`).toMatch(
+        /A2AResponders.* are not registered .*run `a2a-temporal setup`/,
+      );
       const first = await setup(namespace);
       expect(first.match(/added/g)).toHaveLength(SEARCH_ATTRIBUTE_DEFINITIONS.length);
       const second = await setup(namespace);

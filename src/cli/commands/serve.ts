@@ -17,6 +17,7 @@ import { temporalSettings } from '../../temporal/connection.js';
 import { installTemporalRuntime } from '../../temporal/runtime.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { checkSearchAttributes } from './setup.js';
 
 type ServeCommand = Extract<Command, { kind: 'dev' | 'worker' | 'gateway' }>;
 
@@ -43,6 +44,7 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
   const settings = temporalSettings(io.env, taskQueueOf(config));
   const connection = await NativeConnection.connect(settings.connection);
+  await checkSearchAttributes(connection, settings.namespace, (message) => logger.warn(message));
   const worker = await createProjectWorker(config, connection, settings);
   const { address, namespace, taskQueue } = settings;
   const metrics = metricsAddress && `http://${metricsAddress}/metrics`;
@@ -85,7 +87,8 @@ function taskQueueOf(config: LoadedConfig): { taskQueue?: string } {
   return config.taskQueue ? { taskQueue: config.taskQueue } : {};
 }
 
-async function configErrorsAsUsage<T>(load: () => Promise<T>): Promise<T> {
+/** A config that does not load is the caller's mistake: a usage error (exit 1) saying what is wrong. */
+export async function configErrorsAsUsage<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {

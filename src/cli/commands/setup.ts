@@ -93,6 +93,38 @@ export async function registerSearchAttributes(connection: Connection, namespace
 }
 
 /**
+ * Refuses to serve a namespace that lacks a search attribute the tasks write: Temporal would fail
+ * every workflow task that upserts it, and tasks would sit unanswered (an upgrade that adds one, run
+ * before `setup`). A namespace whose attributes cannot be listed (no operator permission) is let
+ * through with a warning.
+ */
+export async function checkSearchAttributes(
+  connection: { operatorService: Connection['operatorService'] },
+  namespace: string,
+  warn: (message: string) => void,
+): Promise<void> {
+  let existing: Record<string, unknown>;
+  try {
+    existing = (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
+  } catch (error) {
+    warn(
+      `Could not list the search attributes of namespace ${namespace} (${error instanceof Error ? error.message : String(error)}); ` +
+        'if tasks fail with BadSearchAttributes, run `a2a-temporal setup`',
+    );
+    return;
+  }
+  const missing = SEARCH_ATTRIBUTE_DEFINITIONS.filter(
+    ({ name }) => existing[name] === undefined || existing[name] === null,
+  );
+  if (missing.length === 0) return;
+  throw new CliError(
+    `Search attribute(s) ${missing.map(({ name }) => name).join(', ')} are not registered on namespace ${namespace}: ` +
+      'run `a2a-temporal setup` (once per namespace, safe to repeat) before starting the worker',
+    ExitCode.Remote,
+  );
+}
+
+/**
  * The wire enum of a search attribute type: the proto names each IndexedValueType after the SDK's
  * type (KEYWORD_LIST is INDEXED_VALUE_TYPE_KEYWORD_LIST), so no SDK internals are needed to map it.
  */

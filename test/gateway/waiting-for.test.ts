@@ -1,0 +1,87 @@
+/**
+ * "What waits for me", across agents, from one visibility listing: the A2AResponders search
+ * attribute names who may answer while a question waits, and goes when it is answered.
+ */
+import { describe, expect, it } from 'vitest';
+import { taskQuery, type Caller } from '../../src/protocol/contract.js';
+import { RESPONDERS_ATTRIBUTE } from '../../src/protocol/search-attributes.js';
+import { questionsWaitingFor, type WaitingQuestionRow } from '../../src/gateway/task-workflows/index.js';
+import { reply, waitForState, useTaskWorker } from '../support/tasks.js';
+
+const tasks = useTaskWorker();
+const AGENTS = ['test-ask', 'expense-approval'];
+const person = (id: string, ...groups: string[]): Caller => ({ id, groups });
+const carol = person('carol', 'finance');
+const dave = person('dave', 'finance');
+const bob = person('bob', 'staff');
+
+async function waiting(caller: Caller | undefined, agent?: string): Promise<WaitingQuestionRow[]> {
+  return (
+    await questionsWaitingFor(tasks.client, { agents: AGENTS, ...(caller && { caller }), ...(agent && { agent }) })
+  ).questions;
+}
+
+describe('questions waiting for a caller', () => {
+  it('lists the questions naming the caller or their groups, and their own that name nobody, across agents', async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const forFinance = await tasks.start('test-ask', {
+      text: `pay the invoice ${run}`,
+      caller: carol,
+      data: { responders: ['group:finance'], notByRequester: true, deadline: '1 hour', structured: true },
+    });
+    const bobsOwn = await tasks.start('expense-approval', {
+      text: `Please approve an expense of 120 USD for a team lunch ${run}`,
+      caller: bob,
+    });
+    await Promise.all([
+      waitForState(forFinance.handle, 'input-required'),
+      waitForState(bobsOwn.handle, 'input-required'),
+    ]);
+    const mine = (rows: WaitingQuestionRow[]) => rows.filter((row) => row.request?.includes(run));
+
+    await expect.poll(async () => mine(await waiting(dave)).map((row) => row.taskId)).toEqual([forFinance.taskId]);
+    const [row] = mine(await waiting(dave));
+    expect(row).toMatchObject({
+      agent: 'test-ask',
+      askedBy: 'carol',
+      request: `pay the invoice ${run}`,
+      question: { kind: 'input', prompt: 'Your answer?', responders: ['group:finance'] },
+    });
+    expect(row!.question.deadline).toBeDefined();
+    // The requester may not answer her own request: not in her inbox.
+    expect(mine(await waiting(carol))).toEqual([]);
+    // Bob's own question names nobody: his alone.
+    await expect.poll(async () => mine(await waiting(bob)).map((r) => r.taskId)).toEqual([bobsOwn.taskId]);
+    expect(mine(await waiting(dave)).map((r) => r.taskId)).not.toContain(bobsOwn.taskId);
+    // A principal named like the group is not the group.
+    expect(mine(await waiting(person('group:finance')))).toEqual([]);
+    // Filtered by agent; without authentication every question.
+    expect(mine(await waiting(dave, 'expense-approval'))).toEqual([]);
+    expect(
+      mine(await waiting(undefined))
+        .map((r) => r.taskId)
+        .sort(),
+    ).toEqual([forFinance.taskId, bobsOwn.taskId].sort());
+
+    // Operators find it with one query; the task's own question carries its reply's JSON Schema.
+    const listed = tasks.client.workflow.list({ query: `${RESPONDERS_ATTRIBUTE.name} = 'group:finance'` });
+    const ids: string[] = [];
+    for await (const execution of listed) ids.push(execution.workflowId);
+    expect(ids).toContain(forFinance.handle.workflowId);
+    const task = await forFinance.handle.query(taskQuery, {});
+    expect((task.metadata!.pendingQuestion as { schema?: unknown }).schema).toMatchObject({
+      type: 'object',
+      properties: { approved: { type: 'boolean' } },
+      required: ['approved'],
+    });
+    const description = await forFinance.handle.describe();
+    expect(description.typedSearchAttributes.get(RESPONDERS_ATTRIBUTE)).toEqual(['group:finance']);
+
+    // Answered: gone from the inbox, and the attribute with it.
+    await reply(forFinance.handle, { data: { approved: true }, caller: dave });
+    await waitForState(forFinance.handle, 'completed');
+    await expect.poll(async () => mine(await waiting(dave))).toEqual([]);
+    expect((await forFinance.handle.describe()).typedSearchAttributes.get(RESPONDERS_ATTRIBUTE)).toBeUndefined();
+    await reply(bobsOwn.handle, { text: 'approve', caller: bob });
+  });
+});
