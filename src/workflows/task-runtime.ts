@@ -182,8 +182,13 @@ export class TaskRuntime {
   publishDetails(): void {
     const { state, pending, statusText } = this.record;
     const deadline = pending?.deadline ? ` (${deadlineText(pending.askedAt, pending.deadline)})` : '';
+    // Who may answer, where operators look first (`temporal workflow metadata`, the UI's workflow page).
+    const responders = this.record.respondersNow();
+    const who = responders ? ` (may answer: ${responders.join(', ')})` : '';
     setCurrentDetails(
-      pending ? `**${state}**: ${pending.prompt}${deadline}` : `**${state}**${statusText ? `: ${statusText}` : ''}`,
+      pending
+        ? `**${state}**${who}: ${pending.prompt}${deadline}`
+        : `**${state}**${statusText ? `: ${statusText}` : ''}`,
     );
   }
 

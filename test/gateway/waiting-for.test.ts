@@ -74,6 +74,11 @@ describe('questions waiting for a caller', () => {
       properties: { approved: { type: 'boolean' } },
       required: ['approved'],
     });
+    // Operators see who may answer in the current details (`temporal workflow metadata`).
+    const { currentDetails } = await forFinance.handle.query<{ currentDetails: string }>(
+      '__temporal_workflow_metadata',
+    );
+    expect(currentDetails).toMatch(/^\*\*input-required\*\* \(may answer: group:finance\): Your answer\?/);
     const description = await forFinance.handle.describe();
     expect(description.typedSearchAttributes.get(RESPONDERS_ATTRIBUTE)).toEqual(['group:finance']);
 
