@@ -78,6 +78,7 @@ export function pendingView(task: Task, options: ViewOptions): string[] {
         ],
         ['Responders', question.responders?.join(', ')],
         ['Expects', question.expects],
+        ['Schema', question.schema && schemaText(question.schema)],
       ]).map((line) => `  ${line}`),
     );
   }
@@ -90,6 +91,12 @@ export function pendingView(task: Task, options: ViewOptions): string[] {
     lines.push(`  Answer:  ${commandHint(`tasks reply ${shellWord(task.id)} ${answer}`, address)}`);
   }
   return lines;
+}
+
+/** A reply's JSON Schema on one line, without the draft it follows (noise to a person). */
+function schemaText(schema: Record<string, unknown>): string {
+  const { $schema: _draft, ...rest } = schema;
+  return JSON.stringify(rest);
 }
 
 export function artifactsView(artifacts: readonly Artifact[]): string[] {

@@ -18,6 +18,22 @@ describe('resultView', () => {
     expect(text).toMatch(/Answer: {2}(npx )?a2a-temporal tasks reply task-1 <answer> --agent expense-approval$/m);
   });
 
+  it('shows the JSON Schema a typed reply must match, and how to send data', () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { approved: { type: 'boolean' } },
+      required: ['approved'],
+    };
+    const task = waitingTask();
+    Object.assign(task.metadata!['pendingQuestion'] as object, { expects: '{approved}', schema });
+    const text = resultView(task, { now: NOW });
+    expect(text).toContain(
+      'Schema      {"type":"object","properties":{"approved":{"type":"boolean"}},"required":["approved"]}',
+    );
+    expect(text).toMatch(/tasks reply task-1 --data '<JSON>'/);
+  });
+
   it('shows artifacts: data pretty-printed, text line by line', () => {
     const text = resultView(completedTask(), { now: NOW });
     expect(text).toContain('Message  Approved.');
