@@ -16,6 +16,8 @@ export const ExitCode = {
   Remote: 3,
   /** send/reply: the task ended failed, rejected or canceled. */
   TaskUnsuccessful: 4,
+  /** check-deploy: tasks under way would break on the new code. */
+  WouldBreak: 5,
   /** Ctrl+C (128 + SIGINT, the shell convention); a task being followed keeps running. */
   Interrupted: 130,
 } as const;
@@ -31,6 +33,7 @@ export const EXIT_CODES_HELP = [
   '    3  the gateway answered with an error: A2A error (code and message printed, e.g. -32001',
   '       task not found), unknown agent, unexpected response; setup: Temporal refused',
   '    4  send/reply: the task ended failed, rejected or canceled',
+  '    5  check-deploy: tasks under way would break on the new code',
   '  130  interrupted with Ctrl+C while following a task (the task keeps running)',
 ];
 

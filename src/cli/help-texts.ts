@@ -14,7 +14,7 @@ Environment:
   A2A_API_KEY    API key for a gateway with authentication (sent as X-API-Key)
   A2A_TOKEN      JWT for a gateway with authentication (sent as Authorization: Bearer)
   A2A_CLI_STATE  chat state file
-  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup`;
+  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup and check-deploy`;
 
 export interface HelpText {
   summary: string;
@@ -25,7 +25,7 @@ export interface HelpText {
 export const HELP_TEXTS: Record<CommandId, HelpText> = {
   init: {
     summary: 'Create a project with one agent that asks a human, its activities and a test',
-    details: `Writes package.json (or adds scripts and dependencies to an existing one), tsconfig.json, a2a-temporal.config.ts, src/agents.ts, src/activities.ts, test/agent.test.ts, vitest.config.ts, README.md and .gitignore into DIR. Existing files are kept. Then: npm install && npm run dev.`,
+    details: `Writes package.json (or adds scripts and dependencies to an existing one), tsconfig.json, a2a-temporal.config.ts, src/agents.ts, src/activities.ts, test/agent.test.ts, test/deploy-safety.test.ts, vitest.config.ts, README.md and .gitignore into DIR. Existing files are kept. Then: npm install && npm run dev.`,
     examples: ['a2a-temporal init my-agents', 'a2a-temporal init . --name approvals'],
   },
   dev: {
@@ -87,6 +87,15 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
   'tasks cancel': {
     summary: 'Cancel a task; returns once its work has really stopped (CancelTask)',
     examples: ['a2a-temporal tasks cancel 3f0c9a4e-...'],
+  },
+  'check-deploy': {
+    summary: "Replay the tasks under way on the project's code as it is now: would a deploy break them?",
+    details: `Reads the histories of the namespace's open tasks of the config's agents on the config's task queue (env A2A_TASK_QUEUE wins), those waiting for input first, and replays each on the new code's workflow bundle, as a worker of it would when the task next moves. Prints which agents' tasks would break and how many, the first diverging command of each, and how to guard the change (ctx.patched) or run it with Worker Versioning; exits 5 when any would break, so CI can refuse the deploy. Only reads: nothing in Temporal changes. Connects like \`worker\` (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*). With --histories it reads saved histories instead (temporal workflow show --output json, the Temporal UI's download, or saveTaskHistory from a2a-temporal/testing) and needs no server.`,
+    examples: [
+      'a2a-temporal check-deploy',
+      'TEMPORAL_ADDRESS=temporal.internal:7233 TEMPORAL_NAMESPACE=prod a2a-temporal check-deploy --sample 200',
+      'a2a-temporal check-deploy --histories test/histories',
+    ],
   },
   setup: {
     summary: 'Register the A2A search attributes on a Temporal namespace (idempotent)',

@@ -4,6 +4,7 @@
  */
 import { parseCommandLine, type Command } from './args.js';
 import { runChat } from './commands/chat.js';
+import { runCheckDeploy } from './commands/check-deploy.js';
 import { runDev, runGateway, runWorker } from './commands/serve.js';
 import { runInit } from './commands/init.js';
 import { runSend } from './commands/send.js';
@@ -52,6 +53,8 @@ async function dispatch(command: Command, io: Io): Promise<ExitCode> {
       return runTasksCancel(command, io);
     case 'setup':
       return runSetup(command, io);
+    case 'check-deploy':
+      return runCheckDeploy(command, io);
   }
 }
 

@@ -77,6 +77,14 @@ const COMMAND_LINE = {
     new Option('--as <NAME>', 'Who cancels, recorded in the audit timeline').env('A2A_RESPONDER'),
     ...TASK,
   ],
+  'check-deploy': [
+    CONFIG,
+    new Option('--sample <N>', 'Replay at most N open tasks, those waiting for input first (default: all)').argParser(
+      integer('--sample', 1),
+    ),
+    new Option('--histories <PATH>', 'Replay saved histories (a .json file or a folder of them) instead of open tasks'),
+    new Option('--json', 'Machine-readable JSON on stdout: the tasks replayed and those that would break'),
+  ],
   setup: [
     new Option('--namespace <N>', 'Namespace (default "default")').env('TEMPORAL_NAMESPACE'),
     new Option('--address <HOST:PORT>', 'Frontend address (default 127.0.0.1:7233)').env('TEMPORAL_ADDRESS'),
@@ -92,7 +100,7 @@ export type CommandId = keyof typeof COMMAND_LINE;
  */
 export function program(write: (text: string) => void, done: (command: Command) => void, env: NodeJS.ProcessEnv) {
   const cli = new Program('a2a-temporal')
-    .description('Run A2A agents durably on Temporal (init, dev, worker, gateway) and talk A2A to them.')
+    .description('Run A2A agents durably on Temporal (init, dev, worker, gateway, check-deploy) and talk A2A to them.')
     .usage('COMMAND [options]      (a2a-temporal COMMAND --help for details)')
     .helpOption('-h, --help', 'Show this help')
     .helpCommand('help [COMMAND]', 'Show the help of a command') // args.ts reads `help X Y` as `X Y --help`

@@ -16,6 +16,10 @@
  *   expect(stateOf(task)).toBe('input-required');
  *   expect(stateOf(await approvals.reply(task.id, 'approve'))).toBe('completed');
  * });
+ *
+ * Deploy safety: `saveTaskHistory` records a waiting task's history, `replayHistoryFiles` replays
+ * recordings on the code as it is now, and `replayOpenTasks` a namespace's open tasks (as
+ * `a2a-temporal check-deploy` does); `broken` lists the tasks the code would fail.
  */
 export {
   startTestEnvironment,
@@ -25,6 +29,16 @@ export {
   type TestMessage,
 } from './test-environment.js';
 export { startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server.js';
+export {
+  describeDeployCheck,
+  replayHistoryFiles,
+  replayOpenTasks,
+  saveTaskHistory,
+  type BrokenTask,
+  type DeployCheck,
+  type ReplayHistoryFilesOptions,
+  type ReplayOpenTasksOptions,
+} from './deploy-check.js';
 export { stateOf } from '../protocol/states.js';
 export type { TaskStateName } from '../protocol/states.js';
 export { textOf, type WireArtifact, type WireMessage, type WirePart, type WireTask } from '../protocol/wire.js';

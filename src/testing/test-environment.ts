@@ -160,7 +160,7 @@ function unexpected(method: string, result: unknown): never {
 
 let logsQuieted = false;
 /** Warnings and errors only (LOG_LEVEL still wins for ours), unless the test installed a Temporal runtime of its own first. */
-function quietLogs(): void {
+export function quietLogs(): void {
   if (logsQuieted) return;
   logsQuieted = true;
   if (!process.env.LOG_LEVEL) logger.level = 'warn';

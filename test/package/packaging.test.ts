@@ -1,11 +1,13 @@
 /**
  * a2a-temporal as its users get it: `npm pack` this package, install the tarball in a fresh project
- * outside the repository, `a2a-temporal init`, type-check and run the scaffolded test, then run
+ * outside the repository, `a2a-temporal init`, type-check and run the scaffolded tests (the deploy-safety
+ * one also on a change that would break a waiting task), then run
  * `a2a-temporal dev` and take the scaffolded agent's approval through a reload and a full restart.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -74,8 +76,33 @@ afterAll(() => {
 describe('the published package', () => {
   it('scaffolds a project whose own test passes against a real Temporal dev server', { timeout: 300_000 }, async () => {
     const output = await run('npm', ['test'], project);
-    expect(output).toMatch(/2 passed/);
+    expect(output).toMatch(/3 passed/);
   });
+
+  it(
+    "has the scaffold's deploy-safety test fail on a change that would break a waiting task",
+    { timeout: 300_000 },
+    async () => {
+      // The first `npm test` recorded a waiting approval's history.
+      expect(existsSync(join(project, 'test/histories/purchase-approval-waiting.json'))).toBe(true);
+      const agents = join(project, 'src/agents.ts');
+      const original = readFileSync(agents, 'utf8');
+      // One more activity call before the question: the approvals already waiting never made it.
+      const ask = '    const reply = await ctx.ask({';
+      expect(original).toContain(ask);
+      writeFileSync(agents, original.replace(ask, `    await readPurchase(ctx.message.text);\n${ask}`));
+      try {
+        const failure = await run('npx', ['vitest', 'run', 'test/deploy-safety.test.ts'], project).then(
+          () => 'passed',
+          (error: Error) => error.message,
+        );
+        expect(failure).toMatch(/1 task would break/);
+        expect(failure).toContain("ctx.patched('my-change')");
+      } finally {
+        writeFileSync(agents, original);
+      }
+    },
+  );
 
   it(
     "gives TypeScript users every subpath, typed, and no `any` in its declarations; README's agent typechecks",

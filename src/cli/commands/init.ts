@@ -107,6 +107,8 @@ function writePackageJson(dir: string, name: string): string {
       typecheck: 'tsc --noEmit',
       worker: 'a2a-temporal worker',
       gateway: 'a2a-temporal gateway',
+      // In the deploy pipeline, against production's namespace: fails when waiting tasks would break.
+      'check-deploy': 'a2a-temporal check-deploy',
       ...withoutPlaceholders(existing.scripts),
     },
     dependencies: { 'a2a-temporal': `^${own.version}`, ...existing.dependencies },
@@ -165,8 +167,13 @@ the worker and the gateway; waiting tasks keep waiting.
 - \`src/agents.ts\`: the agents (durable workflow code: deterministic, no I/O).
 - \`src/activities.ts\`: their I/O.
 - \`test/agent.test.ts\`: the agent end to end.
+- \`test/deploy-safety.test.ts\`: replays a recorded waiting task (\`test/histories/\`, commit it) on the code as it
+  is now, so a change that would break waiting tasks fails the tests.
 
 In production run \`npm run worker\` and \`npm run gateway\` (any number of each) against your Temporal cluster
 (\`TEMPORAL_ADDRESS\`, \`TEMPORAL_NAMESPACE\`, \`TEMPORAL_API_KEY\`, ...), after \`npx a2a-temporal setup\` once per namespace.
+
+Before each deploy, run \`npm run check-deploy\` with the same settings: it replays the open tasks on the new code and
+exits non-zero when any would break (then guard the change with \`ctx.patched('...')\`).
 `;
 }

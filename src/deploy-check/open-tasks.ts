@@ -1,0 +1,82 @@
+/**
+ * The open tasks of a project's agents, as Temporal visibility lists them, with their histories.
+ * Tasks waiting for an answer come first: a deploy strands them most surely (the answer arrives on
+ * the new code, which must replay everything the old code recorded), and a sample should hold them.
+ */
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { taskIdOfWorkflow } from '../protocol/contract.js';
+import { TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
+import { INTERRUPTED_STATES, TASK_STATES, type TaskStateName } from '../protocol/states.js';
+import { quote } from '../gateway/task-workflows/visibility.js';
+import type { TaskHistory } from './task-history.js';
+
+export interface OpenTasksQuery {
+  /** The agents whose tasks to read (their names are the workflow types). */
+  agents: readonly string[];
+  /** The task queue the project's workers poll: tasks elsewhere run on other code. */
+  taskQueue: string;
+  /** At most this many tasks (waiting ones first); all when absent. */
+  sample?: number;
+}
+
+/** Histories fetched ahead while earlier ones replay. */
+const FETCH_AHEAD = 8;
+const PAGE_SIZE = 200;
+
+/** Each open task's history, waiting tasks first, fetched a few at a time. */
+export async function* openTaskHistories(client: Client, query: OpenTasksQuery): AsyncGenerator<TaskHistory> {
+  const pending: Promise<TaskHistory>[] = [];
+  for await (const task of openTasks(client, query)) {
+    const fetched = withHistory(client, task);
+    // A fetch may fail while it waits its turn: its failure surfaces when its turn comes.
+    fetched.catch(() => {});
+    pending.push(fetched);
+    if (pending.length >= FETCH_AHEAD) yield await pending.shift()!;
+  }
+  while (pending.length > 0) yield await pending.shift()!;
+}
+
+type OpenTask = Omit<TaskHistory, 'history'> & { runId: string };
+
+/** The open tasks, waiting ones first, each once, up to the sample size. */
+async function* openTasks(client: Client, query: OpenTasksQuery): AsyncGenerator<OpenTask> {
+  const open = [
+    `ExecutionStatus = 'Running'`,
+    `TaskQueue = ${quote(query.taskQueue)}`,
+    `WorkflowType IN (${query.agents.map(quote).join(', ')})`,
+  ].join(' AND ');
+  const waiting = `${open} AND ${TASK_STATE_ATTRIBUTE.name} IN (${[...INTERRUPTED_STATES].map(quote).join(', ')})`;
+  const seen = new Set<string>();
+  const limit = query.sample ?? Number.POSITIVE_INFINITY;
+  // The second pass lists the waiting ones again (a visibility query cannot say "all but those"
+  // for tasks whose state attribute is unset): they are skipped by ID.
+  for (const listQuery of [waiting, open]) {
+    for await (const row of client.workflow.list({ query: listQuery, pageSize: PAGE_SIZE })) {
+      if (seen.size >= limit) return;
+      if (seen.has(row.workflowId)) continue;
+      seen.add(row.workflowId);
+      yield openTask(row);
+    }
+  }
+}
+
+function openTask(row: WorkflowExecutionInfo): OpenTask {
+  const state = stateOf(row.typedSearchAttributes.get(TASK_STATE_ATTRIBUTE));
+  return {
+    workflowId: row.workflowId,
+    runId: row.runId,
+    taskId: taskIdOfWorkflow(row.workflowId) ?? row.workflowId,
+    agent: row.type,
+    ...(state && { state }),
+  };
+}
+
+function stateOf(value: string | undefined): TaskStateName | undefined {
+  return TASK_STATES.find((state) => state === value);
+}
+
+async function withHistory(client: Client, task: OpenTask): Promise<TaskHistory> {
+  const { runId, ...rest } = task;
+  const history = await client.workflow.getHandle(task.workflowId, runId).fetchHistory();
+  return { ...rest, history };
+}

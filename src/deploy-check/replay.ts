@@ -1,0 +1,94 @@
+/**
+ * Replays task histories on a project's current code, as a worker of that code would when the
+ * tasks next move: a history the code no longer reproduces fails there with a nondeterminism
+ * error, which here becomes a BrokenTask naming the first command that differs.
+ */
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { LoadedConfig } from '../config/load-config.js';
+import { INTERRUPTED_STATES, type TaskStateName } from '../protocol/states.js';
+import { tracingPlugins } from '../telemetry/tracing.js';
+import { agentsPlugin } from '../worker/agents-plugin.js';
+import type { TaskHistory } from './task-history.js';
+
+export interface BrokenTask {
+  taskId: string;
+  workflowId: string;
+  agent: string;
+  state?: TaskStateName;
+  /** What the code did where the history had something else, as Temporal says it. */
+  divergence: string;
+}
+
+export interface DeployCheck {
+  /** How many tasks were replayed, and of those how many waited for an answer. */
+  replayed: number;
+  waiting: number;
+  /** The agents whose tasks were looked for (all of the config's). */
+  agents: string[];
+  /** The tasks the new code would fail, in the order they were replayed. */
+  broken: BrokenTask[];
+  durationMs: number;
+}
+
+export interface ReplayOptions {
+  /** The agents' workflow bundle when the caller has built it (e.g. to replay several times). */
+  workflowBundle?: WorkflowBundleWithSourceMap;
+}
+
+export async function replayTaskHistories(
+  config: LoadedConfig,
+  histories: AsyncIterable<TaskHistory> | Iterable<TaskHistory>,
+  options: ReplayOptions = {},
+): Promise<DeployCheck> {
+  const started = performance.now();
+  // The SDK replays one history at a time and answers in their order: the first here is the one answered.
+  const inReplay: TaskInfo[] = [];
+  const broken: BrokenTask[] = [];
+  let replayed = 0;
+  let waiting = 0;
+  const results = Worker.runReplayHistories(
+    {
+      ...(options.workflowBundle && { workflowBundle: options.workflowBundle }),
+      // As the worker builds its bundle (create-worker.ts): the replay runs the code a worker would.
+      plugins: [...tracingPlugins(), agentsPlugin({ agents: config.agentsModule })],
+    },
+    announced(histories, (task) => inReplay.push(task)),
+  );
+  for await (const { error } of results) {
+    const task = inReplay.shift()!;
+    replayed++;
+    if (task.state && INTERRUPTED_STATES.has(task.state)) waiting++;
+    if (error) broken.push({ ...task, divergence: divergenceOf(error) });
+  }
+  return {
+    replayed,
+    waiting,
+    agents: config.agents.map((agent) => agent.name),
+    broken,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+type TaskInfo = Omit<TaskHistory, 'history'>;
+
+/** The histories as the replay takes them, telling `announce` of each task first (not keeping its history). */
+async function* announced(
+  histories: AsyncIterable<TaskHistory> | Iterable<TaskHistory>,
+  announce: (task: TaskInfo) => void,
+): AsyncGenerator<{ workflowId: string; history: TaskHistory['history'] }> {
+  for await (const { history, ...task } of histories) {
+    announce(task);
+    yield { workflowId: task.workflowId, history };
+  }
+}
+
+/**
+ * Temporal's own words for the divergence ("[TMPRL1100] Nondeterminism error: Activity type of
+ * scheduled event 'a' does not match activity type of activity command 'b'"): the SDK wraps them in
+ * an explanation of replay and, for a failed activation, in the core's debug print of the failure.
+ */
+export function divergenceOf(error: Error): string {
+  const details = /Details: ([\s\S]*)$/.exec(error.message)?.[1] ?? error.message;
+  const failure = /message: "((?:[^"\\]|\\.)*)"/.exec(details)?.[1];
+  return (failure?.replace(/\\(.)/g, '$1') ?? details).trim();
+}
