@@ -27,7 +27,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
-  { files: ['bin/**/*.js', 'eslint.config.js'], languageOptions: { globals: globals.node } },
+  { files: ['bin/**/*.js', 'scripts/**/*.mjs', 'eslint.config.js'], languageOptions: { globals: globals.node } },
+  {
+    // The approvals inbox's pages run in the browser, as plain ES modules (src/gateway/inbox/public).
+    files: ['src/gateway/inbox/public/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'module' },
+  },
   {
     // Tests and benchmarks read raw wire JSON, where `any` reads better than casts at every step.
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -264,6 +264,7 @@ function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): 
       (agent) => `  ${agent.name.padEnd(width)} ${ready.gatewayUrl}/agents/${agent.name}  (JSON-RPC; REST under /rest)`,
     ),
     ...(ready.grpcAddress ? [`  gRPC (all agents, by tenant; default agent without one):  ${ready.grpcAddress}`] : []),
+    `  Approvals inbox (questions waiting for people, all agents):  ${ready.gatewayUrl}/inbox/`,
     `  Temporal:  ${ready.temporalAddress}${where.uiUrl ? `   UI: ${where.uiUrl}` : ''}`,
     ...(where.dbFile ? [`  Tasks persist in ${shortPath(where.dbFile)}`] : []),
     ...observability(ready),

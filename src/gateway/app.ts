@@ -1,6 +1,7 @@
 /**
  * The gateway's HTTP app: every agent under `/agents/<name>/` (card, v0.3 card, JSON-RPC at the
- * agent URL itself, HTTP+JSON under `/rest`), and the default agent also at the root.
+ * agent URL itself, HTTP+JSON under `/rest`), and the default agent also at the root; the
+ * approvals inbox's pages at `/inbox/` (src/gateway/inbox).
  */
 import express, { type Request, type RequestHandler, type Response, type NextFunction } from 'express';
 import type { Client } from '@temporalio/client';
@@ -27,6 +28,7 @@ import {
   validateRest,
 } from './sdk-compat/index.js';
 import { guardHandler } from './guarded-handler.js';
+import { INBOX_PATH, inboxRouter, type InboxSettings } from './inbox/index.js';
 import { requireExtensions } from './required-extensions.js';
 import { allowHosts } from './host-check.js';
 import { logInternalError, restErrorBody } from './refusals.js';
@@ -67,6 +69,8 @@ export interface GatewayOptions {
   allowedHosts?: readonly string[];
   /** Where the requests are counted and timed (see `GatewayMetrics`); not measured when omitted. */
   metrics?: GatewayMetrics;
+  /** The approvals inbox at /inbox/ (session key, session length, live-list period). */
+  inbox?: InboxSettings;
 }
 
 export interface Gateway {
@@ -139,6 +143,9 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   });
   app.use(requestLifetime(options.keepaliveMs));
   const limit = authenticator.required ? options.newTaskLimit : undefined;
+  // The inbox answers through the same guarded handlers as the transports.
+  const inbox = { ...options.inbox, client: options.client, handlers: guarded, authenticator, publicBaseUrl: base };
+  app.use(INBOX_PATH, inboxRouter(inbox));
   for (const [name, handler] of guarded) app.use(`/agents/${name}`, agentRouter(handler, authenticator, limit));
   app.use('/', agentRouter(guarded.get(defaultName!)!, authenticator, limit));
   app.use((_req: Request, res: Response) => {

@@ -13,8 +13,8 @@ import type { Principal } from './auth/principal.js';
 import { callLifetime, lifetimeOf, type GrpcCall, type RequestOutcome } from './sdk-compat/index.js';
 import { grpcRefusal, sendRefusal } from './refusals.js';
 
-/** The gateway's transports: JSON-RPC, HTTP+JSON and gRPC. */
-export type Transport = 'jsonrpc' | 'rest' | 'grpc';
+/** The gateway's transports: JSON-RPC, HTTP+JSON and gRPC; and the approvals inbox's pages (src/gateway/inbox). */
+export type Transport = 'jsonrpc' | 'rest' | 'grpc' | 'inbox';
 
 /**
  * The caller of one request, with that request's lifetime: the principal authentication

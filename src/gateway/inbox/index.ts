@@ -1,0 +1,139 @@
+/**
+ * The approvals inbox, served by the gateway at /inbox/: pages where the people who answer find the
+ * questions waiting for them across agents and answer them. Its API is one more client of the
+ * agents' request handlers and of the one visibility listing that says what waits for whom
+ * (task-workflows/waiting-for.ts); it holds no state of its own but signed session cookies.
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Client } from '@temporalio/client';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { logger } from '../../logging.js';
+import type { QuestionOrder } from '../task-workflows/index.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { servePages } from './assets.js';
+import { refuse, securityHeaders } from './guard.js';
+import { callerOf, checkCsrf, identify, requirePrincipal, sessionRoutes, type IdentityOptions } from './identity.js';
+import { LiveLists, openEventStream, type ListKey } from './live-list.js';
+import { SessionKeeper, sessionSecretFromEnv, SESSION_SECRET_ENV } from './session.js';
+import { answerError, InboxTasks, type ReplyBody } from './tasks.js';
+
+export const INBOX_PATH = '/inbox';
+
+export interface InboxSettings {
+  /** HMAC key of the session cookies, 32+ bytes; default: A2A_INBOX_SESSION_SECRET, else random per process. */
+  sessionSecret?: string;
+  /** How long a session lasts (default 8 h). */
+  sessionTtlMs?: number;
+  /** How often an open page's list is re-listed (default 1 s). */
+  pollMs?: number;
+}
+
+export interface InboxOptions extends InboxSettings {
+  client: Client;
+  /** The agents' request handlers, guarded and measured as the transports use them. */
+  handlers: ReadonlyMap<string, A2ARequestHandler>;
+  authenticator: Authenticator;
+  /** The gateway's public base URL. */
+  publicBaseUrl: string;
+}
+
+/** Replies carry a typed answer or edited tool arguments: small. */
+const API_BODY_LIMIT = '256kb';
+/** setTimeout's longest delay (about 24 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function inboxRouter(options: InboxOptions): express.Router {
+  const agents = [...options.handlers.keys()];
+  const identity: IdentityOptions = {
+    authenticator: options.authenticator,
+    sessions: new SessionKeeper(sessionSecret(options), options.sessionTtlMs),
+    publicOrigin: new URL(options.publicBaseUrl).origin,
+    agents,
+  };
+  const router = express.Router();
+  router.use(securityHeaders);
+  router.use('/api', apiRouter(options, identity, agents));
+  router.use(servePages());
+  return router;
+}
+
+function sessionSecret(options: InboxSettings & { authenticator: Authenticator }): Buffer {
+  if (options.sessionSecret !== undefined)
+    return sessionSecretFromEnv({ [SESSION_SECRET_ENV]: options.sessionSecret }).secret;
+  const { secret, ephemeral } = sessionSecretFromEnv(process.env);
+  // Info, not warn: the default level shows it, and a development gateway has no sessions to lose.
+  if (ephemeral && options.authenticator.required) {
+    logger.info(
+      { component: 'inbox' },
+      `Inbox sessions are signed with a random key: they do not survive a restart nor span gateways (set ${SESSION_SECRET_ENV})`,
+    );
+  }
+  return secret;
+}
+
+function apiRouter(options: InboxOptions, identity: IdentityOptions, agents: readonly string[]): express.Router {
+  const router = express.Router();
+  const lists = new LiveLists(options.client, agents, options.pollMs);
+  const tasks = new InboxTasks(options.handlers, options.authenticator.required);
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  router.use(express.json({ limit: API_BODY_LIMIT }));
+  router.use(identify(identity));
+  router.use(sessionRoutes(identity));
+  router.use(requirePrincipal(options.authenticator));
+  router.get('/questions', (req, res, next) => {
+    lists.list(listKey(req, res, agents)).then((page) => res.json(page), next);
+  });
+  router.get('/live', (req, res) => {
+    openEventStream(res);
+    lists.follow(listKey(req, res, agents), res);
+    const { expiresAt } = callerOf(res).session;
+    // The page learns its session ended; it would get 401s from here on.
+    const ms = Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS);
+    const timer = setTimeout(() => res.end('event: signed-out\ndata: {}\n\n'), ms);
+    res.on('close', () => clearTimeout(timer));
+  });
+  router.get('/tasks/:agent/:taskId', (req, res, next) => {
+    const { agent, taskId } = req.params as { agent: string; taskId: string };
+    tasks.read(req, callerOf(res), agent, taskId).then((task) => res.json({ task }), failed(res, next));
+  });
+  router.post('/tasks/:agent/:taskId/reply', checkCsrf(identity), (req, res, next) => {
+    const { agent, taskId } = req.params as { agent: string; taskId: string };
+    tasks.reply(req, callerOf(res), agent, taskId, (req.body ?? {}) as ReplyBody).then(
+      (answer) => {
+        if (answer.lost) return void res.status(409).json({ error: { kind: 'answered', ...answer.lost } });
+        res.json(answer);
+      },
+      failed(res, next),
+    );
+  });
+  router.use((_req, res) => refuse(res, 404, 'No such endpoint', 'not-found'));
+  router.use(badBody);
+  return router;
+}
+
+/** A body express.json could not read is the client's mistake, not an internal error. */
+function badBody(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return next(error);
+  refuse(res, status, status === 413 ? 'The answer is too large' : 'The request body is not valid JSON');
+}
+
+function listKey(req: Request, res: Response, agents: readonly string[]): ListKey {
+  const order: QuestionOrder = req.query['order'] === 'age' ? 'age' : 'deadline';
+  const agent = typeof req.query['agent'] === 'string' && agents.includes(req.query['agent']) ? req.query['agent'] : '';
+  const principal = callerOf(res).principal;
+  return {
+    order,
+    ...(agent && { agent }),
+    ...(principal && { caller: { id: principal.id, groups: principal.groups } }),
+  };
+}
+
+function failed(res: Response, next: NextFunction) {
+  return (error: unknown) => {
+    if (!answerError(res, error)) next(error);
+  };
+}

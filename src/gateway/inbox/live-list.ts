@@ -1,0 +1,114 @@
+/**
+ * The live list: the pages showing the same list (same principal and groups, agent filter and order)
+ * share one poller that re-lists about once a second, one visibility query, and sends the list to
+ * every page when it changed. Polling, rather than following tasks, is what notices everything a
+ * page must show: a question answered over A2A or the CLI, a new task's question, a deadline that
+ * passed, on any gateway; visibility itself is a second or so behind.
+ */
+import type { Client } from '@temporalio/client';
+import type { Response } from 'express';
+import { logger } from '../../logging.js';
+import type { Caller } from '../../protocol/contract.js';
+import { questionsWaitingFor, type QuestionOrder, type WaitingForPage } from '../task-workflows/index.js';
+
+export const LIVE_POLL_MS = 1_000;
+/** Rows a page shows at most: one visibility page; the page says when more wait. */
+export const INBOX_PAGE_ROWS = 500;
+
+export interface ListKey {
+  caller?: Caller;
+  agent?: string;
+  order: QuestionOrder;
+}
+
+interface Poller {
+  pages: Set<Response>;
+  /** The last list sent, as sent (compared as text: a change anywhere is a change). */
+  last?: string;
+  timer?: NodeJS.Timeout;
+}
+
+export class LiveLists {
+  private readonly pollers = new Map<string, Poller>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly agents: readonly string[],
+    private readonly pollMs = LIVE_POLL_MS,
+  ) {}
+
+  /** One page's list, once. */
+  list(key: ListKey): Promise<WaitingForPage> {
+    return questionsWaitingFor(this.client, {
+      agents: this.agents,
+      order: key.order,
+      limit: INBOX_PAGE_ROWS,
+      ...(key.caller && { caller: key.caller }),
+      ...(key.agent && { agent: key.agent }),
+    });
+  }
+
+  /** Streams the list to `res` (an open event stream) until it closes. */
+  follow(key: ListKey, res: Response): void {
+    const id = JSON.stringify([key.caller?.id, key.caller?.groups, key.agent, key.order]);
+    let poller = this.pollers.get(id);
+    if (!poller) {
+      poller = { pages: new Set() };
+      this.pollers.set(id, poller);
+      this.poll(id, key, poller);
+    } else if (poller.last !== undefined) {
+      send(res, 'questions', poller.last);
+    }
+    poller.pages.add(res);
+    res.on('close', () => {
+      poller.pages.delete(res);
+      if (poller.pages.size > 0) return;
+      clearTimeout(poller.timer);
+      this.pollers.delete(id);
+    });
+  }
+
+  /** Pollers running now (tests and metrics). */
+  get size(): number {
+    return this.pollers.size;
+  }
+
+  private poll(id: string, key: ListKey, poller: Poller): void {
+    this.list(key)
+      .then(
+        (page) => {
+          const text = JSON.stringify({ ...page, at: new Date().toISOString() });
+          // Compared without the time it was listed at, which always changes.
+          if (poller.last === undefined || withoutTime(poller.last) !== withoutTime(text)) {
+            poller.last = text;
+            for (const res of poller.pages) send(res, 'questions', text);
+          }
+        },
+        (error: unknown) => {
+          logger.warn({ err: error, component: 'inbox' }, 'Listing the waiting questions failed');
+          for (const res of poller.pages) send(res, 'problem', JSON.stringify({ message: 'The list is out of date' }));
+        },
+      )
+      .finally(() => {
+        // The next poll is timed from the end of this one, so a slow Temporal never stacks them up.
+        if (this.pollers.get(id) === poller) poller.timer = setTimeout(() => this.poll(id, key, poller), this.pollMs);
+      });
+  }
+}
+
+function withoutTime(text: string): string {
+  return text.slice(0, text.lastIndexOf(',"at":'));
+}
+
+export function openEventStream(res: Response): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  // Proxies (nginx) must pass events through at once.
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+}
+
+export function send(res: Response, event: string, data: string): void {
+  if (!res.writableEnded) res.write(`event: ${event}\ndata: ${data}\n\n`);
+}

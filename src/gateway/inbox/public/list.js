@@ -1,0 +1,120 @@
+/**
+ * The list page: every question waiting for the signed-in person, across agents, kept live by the
+ * gateway's event stream (it re-lists about once a second and sends the list when it changed).
+ */
+import { ApiError, signIn, whoAmI } from './api.js';
+import { agoElement, byId, deadlineElement, h, tickDeadlines, toolCall } from './dom.js';
+import { showIdentity } from './session.js';
+
+let live;
+
+async function start() {
+  tickDeadlines();
+  byId('signin-form').addEventListener('submit', onSignIn);
+  byId('order').addEventListener('change', follow);
+  byId('agent').addEventListener('change', follow);
+  show(await whoAmI());
+}
+
+function show(me) {
+  showIdentity(me, show);
+  const signedOut = me.mode === 'signed-out';
+  byId('signin').hidden = !signedOut;
+  byId('inbox').hidden = signedOut;
+  live?.close();
+  if (signedOut) return showSignIn(me);
+  fillAgents(me.agents);
+  follow();
+}
+
+function showSignIn(me) {
+  const labels = { 'api-key': 'API key', jwt: 'Token (JWT)' };
+  const select = byId('signin-method');
+  select.replaceChildren(...me.signInMethods.map((method) => h('option', { value: method, text: labels[method] })));
+  // One method needs no choice; the label still names it for screen readers.
+  select.hidden = me.signInMethods.length < 2;
+  byId('method-label').hidden = select.hidden;
+  byId('signin-credential').setAttribute('aria-label', labels[me.signInMethods[0]] ?? 'Credential');
+  if (me.signInMethods.length === 0) {
+    byId('signin-error').textContent = 'This gateway signs people in through its proxy, which did not name you.';
+  }
+  byId('signin-credential').focus();
+}
+
+async function onSignIn(event) {
+  event.preventDefault();
+  const credential = byId('signin-credential');
+  const error = byId('signin-error');
+  error.textContent = '';
+  try {
+    const me = await signIn(byId('signin-method').value, credential.value);
+    credential.value = '';
+    show(me);
+  } catch (failure) {
+    error.textContent = failure instanceof ApiError ? failure.message : 'Could not reach the gateway';
+  }
+}
+
+function fillAgents(agents) {
+  const select = byId('agent');
+  if (select.options.length > 1) return;
+  select.append(...agents.map((agent) => h('option', { value: agent, text: agent })));
+}
+
+/** (Re)opens the event stream for the chosen order and agent. */
+function follow() {
+  live?.close();
+  const query = new URLSearchParams({ order: byId('order').value });
+  if (byId('agent').value) query.set('agent', byId('agent').value);
+  live = new EventSource(`api/live?${query}`);
+  live.addEventListener('questions', (event) => {
+    // Marks for the figures in README (test/inbox/figures.test.ts): list received, list shown.
+    performance.mark('inbox-list-received');
+    render(JSON.parse(event.data));
+    performance.mark('inbox-list-rendered');
+  });
+  live.addEventListener('problem', () => setStatus('The list may be out of date: the gateway cannot reach Temporal.'));
+  live.addEventListener('signed-out', () => whoAmI().then(show));
+  live.addEventListener('error', () => {
+    // The browser reconnects by itself, unless the gateway refused the stream (signed out).
+    if (live.readyState === EventSource.CLOSED) whoAmI().then(show, () => setStatus('The gateway is unreachable.'));
+  });
+}
+
+function setStatus(text) {
+  byId('list-status').textContent = text;
+}
+
+function render(page) {
+  const rows = page.questions.map(row);
+  byId('questions').replaceChildren(...rows);
+  const count = rows.length === 1 ? '1 question waits' : `${rows.length} questions wait`;
+  setStatus(rows.length === 0 ? 'Nothing waits for you.' : `${count} for you${page.more ? ' (more not shown)' : ''}.`);
+  document.title = rows.length > 0 ? `(${rows.length}) Approvals inbox` : 'Approvals inbox';
+}
+
+function row(item) {
+  const { question } = item;
+  const href = `task?${new URLSearchParams({ agent: item.agent, id: item.taskId })}`;
+  return h(
+    'li',
+    { class: 'question', 'data-task': item.taskId },
+    h(
+      'a',
+      { class: 'row-link', href },
+      h('span', { class: 'agent', text: item.agent }),
+      item.request && h('span', { class: 'request', text: item.request }),
+      h('span', { class: 'prompt', text: question.prompt }),
+      question.details?.tool && toolCall(question.details),
+      h(
+        'span',
+        { class: 'meta' },
+        item.askedBy && h('span', { text: `requested by ${item.askedBy}` }),
+        agoElement(question.askedAt),
+        question.deadline && deadlineElement(question.deadline),
+      ),
+    ),
+  );
+}
+
+start().catch((error) => setStatus(`The inbox could not start: ${error.message}`));

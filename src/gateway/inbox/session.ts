@@ -1,0 +1,132 @@
+/**
+ * The inbox's browser sessions: a signed cookie, no server-side store, so any gateway holding the
+ * same key serves any session. The cookie carries a session id (what CSRF tokens are bound to), its
+ * expiry and, once signed in with an API key or a JWT, the principal it was exchanged for: never the
+ * credential itself. Sign-out revokes the id in this process only (the cookie is cleared in the
+ * browser too; a copy taken before sign-out stays good elsewhere until it expires).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Principal } from '../auth/principal.js';
+
+export const SESSION_COOKIE = 'a2a_inbox_session';
+export const SESSION_SECRET_ENV = 'A2A_INBOX_SESSION_SECRET';
+/** An HMAC-SHA256 key shorter than the hash adds nothing but weakness (RFC 2104 §3). */
+export const MIN_SESSION_SECRET_BYTES = 32;
+export const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
+
+export interface Session {
+  /** Random, per sign-in: CSRF tokens are bound to it, and sign-out revokes it. */
+  id: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+  principal?: Principal;
+}
+
+export class SessionSecretError extends Error {
+  override name = 'SessionSecretError';
+}
+
+/** The key from the environment, or a random one (then `ephemeral`: sessions end with the process). */
+export function sessionSecretFromEnv(env: NodeJS.ProcessEnv): { secret: Buffer; ephemeral: boolean } {
+  const value = env[SESSION_SECRET_ENV]?.trim();
+  if (!value) return { secret: randomBytes(MIN_SESSION_SECRET_BYTES), ephemeral: true };
+  const secret = Buffer.from(value, 'utf8');
+  if (secret.length < MIN_SESSION_SECRET_BYTES) {
+    throw new SessionSecretError(
+      `${SESSION_SECRET_ENV} must be at least ${MIN_SESSION_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`)`,
+    );
+  }
+  return { secret, ephemeral: false };
+}
+
+export class SessionKeeper {
+  /** Revoked session ids and when their cookies would have expired anyway (then forgotten). */
+  private readonly revoked = new Map<string, number>();
+
+  constructor(
+    private readonly secret: Buffer,
+    readonly ttlMs = DEFAULT_SESSION_TTL_MS,
+  ) {}
+
+  /** A new session: anonymous until signed in; `notAfter` caps it (a JWT's own expiry). */
+  create(principal?: Principal, notAfter = Number.POSITIVE_INFINITY): Session {
+    const expiresAt = Math.min(Date.now() + this.ttlMs, notAfter);
+    return { id: randomBytes(18).toString('base64url'), expiresAt, ...(principal && { principal }) };
+  }
+
+  /** The request's session, when its cookie is well signed, unexpired and not revoked. */
+  read(req: Request): Session | undefined {
+    const value = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    if (!value) return undefined;
+    const [payload, signature] = value.split('.');
+    if (!payload || !signature || !this.verify(payload, signature)) return undefined;
+    const session = parseSession(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (!session || session.expiresAt <= Date.now() || this.revoked.has(session.id)) return undefined;
+    return session;
+  }
+
+  write(res: Response, session: Session, secure: boolean): void {
+    const payload = Buffer.from(JSON.stringify(session), 'utf8').toString('base64url');
+    const maxAge = Math.max(0, Math.floor((session.expiresAt - Date.now()) / 1000));
+    res.append('Set-Cookie', cookie(`${payload}.${this.sign(payload)}`, maxAge, secure));
+  }
+
+  revoke(session: Session): void {
+    const now = Date.now();
+    for (const [id, expiresAt] of this.revoked) if (expiresAt <= now) this.revoked.delete(id);
+    this.revoked.set(session.id, session.expiresAt);
+  }
+
+  /** The CSRF token of a session: only this gateway's key makes it, only this session's id matches it. */
+  csrfToken(session: Session): string {
+    return this.sign(`csrf.${session.id}`);
+  }
+
+  checkCsrf(session: Session, token: string | undefined): boolean {
+    return token !== undefined && this.verify(`csrf.${session.id}`, token);
+  }
+
+  private sign(text: string): string {
+    return createHmac('sha256', this.secret).update(text, 'utf8').digest('base64url');
+  }
+
+  private verify(text: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(text), 'utf8');
+    const given = Buffer.from(signature, 'utf8');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+/**
+ * HttpOnly: page scripts never see it; SameSite=Strict: no other site's page or link sends it;
+ * Path=/inbox: the A2A endpoints never receive it (they authenticate by header only).
+ */
+function cookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+  const flags = [
+    `Path=/inbox`,
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(secure ? ['Secure'] : []),
+  ];
+  return [`${SESSION_COOKIE}=${value}`, ...flags].join('; ');
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const [key, ...rest] = pair.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+function parseSession(text: string): Session | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Session>;
+    if (typeof value.id !== 'string' || typeof value.expiresAt !== 'number') return undefined;
+    return value as Session;
+  } catch {
+    return undefined;
+  }
+}

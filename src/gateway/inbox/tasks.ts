@@ -1,0 +1,132 @@
+/**
+ * Reading a task and answering its question, for the inbox: one more client of the agents' request
+ * handlers (the same ones the transports call, with their guards and metrics), with a call context
+ * carrying the signed-in principal, so an answer meets every check an A2A reply meets (who may see
+ * and answer, no self-approval, the deadline, the reply's schema) and nothing else.
+ */
+import { randomUUID } from 'node:crypto';
+import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
+import { A2AError, RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
+import type { Request, Response } from 'express';
+import type { PendingQuestion, TimelineEntry } from '../../protocol/contract.js';
+import { TemporalUnavailableError } from '../errors.js';
+import { GatewayUser } from '../request-context.js';
+import { lifetimeOf } from '../sdk-compat/index.js';
+import { refuse } from './guard.js';
+import type { InboxCaller } from './identity.js';
+
+/** The most recent messages a task page shows. */
+const PAGE_HISTORY = 20;
+const MAX_RESPONDER_CHARS = 200;
+
+/** What the reply form sends: a text answer or a structured one, for the question the page showed. */
+export interface ReplyBody {
+  text?: string;
+  data?: unknown;
+  /** The question's askedAt as the page showed it: an answer to a question no longer waiting is refused. */
+  askedAt?: string;
+  /** Development only (no authentication): who answers. */
+  responder?: string;
+}
+
+interface TaskView {
+  status?: { state?: string };
+  metadata?: { pendingQuestion?: PendingQuestion; timeline?: TimelineEntry[] };
+}
+
+export class InboxTasks {
+  constructor(
+    private readonly handlers: ReadonlyMap<string, A2ARequestHandler>,
+    private readonly authenticated: boolean,
+  ) {}
+
+  async read(req: Request, caller: InboxCaller, agent: string, taskId: string): Promise<Record<string, unknown>> {
+    const task = await this.handler(agent).getTask(
+      GetTaskRequest.fromJSON({ id: taskId, historyLength: PAGE_HISTORY }),
+      this.context(req, caller),
+    );
+    return Task.toJSON(task) as Record<string, unknown>;
+  }
+
+  async reply(req: Request, caller: InboxCaller, agent: string, taskId: string, body: ReplyBody) {
+    const parts = replyParts(body);
+    const before = (await this.read(req, caller, agent, taskId)) as TaskView;
+    const lost = lostRace(before, body.askedAt);
+    if (lost) return { lost };
+    const responder = !this.authenticated && body.responder?.trim().slice(0, MAX_RESPONDER_CHARS);
+    const message = {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      taskId,
+      parts,
+      ...(responder && { metadata: { responder } }),
+    };
+    const request = SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } });
+    try {
+      const sent = await this.handler(agent).sendMessage(request, this.context(req, caller));
+      return { task: 'id' in sent ? Task.toJSON(sent as Task) : undefined };
+    } catch (error) {
+      if (!(error instanceof UnsupportedOperationError)) throw error;
+      // Not waiting any more: someone else answered between the read and the send.
+      const after = (await this.read(req, caller, agent, taskId)) as TaskView;
+      return { lost: lostRace(after, body.askedAt) ?? { state: after.status?.state } };
+    }
+  }
+
+  private handler(agent: string): A2ARequestHandler {
+    const handler = this.handlers.get(agent);
+    if (!handler) throw new TaskNotFoundError(`No agent ${agent} is served here`);
+    return handler;
+  }
+
+  /** The call context the transports build, with the inbox's principal (or none, in development). */
+  private context(req: Request, caller: InboxCaller): ServerCallContext {
+    const { signal, outcome } = lifetimeOf(req);
+    const user = new GatewayUser('inbox', signal, outcome, caller.principal, !this.authenticated);
+    return new ServerCallContext({ user, requestedVersion: '1.0' });
+  }
+}
+
+function replyParts(body: ReplyBody): Record<string, unknown>[] {
+  if (body.data !== undefined) return [{ data: body.data }];
+  if (typeof body.text === 'string' && body.text.trim()) return [{ text: body.text }];
+  throw new RequestMalformedError('The answer is empty');
+}
+
+/**
+ * Whether the question the page showed is no longer the one waiting, and if so what became of it:
+ * the first change recorded after it was asked (who answered, or how the task ended, and when).
+ */
+function lostRace(task: TaskView, askedAt: string | undefined) {
+  const pending = task.metadata?.pendingQuestion;
+  const waiting = task.status?.state === 'TASK_STATE_INPUT_REQUIRED' && pending?.kind === 'input';
+  if (waiting && (askedAt === undefined || pending.askedAt === askedAt)) return undefined;
+  const since = askedAt ? Date.parse(askedAt) : 0;
+  const change = (task.metadata?.timeline ?? []).find(
+    (entry) => Date.parse(entry.at) >= since && entry.state !== 'input-required',
+  );
+  return {
+    state: change?.state ?? task.status?.state,
+    ...(change?.by && { by: change.by }),
+    ...(change?.at && { at: change.at }),
+    ...(waiting && { newQuestion: true }),
+  };
+}
+
+/** An A2A error as the page shows it, inline: what went wrong, in the handler's own words. */
+export function answerError(res: Response, error: unknown): boolean {
+  if (error instanceof TemporalUnavailableError) {
+    refuse(res, 503, 'Temporal is unreachable; try again in a moment', 'unavailable');
+    return true;
+  }
+  if (error instanceof TaskNotFoundError) {
+    refuse(res, 404, 'No such task, or it is not yours to see', 'not-found');
+    return true;
+  }
+  if (error instanceof A2AError) {
+    refuse(res, 400, error.message, 'refused');
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,65 @@
+/**
+ * A real browser for the inbox tests: Debian's Chromium driven by playwright-core (no browser
+ * download). Without /usr/bin/chromium the browser tests are skipped, saying so, except under CI,
+ * where a missing browser is a failure (.ci/run installs it).
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Whether the browser tests run; prints why not when they do not. */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
+  console.warn(`Skipping the inbox browser tests: ${CHROMIUM} is missing (apt-get install chromium)`);
+  return false;
+}
+
+/**
+ * Each launch gets a fresh profile in a temporary directory (Playwright makes one per launch and
+ * removes it on close); each context within it has its own cookie jar, a browser of its own.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A phone-width browser, or desktop width. */
+export function newContext(browser: Browser, phone = false): Promise<BrowserContext> {
+  return browser.newContext(
+    phone ? { viewport: { width: 390, height: 844 } } : { viewport: { width: 1200, height: 900 } },
+  );
+}
+
+/** Signs in with an API key through the sign-in form. */
+export async function signIn(page: Page, baseUrl: string, apiKey: string): Promise<void> {
+  await page.goto(`${baseUrl}/inbox/`);
+  await page.locator('#signin-credential').fill(apiKey);
+  await page.locator('#signin-form button[type=submit]').click();
+  await page.locator('#inbox').waitFor({ state: 'visible' });
+}
+
+export function row(page: Page, taskId: string) {
+  return page.locator(`#questions li[data-task="${taskId}"]`);
+}
+
+/** Waits until `taskId`'s row is shown. */
+export async function rowShown(page: Page, taskId: string, timeout = 10_000): Promise<void> {
+  await row(page, taskId).waitFor({ state: 'visible', timeout });
+}
+
+export async function outcomeOf(page: Page, text: string | RegExp): Promise<void> {
+  await expect.poll(() => page.locator('#outcome').textContent(), { timeout: 10_000 }).toMatch(text);
+}
