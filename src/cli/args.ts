@@ -38,6 +38,7 @@ export type Command =
   | { kind: 'init'; dir: string; name?: string }
   | { kind: 'dev' | 'worker' | 'gateway'; config?: string }
   | { kind: 'setup'; json: boolean; namespace?: string; address?: string }
+  | (TaskCommand & { kind: 'inbox'; sort: 'deadline' | 'age' })
   | { kind: 'check-deploy'; json: boolean; config?: string; sample?: number; histories?: string }
   | { kind: 'chat'; gateway: GatewayConnection; agent: string; fresh: boolean; responder?: string }
   | (TaskCommand & Outgoing & { kind: 'send'; agent: string; noWait: boolean })

@@ -88,6 +88,16 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
     summary: 'Cancel a task; returns once its work has really stopped (CancelTask)',
     examples: ['a2a-temporal tasks cancel 3f0c9a4e-...'],
   },
+  inbox: {
+    summary: 'List the questions waiting for you, across agents (the approvals inbox in a terminal)',
+    details:
+      "Asks the gateway who you are (A2A_API_KEY or A2A_TOKEN, as every command) and lists the questions you may answer: those naming you or one of your groups, and your own tasks' that name nobody. Without authentication (dev) every waiting question. The same list as the web inbox at <gateway>/inbox/; answer with tasks reply.",
+    examples: [
+      'a2a-temporal inbox',
+      'a2a-temporal inbox --agent expense-approval --sort age',
+      'a2a-temporal inbox --json',
+    ],
+  },
   'check-deploy': {
     summary: "Replay the tasks under way on the project's code as it is now: would a deploy break them?",
     details: `Reads the histories of the namespace's open tasks of the config's agents on the config's task queue (env A2A_TASK_QUEUE wins), those waiting for input first, and replays each on the new code's workflow bundle, as a worker of it would when the task next moves. Prints which agents' tasks would break and how many, the first diverging command of each, and how to guard the change (ctx.patched) or run it with Worker Versioning; exits 5 when any would break, so CI can refuse the deploy. Only reads: nothing in Temporal changes. Connects like \`worker\` (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*). With --histories it reads saved histories instead (temporal workflow show --output json, the Temporal UI's download, or saveTaskHistory from a2a-temporal/testing) and needs no server.`,

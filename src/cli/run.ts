@@ -5,6 +5,7 @@
 import { parseCommandLine, type Command } from './args.js';
 import { runChat } from './commands/chat.js';
 import { runCheckDeploy } from './commands/check-deploy.js';
+import { runInbox } from './commands/inbox.js';
 import { runDev, runGateway, runWorker } from './commands/serve.js';
 import { runInit } from './commands/init.js';
 import { runSend } from './commands/send.js';
@@ -55,6 +56,8 @@ async function dispatch(command: Command, io: Io): Promise<ExitCode> {
       return runSetup(command, io);
     case 'check-deploy':
       return runCheckDeploy(command, io);
+    case 'inbox':
+      return runInbox(command, io);
   }
 }
 

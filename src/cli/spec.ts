@@ -77,6 +77,14 @@ const COMMAND_LINE = {
     new Option('--as <NAME>', 'Who cancels, recorded in the audit timeline').env('A2A_RESPONDER'),
     ...TASK,
   ],
+  inbox: [
+    new Option('--agent <NAME>', "Only this agent's questions (default: every agent's)").env('A2A_AGENT'),
+    new Option('--sort <ORDER>', 'deadline: the soonest deadline first; age: the longest waiting first')
+      .choices(['deadline', 'age'])
+      .default('deadline'),
+    ...GATEWAY,
+    new Option('--json', 'Machine-readable JSON on stdout: the questions as the inbox lists them'),
+  ],
   'check-deploy': [
     CONFIG,
     new Option('--sample <N>', 'Replay at most N open tasks, those waiting for input first (default: all)').argParser(

@@ -508,6 +508,40 @@ describe('the CLI', () => {
     expect(JSON.parse(lines.at(-1)!).task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await runCli(argv, io({}))).not.toBe(0);
   });
+
+  it('lists what waits for the caller across agents (inbox), with the same credentials', async () => {
+    const lines: string[] = [];
+    const io = (env: NodeJS.ProcessEnv) => ({
+      out: (text: string) => lines.push(text),
+      err: (text: string) => lines.push(text),
+      env,
+      now: () => new Date(),
+    });
+    const ask = { message: { ...message('approve my request'), parts: [{ data: { responders: ['group:finance'] } }] } };
+    const taskId = (await rpc('test-ask', 'SendMessage', ask, as('carol'))).result.task.id;
+    const inbox = async (person: Person | undefined, ...flags: string[]) => {
+      lines.length = 0;
+      const code = await runCli(
+        ['inbox', '--url', harness.gateway.url, ...flags],
+        io(person ? { A2A_API_KEY: keyOf(person) } : {}),
+      );
+      return { code, text: lines.join('\n') };
+    };
+    // Visibility catches up within a second or so.
+    await expect.poll(async () => (await inbox('dave')).text, { timeout: 10_000 }).toContain(taskId);
+    const { code, text } = await inbox('dave', '--agent', 'test-ask');
+    expect(code).toBe(0);
+    expect(text).toMatch(/TASK +AGENT +QUESTION +ASKED BY/);
+    expect(text).toMatch(new RegExp(`${taskId} +test-ask +Your answer\\? +carol`));
+    expect(text).toContain(`tasks reply ${taskId}`);
+    const asJson = await inbox('dave', '--json');
+    expect(JSON.parse(asJson.text).questions.map((q: { taskId: string }) => q.taskId)).toContain(taskId);
+    // Not in finance: not listed; no credentials: refused, saying what to set.
+    expect((await inbox('bob')).text).not.toContain(taskId);
+    const anonymous = await inbox(undefined);
+    expect(anonymous.code).toBe(3);
+    expect(anonymous.text).toMatch(/set A2A_API_KEY or A2A_TOKEN/);
+  });
 });
 
 describe('the production gateway', () => {

@@ -48,7 +48,7 @@ export function identify(options: IdentityOptions): RequestHandler {
       options.sessions.write(res, session, isHttps(req, options.publicOrigin));
     }
     const known = session;
-    proxyPrincipal(options.authenticator, req).then(
+    headerPrincipal(options.authenticator, req).then(
       (fromProxy) => {
         const principal = options.authenticator.required ? (fromProxy ?? known.principal) : undefined;
         res.locals['inboxCaller'] = { session: known, ...(principal && { principal }) } satisfies InboxCaller;
@@ -59,9 +59,12 @@ export function identify(options: IdentityOptions): RequestHandler {
   };
 }
 
-/** The principal an authenticating proxy's headers name, when the gateway trusts one and they are present. */
-async function proxyPrincipal(authenticator: Authenticator, req: Request): Promise<Principal | undefined> {
-  if (!authenticator.methods.includes('trusted-header')) return undefined;
+/**
+ * The principal the request's own headers name, when they carry credentials: an authenticating
+ * proxy's headers, or an API key or JWT sent as on the A2A transports (the CLI's `inbox`). A browser
+ * cannot attach those to another site's request without a CORS preflight, which the inbox never allows.
+ */
+async function headerPrincipal(authenticator: Authenticator, req: Request): Promise<Principal | undefined> {
   try {
     return await authenticator.authenticate((name) => req.get(name));
   } catch (error) {
