@@ -2,7 +2,7 @@
  * "What waits for me", across agents, from one visibility listing: the A2AResponders search
  * attribute names who may answer while a question waits, and goes when it is answered.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { taskQuery, type Caller } from '../../src/protocol/contract.js';
 import { RESPONDERS_ATTRIBUTE } from '../../src/protocol/search-attributes.js';
 import { questionsWaitingFor, type WaitingQuestionRow } from '../../src/gateway/task-workflows/index.js';
@@ -88,5 +88,35 @@ describe('questions waiting for a caller', () => {
     await expect.poll(async () => mine(await waiting(dave))).toEqual([]);
     expect((await forFinance.handle.describe()).typedSearchAttributes.get(RESPONDERS_ATTRIBUTE)).toBeUndefined();
     await reply(bobsOwn.handle, { text: 'approve', caller: bob });
+  });
+
+  it('answers a page of 40 questions with one visibility call and no per-task reads', async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const started = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        tasks.start('test-ask', {
+          text: `request ${i} ${run}`,
+          caller: carol,
+          data: { responders: ['group:finance'] },
+        }),
+      ),
+    );
+    const mine = (rows: WaitingQuestionRow[]) => rows.filter((row) => row.request?.includes(run));
+    await expect.poll(async () => mine(await waiting(dave)).length, { timeout: 30_000 }).toBe(40);
+    const service = tasks.client.workflowService;
+    const calls = ['listWorkflowExecutions', 'countWorkflowExecutions', 'queryWorkflow', 'describeWorkflowExecution'];
+    const spies = calls.map((method) => vi.spyOn(service, method as 'queryWorkflow'));
+    try {
+      expect(mine(await waiting(dave))).toHaveLength(40);
+      expect(Object.fromEntries(calls.map((method, i) => [method, spies[i]!.mock.calls.length]))).toEqual({
+        listWorkflowExecutions: 1,
+        countWorkflowExecutions: 0,
+        queryWorkflow: 0,
+        describeWorkflowExecution: 0,
+      });
+    } finally {
+      spies.forEach((spy) => spy.mockRestore());
+    }
+    await Promise.all(started.map(({ handle }) => handle.terminate('test done')));
   });
 });
