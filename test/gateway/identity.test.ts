@@ -494,15 +494,21 @@ describe('abuse limits', () => {
   });
 });
 
+/** The CLI's output, collected, for a run with this environment. */
+function cliIo() {
+  const lines: string[] = [];
+  const io = (env: NodeJS.ProcessEnv) => ({
+    out: (text: string) => lines.push(text),
+    err: (text: string) => lines.push(text),
+    env,
+    now: () => new Date(),
+  });
+  return { lines, io };
+}
+
 describe('the CLI', () => {
   it('sends A2A_API_KEY (or A2A_TOKEN) with every call, and fails without it', async () => {
-    const lines: string[] = [];
-    const io = (env: NodeJS.ProcessEnv) => ({
-      out: (text: string) => lines.push(text),
-      err: (text: string) => lines.push(text),
-      env,
-      now: () => new Date(),
-    });
+    const { lines, io } = cliIo();
     const argv = ['send', 'echo', 'hello', '--url', harness.gateway.url, '--json'];
     expect(await runCli(argv, io({ A2A_API_KEY: keyOf('alice') }))).toBe(0);
     expect(JSON.parse(lines.at(-1)!).task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -510,13 +516,7 @@ describe('the CLI', () => {
   });
 
   it('lists what waits for the caller across agents (inbox), with the same credentials', async () => {
-    const lines: string[] = [];
-    const io = (env: NodeJS.ProcessEnv) => ({
-      out: (text: string) => lines.push(text),
-      err: (text: string) => lines.push(text),
-      env,
-      now: () => new Date(),
-    });
+    const { lines, io } = cliIo();
     const ask = { message: { ...message('approve my request'), parts: [{ data: { responders: ['group:finance'] } }] } };
     const taskId = (await rpc('test-ask', 'SendMessage', ask, as('carol'))).result.task.id;
     const inbox = async (person: Person | undefined, ...flags: string[]) => {
@@ -533,7 +533,7 @@ describe('the CLI', () => {
     expect(code).toBe(0);
     expect(text).toMatch(/TASK +AGENT +QUESTION +ASKED BY/);
     expect(text).toMatch(new RegExp(`${taskId} +test-ask +Your answer\\? +carol`));
-    expect(text).toContain(`tasks reply ${taskId}`);
+    expect(text).toMatch(/Answer: {2}.*tasks reply \S+ <answer> --agent \S+/);
     const asJson = await inbox('dave', '--json');
     expect(JSON.parse(asJson.text).questions.map((q: { taskId: string }) => q.taskId)).toContain(taskId);
     // Not in finance: not listed; no credentials: refused, saying what to set.

@@ -5,7 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import agents from '../../examples/agents/index.js';
+import type { Authenticator } from '../../src/gateway/auth/authenticator.js';
+import { askingAgent, llmAgent } from '../agents/test-agents.js';
+import { useGatewayHarness } from '../gateway/harness.js';
+import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -62,4 +67,29 @@ export async function rowShown(page: Page, taskId: string, timeout = 10_000): Pr
 
 export async function outcomeOf(page: Page, text: string | RegExp): Promise<void> {
   await expect.poll(() => page.locator('#outcome').textContent(), { timeout: 10_000 }).toMatch(text);
+}
+
+/** The agents an inbox test serves: the examples, a question of any shape, an LLM agent. */
+export const INBOX_AGENTS = [...agents, askingAgent, llmAgent];
+
+/**
+ * A file's inbox stack: a fake model server, a gateway with `authenticator` (and a worker, a dev
+ * server) serving INBOX_AGENTS, and a browser; nothing when `enabled` is false.
+ */
+export function useInboxStack(authenticator: Authenticator, enabled: boolean) {
+  const stack = {} as { model: FakeModelServer; browser: Browser };
+  beforeAll(async () => {
+    if (!enabled) return;
+    stack.model = await startFakeModelServer();
+    stack.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await stack.browser?.close();
+    await stack.model?.close();
+  });
+  const harness = useGatewayHarness(() => ({
+    model: { baseURL: stack.model.url, model: 'fake-model' },
+    gateway: { agents: INBOX_AGENTS, authenticator, grpcPort: false },
+  }));
+  return { stack, harness };
 }

@@ -7,15 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import agents from '../../examples/agents/index.js';
+import { describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
 import { hashApiKey } from '../../src/gateway/auth/settings.js';
-import { askingAgent, llmAgent } from '../agents/test-agents.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
-import { useGatewayHarness } from '../gateway/harness.js';
-import { browserAvailable, launchBrowser, newContext, signIn } from './browser.js';
-import type { Browser } from 'playwright-core';
+import { browserAvailable, newContext, signIn, useInboxStack } from './browser.js';
 
 const enabled = !!process.env.INBOX_FIGURES && browserAvailable();
 const KEYS = { alice: 'figures-key-alice', carol: 'figures-key-carol', bob: 'figures-key-bob' };
@@ -29,21 +24,7 @@ const authenticator = createAuthenticator({
 });
 const docs = (name: string) => fileURLToPath(new URL(`../../docs/${name}`, import.meta.url));
 
-let model: FakeModelServer;
-let browser: Browser;
-beforeAll(async () => {
-  if (!enabled) return;
-  model = await startFakeModelServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await model?.close();
-});
-const harness = useGatewayHarness(() => ({
-  model: { baseURL: model.url, model: 'fake-model' },
-  gateway: { agents: [...agents, askingAgent, llmAgent], authenticator, grpcPort: false },
-}));
+const { stack, harness } = useInboxStack(authenticator, enabled);
 
 async function send(agent: string, key: string, text: string, data?: object): Promise<string> {
   const parts = [{ text }, ...(data ? [{ data }] : [])];
@@ -63,7 +44,7 @@ async function send(agent: string, key: string, text: string, data?: object): Pr
 describe.runIf(enabled)('inbox figures', () => {
   it('200 waiting questions: visibility queries and first render; screenshots', async () => {
     const token = `t${randomUUID().slice(0, 8)}`;
-    model.script({
+    stack.model.script({
       match: token,
       toolCalls: [{ name: 'place_order', arguments: { item: 'standing desk', quantity: 4, total: 1960 } }],
     });
@@ -93,7 +74,7 @@ describe.runIf(enabled)('inbox figures', () => {
       queries++;
       return list(request);
     };
-    const context = await newContext(browser);
+    const context = await newContext(stack.browser);
     const page = await context.newPage();
     await signIn(page, harness.gateway.url, KEYS.alice);
     await expect.poll(() => page.locator('#questions li').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(200);

@@ -5,17 +5,22 @@
  * CSRF, the session cookie and sign-out; and development mode without authentication.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import agents from '../../examples/agents/index.js';
 import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
 import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
-import { askingAgent, llmAgent } from '../agents/test-agents.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 import { placedOrders } from '../support/test-activities.js';
-import { useGatewayHarness } from '../gateway/harness.js';
-import { browserAvailable, launchBrowser, newContext, outcomeOf, row, rowShown, signIn } from './browser.js';
+import {
+  browserAvailable,
+  INBOX_AGENTS,
+  newContext,
+  outcomeOf,
+  row,
+  rowShown,
+  signIn,
+  useInboxStack,
+} from './browser.js';
 
 const PEOPLE = { alice: ['finance'], bob: ['staff'], carol: ['finance'] } as const;
 type Person = keyof typeof PEOPLE;
@@ -28,25 +33,9 @@ const authenticator = createAuthenticator({
     groups: [...groups],
   })),
 });
-const served = [...agents, askingAgent, llmAgent];
 
 const enabled = browserAvailable();
-let model: FakeModelServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!enabled) return;
-  model = await startFakeModelServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await model?.close();
-});
-const harness = useGatewayHarness(() => ({
-  model: { baseURL: model.url, model: 'fake-model' },
-  gateway: { agents: served, authenticator, grpcPort: false },
-}));
+const { stack, harness } = useInboxStack(authenticator, enabled);
 const base = () => harness.gateway.url;
 
 /** A JSON-RPC call as `person`. */
@@ -89,7 +78,7 @@ const taskPage = (agent: string, taskId: string) =>
   `${base()}/inbox/task?${new URLSearchParams({ agent, id: taskId })}`;
 
 async function signedIn(person: Person, phone = false): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(browser, phone);
+  const context = await newContext(stack.browser, phone);
   const page = await context.newPage();
   await signIn(page, base(), keyOf(person));
   return { context, page };
@@ -136,7 +125,7 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
 
   it('a tool approval: an invalid edit is refused inline and the task still waits; an edited call is approved', async () => {
     const token = `t${randomUUID().slice(0, 8)}`;
-    model.script(
+    stack.model.script(
       {
         match: token,
         toolCalls: [{ name: 'place_order', arguments: { item: `desk ${token}`, quantity: 3, total: 450 } }],
@@ -221,7 +210,7 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
     const token = `t${randomUUID().slice(0, 8)}`;
     const hostile = `<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2"><a href="javascript:window.pwned = 3">click</a>`;
     const longLine = 'W'.repeat(10_000);
-    model.script(
+    stack.model.script(
       {
         match: token,
         toolCalls: [
@@ -251,7 +240,7 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
     await page.locator('form.deny button').click();
     await outcomeOf(page, 'Answer sent');
     expect((await settled('test-llm', task.id, 'alice')).status.state).toBe('TASK_STATE_COMPLETED');
-    expect(JSON.stringify(model.requestsMatching(token)[1]!.body.messages)).toContain('A human denied this call');
+    expect(JSON.stringify(stack.model.requestsMatching(token)[1]!.body.messages)).toContain('A human denied this call');
     await context.close();
   });
 
@@ -337,7 +326,7 @@ describe.runIf(enabled)('the inbox in development mode (no authentication)', () 
   let open: RunningGateway;
   beforeAll(async () => {
     open = await startGateway({
-      agents: served,
+      agents: INBOX_AGENTS,
       client: harness.temporal,
       taskQueue: harness.worker.taskQueue,
       grpcPort: false,
@@ -357,7 +346,7 @@ describe.runIf(enabled)('the inbox in development mode (no authentication)', () 
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }),
     });
     const task = ((await sent.json()) as any).result.task;
-    const context = await newContext(browser);
+    const context = await newContext(stack.browser);
     const page = await context.newPage();
     await page.goto(`${open.url}/inbox/task?${new URLSearchParams({ agent: 'expense-approval', id: task.id })}`);
     await page.locator('#dev-banner').waitFor({ state: 'visible' });

@@ -12,13 +12,7 @@ afterEach(() => Object.assign(console, saved));
 
 describe('routeConsoleToLogger', () => {
   it('writes one JSON entry per console call, however hostile the text', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     routeConsoleToLogger(pino({ base: null }, sink));
     const forgedId = '1\n{"level":30,"msg":"admin logged in"}';
     console.error(`Error during SSE streaming (request ${forgedId}):`, new Error('boom'));
@@ -31,13 +25,7 @@ describe('routeConsoleToLogger', () => {
   });
 
   it("logs a client's mistake at info without a stack, an internal error at error with it, and no text whole", () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     routeConsoleToLogger(pino({ base: null }, sink));
     console.error('Pre-stream error for request 1:', new TaskNotFoundError('Task x not found'));
     console.error(`Error during SSE streaming (request ${'i'.repeat(100_000)}):`, new RequestMalformedError('bad'));
@@ -57,8 +45,8 @@ describe('routeConsoleToLogger', () => {
   });
 });
 
-/** A logger writing JSON lines into an array. */
-function capturedLogger(): { log: ReturnType<typeof createLogger>; lines: () => Array<Record<string, unknown>> } {
+/** A stream collecting the lines written to it. */
+function lineSink(): { lines: string[]; sink: Writable } {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -66,6 +54,12 @@ function capturedLogger(): { log: ReturnType<typeof createLogger>; lines: () => 
       done();
     },
   });
+  return { lines, sink };
+}
+
+/** A logger writing JSON lines into an array. */
+function capturedLogger(): { log: ReturnType<typeof createLogger>; lines: () => Array<Record<string, unknown>> } {
+  const { lines, sink } = lineSink();
   const log = createLogger({ LOG_FORMAT: 'json', LOG_LEVEL: 'info' }, sink);
   return { log, lines: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }

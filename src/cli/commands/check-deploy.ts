@@ -3,7 +3,7 @@
  * histories) on the project's code as it is now, and exits 5 when any would break, so a pipeline
  * can refuse the deploy. Nothing in Temporal changes: histories are only read.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { Command } from '../args.js';
 import { loadConfig, type LoadedConfig } from '../../config/load-config.js';
 import { describeDeployCheck } from '../../deploy-check/report.js';
@@ -17,7 +17,7 @@ import { logger } from '../../logging.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { configErrorsAsUsage } from './serve.js';
-import { temporalError } from './setup.js';
+import { connectTemporal, temporalError, temporalWhere } from './setup.js';
 
 type CheckDeployCommand = Extract<Command, { kind: 'check-deploy' }>;
 
@@ -46,13 +46,8 @@ async function replayOpenTasks(
   env: NodeJS.ProcessEnv,
 ): Promise<{ check: DeployCheck; source: string }> {
   const settings = temporalSettings(env, config.taskQueue ? { taskQueue: config.taskQueue } : {});
-  const where = `${settings.address} (namespace ${settings.namespace})`;
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ ...settings.connection, connectTimeout: '5 seconds' });
-  } catch (error) {
-    throw temporalError(error, where);
-  }
+  const where = temporalWhere(settings);
+  const connection = await connectTemporal(settings);
   try {
     const client = new Client({ connection, namespace: settings.namespace });
     const histories = openTaskHistories(client, {

@@ -11,7 +11,7 @@ import type { Command } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
 import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../../protocol/search-attributes.js';
-import { temporalSettings } from '../../temporal/connection.js';
+import { temporalSettings, type TemporalSettings } from '../../temporal/connection.js';
 import { grpcCode } from '../../temporal/grpc-code.js';
 import { renderTable } from '../table.js';
 
@@ -30,13 +30,8 @@ export async function runSetup(command: SetupCommand, io: Io): Promise<ExitCode>
     ...(command.address && { TEMPORAL_ADDRESS: command.address }),
     ...(command.namespace && { TEMPORAL_NAMESPACE: command.namespace }),
   });
-  const where = `${settings.address} (namespace ${settings.namespace})`;
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ ...settings.connection, connectTimeout: '5 seconds' });
-  } catch (error) {
-    throw temporalError(error, where);
-  }
+  const where = temporalWhere(settings);
+  const connection = await connectTemporal(settings);
   try {
     const results = await registerSearchAttributes(connection, settings.namespace);
     if (command.json) {
@@ -130,6 +125,20 @@ export async function checkSearchAttributes(
  */
 export function indexedValueType(type: SearchAttributeType): proto.temporal.api.enums.v1.IndexedValueType {
   return proto.temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${type}`];
+}
+
+/** Where a one-off command talks to, as its messages name it. */
+export function temporalWhere(settings: TemporalSettings): string {
+  return `${settings.address} (namespace ${settings.namespace})`;
+}
+
+/** A connection for a one-off command (setup, check-deploy): it fails fast, saying what to do. */
+export async function connectTemporal(settings: TemporalSettings): Promise<Connection> {
+  try {
+    return await Connection.connect({ ...settings.connection, connectTimeout: '5 seconds' });
+  } catch (error) {
+    throw temporalError(error, temporalWhere(settings));
+  }
 }
 
 /** Temporal failures in terms of what to do next. */
