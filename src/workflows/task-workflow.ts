@@ -4,6 +4,7 @@
  * new while the agent waits for a human once Temporal suggests it.
  */
 import {
+  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   CancelledFailure,
@@ -204,10 +205,14 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
       if (error instanceof TaskRejection) {
         return runtime.changeState('rejected', { message: agentMessage(runtime, error.reason), by: 'agent' });
       }
+      const where = `workflow ${workflowInfo().workflowId}, run ${workflowInfo().runId}`;
+      // Which activity ran out of attempts is safe to say (its error may hold secrets: it stays in the logs).
       const safeMessage =
         error instanceof AgentFailure
           ? error.message
-          : `The agent failed with an internal error (workflow ${workflowInfo().workflowId}, run ${workflowInfo().runId})`;
+          : error instanceof ActivityFailure
+            ? `The agent's activity ${error.activityType} failed and ran out of retries (${where}); the worker's log says why`
+            : `The agent failed with an internal error (${where})`;
       log.error('Agent failed', { error, taskId: record.id });
       runtime.changeState('failed', { message: agentMessage(runtime, safeMessage), by: 'agent' });
     }

@@ -256,6 +256,20 @@ export const flakyAgent = defineAgent({
   },
 });
 
+/** The flaky activity with too few attempts for it: the task fails naming the activity. */
+export const outOfRetriesAgent = defineAgent({
+  name: 'test-out-of-retries',
+  description: 'Calls a flaky activity with two attempts',
+  skills,
+  async run(ctx) {
+    const { flakyStep } = ctx.activities<typeof testActivities>({
+      startToCloseTimeout: '10 seconds',
+      retry: { initialInterval: '1 second', maximumAttempts: 2 },
+    });
+    return flakyStep();
+  },
+});
+
 /** Webhooks hear only its questions and its end, not its progress or its artifacts. */
 export const selectivePushAgent = defineAgent({
   name: 'test-push-selected',
@@ -285,5 +299,6 @@ export const testAgents = [
   unknownActivityAgent,
   selectivePushAgent,
   flakyAgent,
+  outOfRetriesAgent,
   zodAgent,
 ];

@@ -70,6 +70,17 @@ describe('task lifecycle', () => {
     await handle.cancel();
   });
 
+  it('an activity that runs out of attempts fails the task naming it, not why', async () => {
+    const { handle } = await tasks.start('test-out-of-retries', { text: 'go' });
+    const { task } = await finalTask(handle);
+    expect(stateOf(task)).toBe('failed');
+    const text = textOf(task.status.message!.parts);
+    expect(text).toMatch(
+      /^The agent's activity flakyStep failed and ran out of retries \(workflow .*\); the worker's log says why$/,
+    );
+    expect(text).not.toContain('upstream timeout');
+  });
+
   it('an agent calling an activity no worker registers fails at once, naming it (not working for ever)', async () => {
     const { handle } = await tasks.start('test-unknown-activity', { text: 'go' });
     const { task } = await finalTask(handle);
