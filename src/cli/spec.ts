@@ -71,7 +71,15 @@ const COMMAND_LINE = {
     ),
     ...TASK,
   ],
-  'tasks reply': [ID, text('answer'), DATA, new Option('--stream', 'Stream events live after the answer'), AS, ...TASK],
+  'tasks reply': [
+    ID,
+    text('answer'),
+    DATA,
+    new Option('--stream', 'Stream events live after the answer'),
+    new Option('--no-wait', 'Return once the answer is taken, not once the task settles').conflicts('stream'),
+    AS,
+    ...TASK,
+  ],
   'tasks cancel': [
     ID,
     new Option('--as <NAME>', 'Who cancels, recorded in the audit timeline').env('A2A_RESPONDER'),

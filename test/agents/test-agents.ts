@@ -256,6 +256,21 @@ export const flakyAgent = defineAgent({
   },
 });
 
+/** Asks, then calls the flaky activity: the answer's sender waits while it is retried. */
+export const askThenFlakyAgent = defineAgent({
+  name: 'test-ask-then-flaky',
+  description: 'Asks, then calls a flaky activity',
+  skills,
+  async run(ctx) {
+    await ctx.ask('Go ahead?');
+    const { flakyStep } = ctx.activities<typeof testActivities>({
+      startToCloseTimeout: '10 seconds',
+      retry: { initialInterval: '2 seconds', backoffCoefficient: 1 },
+    });
+    return flakyStep();
+  },
+});
+
 /** The flaky activity with too few attempts for it: the task fails naming the activity. */
 export const outOfRetriesAgent = defineAgent({
   name: 'test-out-of-retries',
@@ -300,5 +315,6 @@ export const testAgents = [
   selectivePushAgent,
   flakyAgent,
   outOfRetriesAgent,
+  askThenFlakyAgent,
   zodAgent,
 ];

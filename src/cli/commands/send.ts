@@ -15,7 +15,7 @@ import { isInterrupted, isSettled, isTerminal, type TaskStateName } from '../../
 import type { Command, GatewayConnection } from '../args.js';
 import { connectAgent } from '../client.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
-import { commandHint, shellWord, taskState, type AgentAddress } from '../format.js';
+import { commandHint, messageText, shellWord, taskState, type AgentAddress } from '../format.js';
 import type { Io } from '../io.js';
 import { sendOptions, sendRequest } from '../message.js';
 import { StreamPrinter, type StreamOutcome } from '../stream-printer.js';
@@ -32,15 +32,16 @@ export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
   });
   const knownTask = command.kind === 'tasks reply' ? command.id : undefined;
   if (command.stream) return streamAndReport(client, request, command, io, knownTask);
-  if (command.kind === 'send' && command.noWait) {
-    request.configuration = SendMessageConfiguration.fromJSON({ returnImmediately: true });
-  }
+  if (command.noWait) request.configuration = SendMessageConfiguration.fromJSON({ returnImmediately: true });
 
   let result: Message | Task;
+  const progress = command.noWait ? undefined : reportProgress(client, knownTask, io);
   try {
     result = await client.sendMessage(request, sendOptions(request));
   } catch (error) {
     throw toCliError(error, { ...addressOf(command), ...(knownTask && { taskId: knownTask }) });
+  } finally {
+    progress?.stop();
   }
   const isMessage = 'messageId' in result;
   if (command.json) {
@@ -52,6 +53,36 @@ export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
     io.out(resultView(result, viewOptions(command, io)));
   }
   return isMessage ? ExitCode.Ok : exitCodeFor(taskState(result as Task));
+}
+
+/** How often a blocking call looks at its task while it waits, and when it first says it waits. */
+export const PROGRESS_INTERVAL_MS = 2_000;
+
+/**
+ * While a blocking call waits, stderr says so: a reply (its task known) prints the task's status
+ * whenever it changes ("lookupOrder failed (attempt 2) and is being retried"), so a task held by a
+ * retrying activity does not look like a hung command; a new task, whose ID the gateway has not
+ * named yet, gets one line saying how to see more.
+ */
+function reportProgress(client: Client, taskId: string | undefined, io: Io): { stop(): void } {
+  let last: string | undefined;
+  let told = false;
+  const look = async () => {
+    if (!taskId) {
+      if (!told)
+        io.err('Waiting for the task to settle (Ctrl+C detaches; --stream shows progress, --no-wait returns at once)');
+      told = true;
+      return;
+    }
+    const task = await client.getTask({ tenant: '', id: taskId, historyLength: 0 }).catch(() => undefined);
+    const state = task && taskState(task);
+    const text = messageText(task?.status?.message);
+    const line = state && `  ${state}${text ? `: ${text}` : ''}`;
+    if (line && line !== last && state === 'working') io.err(line);
+    last = line ?? last;
+  };
+  const timer = setInterval(() => void look(), PROGRESS_INTERVAL_MS);
+  return { stop: () => clearInterval(timer) };
 }
 
 async function streamAndReport(
