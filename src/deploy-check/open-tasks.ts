@@ -17,6 +17,8 @@ export interface OpenTasksQuery {
   taskQueue: string;
   /** At most this many tasks (waiting ones first); all when absent. */
   sample?: number;
+  /** Only the tasks waiting for an answer (input-required, auth-required). */
+  waitingOnly?: boolean;
 }
 
 /** Histories fetched ahead while earlier ones replay. */
@@ -38,19 +40,29 @@ export async function* openTaskHistories(client: Client, query: OpenTasksQuery):
 
 type OpenTask = Omit<TaskHistory, 'history'> & { runId: string };
 
-/** The open tasks, waiting ones first, each once, up to the sample size. */
-async function* openTasks(client: Client, query: OpenTasksQuery): AsyncGenerator<OpenTask> {
-  const open = [
+/** The visibility query of the open tasks of `query`'s agents and task queue. */
+function openTasksQuery(query: OpenTasksQuery): string {
+  return [
     `ExecutionStatus = 'Running'`,
     `TaskQueue = ${quote(query.taskQueue)}`,
     `WorkflowType IN (${query.agents.map(quote).join(', ')})`,
   ].join(' AND ');
-  const waiting = `${open} AND ${TASK_STATE_ATTRIBUTE.name} IN (${[...INTERRUPTED_STATES].map(quote).join(', ')})`;
+}
+
+/** The visibility query of those open tasks that wait for an answer (e.g. to count them first). */
+export function waitingTasksQuery(query: OpenTasksQuery): string {
+  return `${openTasksQuery(query)} AND ${TASK_STATE_ATTRIBUTE.name} IN (${[...INTERRUPTED_STATES].map(quote).join(', ')})`;
+}
+
+/** The open tasks, waiting ones first, each once, up to the sample size. */
+async function* openTasks(client: Client, query: OpenTasksQuery): AsyncGenerator<OpenTask> {
+  const open = openTasksQuery(query);
+  const waiting = waitingTasksQuery(query);
   const seen = new Set<string>();
   const limit = query.sample ?? Number.POSITIVE_INFINITY;
   // The second pass lists the waiting ones again (a visibility query cannot say "all but those"
   // for tasks whose state attribute is unset): they are skipped by ID.
-  for (const listQuery of [waiting, open]) {
+  for (const listQuery of query.waitingOnly ? [waiting] : [waiting, open]) {
     for await (const row of client.workflow.list({ query: listQuery, pageSize: PAGE_SIZE })) {
       if (seen.size >= limit) return;
       if (seen.has(row.workflowId)) continue;

@@ -35,8 +35,11 @@ export interface ReplayOptions {
   workflowBundle?: WorkflowBundleWithSourceMap;
 }
 
+/** What a replay needs of a config: the agents module to bundle, and the agents' names. */
+export type ReplayedProject = Pick<LoadedConfig, 'agentsModule'> & { agents: readonly { name: string }[] };
+
 export async function replayTaskHistories(
-  config: LoadedConfig,
+  config: ReplayedProject,
   histories: AsyncIterable<TaskHistory> | Iterable<TaskHistory>,
   options: ReplayOptions = {},
 ): Promise<DeployCheck> {

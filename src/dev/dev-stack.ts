@@ -14,6 +14,7 @@ import { watch } from 'chokidar';
 import { findConfigFile } from '../config/load-config.js';
 import { portInUse, startDevServer, type DevServer, type DevServerExit } from '../temporal/dev-server.js';
 import type { ServeReady } from './serve-process.js';
+import { checkWaitingTasks } from './waiting-tasks-check.js';
 
 export const DEFAULT_DB_FILE = '.data/temporal.db';
 /** Folders whose changes never reload the project. */
@@ -80,6 +81,8 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
     throw error;
   }
   options.print(banner(firstReady, { ...(uiUrl && { uiUrl }), ...(dbFile && { dbFile }) }));
+  /** The last child that was ready: whose agents and tasks a save is checked against. */
+  let lastReady = firstReady;
 
   // Reloads run one at a time; changes that arrive during one are folded into the next.
   let reloading: Promise<void> = Promise.resolve();
@@ -102,11 +105,23 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
     options.print(
       `\n${files.join(', ')} changed: restarting the worker and the gateway (tasks in Temporal carry on)\n`,
     );
-    await current.stop();
+    // Before the new worker starts (while the old one stops): would the saved code break the tasks
+    // waiting for an answer? The check only warns; the reload goes on whatever it finds.
+    await Promise.all([
+      checkWaitingTasks({
+        previous: lastReady,
+        env: childEnv,
+        ...(uiUrl && { uiUrl }),
+        ...(dbFile && { dbFile: shortPath(dbFile) }),
+        print: options.print,
+      }),
+      current.stop(),
+    ]);
     if (stopping) return;
     current = startServeChild(configFile, childEnv);
     try {
       const ready = await current.ready;
+      lastReady = ready;
       options.print(`Reloaded: ${ready.agents.map((agent) => agent.name).join(', ')} at ${ready.gatewayUrl}\n`);
     } catch (error) {
       options.print(`The project failed to start (${(error as Error).message}); fix it and save to retry.\n`);

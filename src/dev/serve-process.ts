@@ -17,6 +17,10 @@ export interface ServeReady {
   gatewayUrl: string;
   grpcAddress?: string;
   temporalAddress: string;
+  /** Where the worker polls, and the agents module it bundled: what a replay of its tasks needs. */
+  namespace: string;
+  taskQueue: string;
+  agentsModule: string;
   authentication: string;
   agents: { name: string; example?: string }[];
   defaultAgent: string;
@@ -55,6 +59,9 @@ try {
     authentication: served.authentication,
     ...(served.grpcAddress && { grpcAddress: served.grpcAddress }),
     temporalAddress: settings.address,
+    namespace: settings.namespace,
+    taskQueue: settings.taskQueue,
+    agentsModule: config.agentsModule,
     agents: config.agents.map((agent) => ({
       name: agent.name,
       ...(agent.skills[0]?.examples?.[0] && { example: agent.skills[0].examples[0] }),
