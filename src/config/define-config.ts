@@ -3,6 +3,8 @@
  * into its workflow code and registers the activities; the gateway reads the agents' metadata for
  * its cards (it never runs them); the dev stack does both. Pure: safe to import anywhere.
  */
+import type { AgentVersioning } from '../protocol/versioning.js';
+
 export interface A2ATemporalConfig {
   /**
    * Module whose default export is the agents to serve (an array, or a single agent). It runs
@@ -16,6 +18,12 @@ export interface A2ATemporalConfig {
   taskQueue?: string;
   /** Agent served at the gateway root and to gRPC callers that name no tenant. Default: the first agent; env A2A_DEFAULT_AGENT wins. */
   defaultAgent?: string;
+  /**
+   * Worker Versioning: the worker runs as version `buildId` of deployment `name`, and agents without
+   * `versioning` of their own get `defaultVersioning` (default 'pinned'). Env A2A_WORKER_DEPLOYMENT,
+   * A2A_WORKER_BUILD_ID and A2A_WORKER_VERSIONING win. Only the `worker` command reads it (not `dev`).
+   */
+  workerDeployment?: { name?: string; buildId?: string; defaultVersioning?: AgentVersioning };
 }
 
 /** Types a config file's default export. */

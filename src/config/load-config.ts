@@ -28,6 +28,8 @@ export interface LoadedConfig {
   agents: readonly AgentDefinition[];
   taskQueue?: string;
   defaultAgent?: string;
+  /** As the config gives it; the worker completes it from the environment (src/worker/deployment.ts). */
+  workerDeployment?: A2ATemporalConfig['workerDeployment'];
   /** Imports the activities module (Node code: only workers need it). */
   loadActivities(): Promise<object>;
 }
@@ -77,6 +79,7 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
     agents,
     ...(config.taskQueue && { taskQueue: config.taskQueue }),
     ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
+    ...(config.workerDeployment && { workerDeployment: config.workerDeployment }),
     loadActivities: async () =>
       activitiesModule ? { ...(await importModule(activitiesModule, 'activities module')) } : {},
   };

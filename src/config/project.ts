@@ -8,12 +8,14 @@ import type { GatewaySettings } from '../gateway/config.js';
 import { startGateway, type RunningGateway } from '../gateway/server.js';
 import type { TemporalSettings } from '../temporal/connection.js';
 import { createAgentWorker } from '../worker/create-worker.js';
+import type { WorkerDeployment } from '../worker/deployment.js';
 import type { LoadedConfig } from './load-config.js';
 
 export async function createProjectWorker(
   config: LoadedConfig,
   connection: NativeConnection,
   settings: TemporalSettings,
+  deployment?: WorkerDeployment,
 ): Promise<Worker> {
   return createAgentWorker({
     connection,
@@ -21,6 +23,7 @@ export async function createProjectWorker(
     taskQueue: settings.taskQueue,
     agents: config.agentsModule,
     activities: await config.loadActivities(),
+    ...(deployment && { deployment }),
   });
 }
 

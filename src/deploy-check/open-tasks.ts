@@ -4,6 +4,7 @@
  * the new code, which must replay everything the old code recorded), and a sample should hold them.
  */
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { taskIdOfWorkflow } from '../protocol/contract.js';
 import { TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { INTERRUPTED_STATES, TASK_STATES, type TaskStateName } from '../protocol/states.js';
@@ -19,6 +20,11 @@ export interface OpenTasksQuery {
   sample?: number;
   /** Only the tasks waiting for an answer (input-required, auth-required). */
   waitingOnly?: boolean;
+  /**
+   * Tasks pinned to a worker version (Worker Versioning) never run on new code: they are not
+   * replayed but counted here, by version ("shop-agents:v2").
+   */
+  pinned?: Map<string, number>;
 }
 
 /** Histories fetched ahead while earlier ones replay. */
@@ -60,16 +66,32 @@ async function* openTasks(client: Client, query: OpenTasksQuery): AsyncGenerator
   const waiting = waitingTasksQuery(query);
   const seen = new Set<string>();
   const limit = query.sample ?? Number.POSITIVE_INFINITY;
+  let yielded = 0;
   // The second pass lists the waiting ones again (a visibility query cannot say "all but those"
   // for tasks whose state attribute is unset): they are skipped by ID.
   for (const listQuery of query.waitingOnly ? [waiting] : [waiting, open]) {
     for await (const row of client.workflow.list({ query: listQuery, pageSize: PAGE_SIZE })) {
-      if (seen.size >= limit) return;
+      if (yielded >= limit) return;
       if (seen.has(row.workflowId)) continue;
       seen.add(row.workflowId);
-      yield openTask(row);
+      const pinnedTo = pinnedVersionOf(row);
+      if (pinnedTo) query.pinned?.set(pinnedTo, (query.pinned.get(pinnedTo) ?? 0) + 1);
+      else {
+        yielded++;
+        yield openTask(row);
+      }
     }
   }
+}
+
+// Temporal's own search attributes of a versioned workflow (the list rows carry no versioningInfo).
+const VERSIONING_BEHAVIOR = defineSearchAttributeKey('TemporalWorkflowVersioningBehavior', SearchAttributeType.KEYWORD);
+const DEPLOYMENT_VERSION = defineSearchAttributeKey('TemporalWorkerDeploymentVersion', SearchAttributeType.KEYWORD);
+
+/** The version a task is pinned to ("shop-agents:v2"), if it is. */
+function pinnedVersionOf(row: WorkflowExecutionInfo): string | undefined {
+  if (row.typedSearchAttributes.get(VERSIONING_BEHAVIOR) !== 'Pinned') return undefined;
+  return row.typedSearchAttributes.get(DEPLOYMENT_VERSION) ?? 'an unnamed version';
 }
 
 function openTask(row: WorkflowExecutionInfo): OpenTask {

@@ -27,6 +27,8 @@ export interface DeployCheck {
   agents: string[];
   /** The tasks the new code would fail, in the order they were replayed. */
   broken: BrokenTask[];
+  /** Open tasks not replayed because Worker Versioning pins them to a version: how many, by version. */
+  pinned?: Record<string, number>;
   durationMs: number;
 }
 

@@ -18,15 +18,28 @@ export const FIX_ADVICE = [
 export function describeDeployCheck(check: DeployCheck, source: string): string[] {
   const seconds = (check.durationMs / 1000).toFixed(1);
   const replayed = `Replayed ${count(check.replayed, 'task')} of ${check.agents.join(', ')} on the new code in ${seconds} s (${check.waiting} waiting for input): ${source}.`;
-  if (check.replayed === 0) return [`No tasks of ${check.agents.join(', ')} to replay in ${source}.`];
-  if (check.broken.length === 0) return [replayed, 'None would break: the new code replays every one.'];
+  const pinned = describePinned(check.pinned);
+  if (check.replayed === 0) return [`No tasks of ${check.agents.join(', ')} to replay in ${source}.`, ...pinned];
+  if (check.broken.length === 0) return [replayed, 'None would break: the new code replays every one.', ...pinned];
   return [
     replayed,
+    ...pinned,
     '',
     `${count(check.broken.length, 'task')} would break: the new code does not make the calls their histories recorded.`,
     ...byAgent(check.broken).flatMap(([agent, tasks]) => describeAgent(agent, tasks)),
     '',
     ...FIX_ADVICE,
+  ];
+}
+
+/** Pinned tasks finish on their own version: nothing to replay, but its workers must stay until they do. */
+function describePinned(pinned: Record<string, number> = {}): string[] {
+  const versions = Object.entries(pinned);
+  if (versions.length === 0) return [];
+  const total = versions.reduce((sum, [, tasks]) => sum + tasks, 0);
+  return [
+    `${count(total, 'task')} pinned by Worker Versioning not replayed: they finish on the version that started them ` +
+      `(${versions.map(([version, tasks]) => `${tasks} on ${version}`).join(', ')}); keep those versions' workers running until their tasks end.`,
   ];
 }
 

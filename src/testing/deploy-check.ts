@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import { loadConfig } from '../config/load-config.js';
 import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
 import { readHistoryFiles } from '../deploy-check/history-files.js';
-import { openTaskHistories } from '../deploy-check/open-tasks.js';
+import { replayOpenTaskHistories } from '../deploy-check/replay-open-tasks.js';
 import { replayTaskHistories, type DeployCheck, type ReplayOptions } from '../deploy-check/replay.js';
 import { quietLogs } from './test-environment.js';
 
@@ -32,12 +32,8 @@ export async function replayOpenTasks(options: ReplayOpenTasksOptions): Promise<
   quietLogs();
   const config = await loadConfig(options.config);
   const taskQueue = options.taskQueue ?? (process.env.A2A_TASK_QUEUE || config.taskQueue || DEFAULT_TASK_QUEUE);
-  const histories = openTaskHistories(options.client, {
-    agents: config.agents.map((agent) => agent.name),
-    taskQueue,
-    ...(options.sample !== undefined && { sample: options.sample }),
-  });
-  return replayTaskHistories(config, histories, options);
+  const query = { taskQueue, ...(options.sample !== undefined && { sample: options.sample }) };
+  return replayOpenTaskHistories(options.client, config, query, options);
 }
 
 export interface ReplayHistoryFilesOptions extends ReplayOptions {

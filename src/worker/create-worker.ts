@@ -6,6 +6,7 @@ import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/w
 import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
 import { tracingPlugins } from '../telemetry/tracing.js';
 import { agentsPlugin, type AgentsPluginOptions } from './agents-plugin.js';
+import { workerDeploymentOptions, type WorkerDeployment } from './deployment.js';
 
 export interface AgentWorkerOptions extends AgentsPluginOptions, Partial<Omit<WorkerOptions, 'activities'>> {
   connection: NativeConnection;
@@ -13,13 +14,16 @@ export interface AgentWorkerOptions extends AgentsPluginOptions, Partial<Omit<Wo
   namespace?: string;
   /** Default 'a2a-temporal': the gateway must start tasks on the same queue. */
   taskQueue?: string;
+  /** Worker Versioning: this worker is version `buildId` of deployment `name` (src/worker/deployment.ts). */
+  deployment?: WorkerDeployment;
 }
 
 export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const { agents, activities, model, plugins, ...workerOptions } = options;
+  const { agents, activities, model, plugins, deployment, ...workerOptions } = options;
   return Worker.create({
     namespace: 'default',
     taskQueue: DEFAULT_TASK_QUEUE,
+    ...(deployment && { workerDeploymentOptions: workerDeploymentOptions(deployment) }),
     ...workerOptions,
     plugins: [
       ...tracingPlugins(),

@@ -21,5 +21,6 @@
  */
 export { agentsPlugin, bundleAgents, type AgentsPluginOptions } from './agents-plugin.js';
 export { createAgentWorker, type AgentWorkerOptions } from './create-worker.js';
+export type { WorkerDeployment } from './deployment.js';
 export type { ModelSettings } from '../llm/model-settings.js';
 export { startTracing, stopTracing, tracingPlugins, type TracingOptions } from '../telemetry/tracing.js';

@@ -7,6 +7,7 @@ import type { Duration } from '@temporalio/common';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
 import type { PushEventSelection } from '../protocol/push.js';
+import { AGENT_VERSIONINGS, isAgentVersioning, type AgentVersioning } from '../protocol/versioning.js';
 import type { JsonObject, WirePart } from '../protocol/wire.js';
 
 export interface AgentSkill {
@@ -49,6 +50,13 @@ export interface AgentDefinition {
   extensions?: AgentExtensionDeclaration[];
   /** Which events its tasks' push notification webhooks receive; default every status change and artifact. */
   pushEvents?: PushEventSelection;
+  /**
+   * Under Worker Versioning (a worker started with a deployment name and build ID): 'pinned' keeps
+   * each task on the worker version that started it; 'auto-upgrade' moves it to the deployment's
+   * current version at its next step, so new code must replay it (`a2a-temporal check-deploy`).
+   * Default: the worker's (`A2A_WORKER_VERSIONING`, else 'pinned'). Without versioning it does nothing.
+   */
+  versioning?: AgentVersioning;
   /** Set by defineLlmAgent: the agent calls a model (and names it, unless the worker's A2A_MODEL is used). */
   llm?: { model?: string };
   run(ctx: AgentContext): Promise<AgentResult>;
@@ -168,6 +176,11 @@ export class AgentFailure extends Error {
 export function defineAgent(definition: AgentDefinition): AgentDefinition {
   if (!/^[a-z][a-z0-9-]*$/.test(definition.name)) {
     throw new TypeError(`Agent name "${definition.name}" must be lowercase letters, digits and dashes`);
+  }
+  if (definition.versioning !== undefined && !isAgentVersioning(definition.versioning)) {
+    throw new TypeError(
+      `Agent "${definition.name}": versioning must be one of ${AGENT_VERSIONINGS.map((v) => `'${v}'`).join(', ')}`,
+    );
   }
   return definition;
 }

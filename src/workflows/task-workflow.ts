@@ -13,10 +13,12 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  setWorkflowOptions,
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
 import { FINAL_EVENTS_MEMO, FINAL_TASK_MEMO, type TaskWorkflowInput } from '../protocol/contract.js';
+import { VERSIONING_BEHAVIORS } from '../protocol/versioning.js';
 import type { WireTask } from '../protocol/wire.js';
 import { AgentFailure, type AgentDefinition, type AgentResult } from './agent-api.js';
 import { AgentJournal } from './agent-journal.js';
@@ -36,7 +38,7 @@ type AgentRun = { kind: 'returned'; result: AgentResult } | { kind: 'threw'; err
 export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
   const byName = new Map(agents.map((agent) => [agent.name, agent]));
 
-  return async function taskWorkflow(input: TaskWorkflowInput): Promise<WireTask> {
+  const taskWorkflow = async function taskWorkflow(input: TaskWorkflowInput): Promise<WireTask> {
     recordRelease();
     const agentName = workflowInfo().workflowType;
     const agent = byName.get(agentName);
@@ -225,6 +227,16 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
       runtime.changeState('completed', { ...(message && !reply.asMessage && { message }), by: 'agent' });
     }
   };
+  // Under Worker Versioning the agent's own behaviour, else the worker's default. A worker without a
+  // deployment version fails the workflow task of a workflow that names a behaviour: name none there.
+  setWorkflowOptions(() => {
+    const { workflowType, currentDeploymentVersion } = workflowInfo();
+    const versioning = byName.get(workflowType)?.versioning;
+    return versioning && currentDeploymentVersion?.deploymentName
+      ? { versioningBehavior: VERSIONING_BEHAVIORS[versioning] }
+      : {};
+  }, taskWorkflow);
+  return taskWorkflow;
 }
 
 class CanceledBeforeStart extends Error {}

@@ -49,6 +49,8 @@ export const askingAgent = defineAgent({
   name: 'test-ask',
   description: 'Asks one question',
   skills,
+  // Workers without Worker Versioning ignore it: every test of this agent runs on one (versioning: worker-versioning.test.ts).
+  versioning: 'pinned',
   async run(ctx) {
     const request = (ctx.message.data ?? {}) as AskRequest;
     const options: AskOptions<unknown> = {

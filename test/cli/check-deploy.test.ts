@@ -5,10 +5,9 @@
  * tasks and the diverging command, and passes C, on which both approvals then complete. The same
  * check runs from code (`a2a-temporal/testing`) on the open tasks and on saved history files.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -27,81 +26,18 @@ import {
   userMessage,
   type ServeProcess,
 } from '../fault/support.js';
+import { writeApprovalProject } from '../support/approval-project.js';
+import { runCli, type CliRun } from '../support/cli-process.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { quietLogger, testClient } from '../support/worker.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const AGENT = 'deploy-check-approval';
 const temp = useTempDirs();
 
 type Version = 'a' | 'b' | 'c';
 
-/** Version A notifies, then audits, then waits; B audits first; C audits first behind a patch. */
-function agentsModule(version: Version): string {
-  const steps = {
-    a: 'await notify(ctx.taskId);\n    await audit(ctx.taskId);',
-    b: 'await audit(ctx.taskId);\n    await notify(ctx.taskId);',
-    c: `if (ctx.patched('audit-first')) {\n      await audit(ctx.taskId);\n      await notify(ctx.taskId);\n    } else {\n      await notify(ctx.taskId);\n      await audit(ctx.taskId);\n    }`,
-  }[version];
-  return `import { defineAgent } from '${ROOT}src/index.ts';
-import type * as activities from './activities.ts';
-
-export default [
-  defineAgent({
-    name: '${AGENT}',
-    description: 'Notifies and audits, then asks for an approval (version ${version.toUpperCase()}).',
-    skills: [{ id: 'approve', name: 'Approve', description: 'Approve', tags: [] }],
-    async run(ctx) {
-    const { notify, audit } = ctx.activities<typeof activities>({ startToCloseTimeout: '1 minute' });
-    ${steps}
-    const reply = await ctx.ask('Approve?');
-    return \`\${reply.text} on ${version.toUpperCase()}\`;
-    },
-  }),
-];
-`;
-}
-
-/** The project: one config per version, each naming its agents module and the shared activities. */
-function writeProject(dir: string): Record<Version, string> {
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(
-    join(dir, 'activities.ts'),
-    'export async function notify(taskId: string) { return `notified ${taskId}`; }\n' +
-      'export async function audit(taskId: string) { return `audited ${taskId}`; }\n',
-  );
-  const configs = {} as Record<Version, string>;
-  for (const version of ['a', 'b', 'c'] as const) {
-    writeFileSync(join(dir, `agents-${version}.ts`), agentsModule(version));
-    configs[version] = join(dir, `${version}.config.ts`);
-    writeFileSync(
-      configs[version],
-      `export default { agents: './agents-${version}.ts', activities: './activities.ts' };\n`,
-    );
-  }
-  return configs;
-}
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
 function checkDeploy(args: string[], taskQueue: string): Promise<CliRun> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['bin/a2a-temporal.js', 'check-deploy', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), A2A_TASK_QUEUE: taskQueue, NO_COLOR: '1' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started) })),
-  );
+  return runCli(['check-deploy', ...args], { TEMPORAL_ADDRESS: inject('temporalAddress'), A2A_TASK_QUEUE: taskQueue });
 }
 
 let temporal: Client;
@@ -126,7 +62,7 @@ beforeAll(async () => {
   });
   temporal = await testClient();
   dir = temp.make('a2a-check-deploy-');
-  configs = writeProject(dir);
+  configs = writeApprovalProject(dir, AGENT, ['a', 'b', 'c']);
   taskQueue = uniqueQueue('check-deploy');
   [gateway, worker] = await Promise.all([
     startGateway({ taskQueue, config: configs.a }),

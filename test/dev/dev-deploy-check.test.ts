@@ -8,44 +8,19 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevStack, type RunningDevStack } from '../../src/dev/dev-stack.js';
 import { freePort } from '../../src/temporal/dev-server.js';
+import { approvalAgentsModule, writeApprovalProjectBase } from '../support/approval-project.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const AGENT = 'dev-check-approval';
 const temp = useTempDirs();
 
 const started = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`);
-
-/** The agent's calls before it asks: A notifies then audits; B audits first, with no patch. */
-function agentsModule(steps: string, note: string): string {
-  return `import { defineAgent } from '${ROOT}src/index.ts';
-import type * as activities from './activities.ts';
-
-// ${note}
-export default [
-  defineAgent({
-    name: '${AGENT}',
-    description: 'Notifies and audits, then asks for an approval.',
-    skills: [{ id: 'approve', name: 'Approve', description: 'Approve', tags: [] }],
-    async run(ctx) {
-      const { notify, audit } = ctx.activities<typeof activities>({ startToCloseTimeout: '1 minute' });
-      ${steps}
-      const reply = await ctx.ask('Approve?');
-      return \`\${reply.text}\`;
-    },
-  }),
-];
-`;
-}
-const VERSION_A = 'await notify(ctx.taskId);\n      await audit(ctx.taskId);';
-const VERSION_B = 'await audit(ctx.taskId);\n      await notify(ctx.taskId);';
 
 let dir: string;
 let stack: RunningDevStack;
@@ -59,13 +34,8 @@ beforeAll(async () => {
     telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
   });
   dir = temp.make('a2a-dev-check-');
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(
-    join(dir, 'activities.ts'),
-    'export async function notify(taskId: string) { return `notified ${taskId}`; }\n' +
-      'export async function audit(taskId: string) { return `audited ${taskId}`; }\n',
-  );
-  writeFileSync(join(dir, 'agents.ts'), agentsModule(VERSION_A, 'version A'));
+  writeApprovalProjectBase(dir);
+  writeFileSync(join(dir, 'agents.ts'), approvalAgentsModule(AGENT, 'a'));
   writeFileSync(
     join(dir, 'a2a-temporal.config.ts'),
     "export default { agents: './agents.ts', activities: './activities.ts' };\n",
@@ -129,14 +99,14 @@ describe('a2a-temporal dev checks a save against the tasks waiting in its databa
       .toBe(1);
     log(`task ${task.id} waits for approval`);
 
-    const harmless = await save(agentsModule(VERSION_A, 'version A, with a comment edited'));
+    const harmless = await save(approvalAgentsModule(AGENT, 'a', { note: 'version A, with a comment edited' }));
     log(`harmless save reloaded in ${harmless.ms} ms:\n${harmless.output}`);
     expect(harmless.output).toMatch(
       /Replayed the 1 task waiting in the dev database on the change \([\d.]+ s\): none breaks/,
     );
     expect(harmless.output).toContain('Reloaded: ');
 
-    const breaking = await save(agentsModule(VERSION_B, 'version B: audits first, no patch'));
+    const breaking = await save(approvalAgentsModule(AGENT, 'b', { note: 'version B: audits first, no patch' }));
     log(`breaking save reloaded in ${breaking.ms} ms:\n${breaking.output}`);
     expect(breaking.output).toMatch(/WARNING: this change breaks 1 task waiting in the dev database/);
     expect(breaking.output).toContain(`${AGENT}: ${task.id} (input-required)`);

@@ -8,7 +8,7 @@ import type { Command } from '../args.js';
 import { loadConfig, type LoadedConfig } from '../../config/load-config.js';
 import { describeDeployCheck } from '../../deploy-check/report.js';
 import { readHistoryFiles } from '../../deploy-check/history-files.js';
-import { openTaskHistories } from '../../deploy-check/open-tasks.js';
+import { replayOpenTaskHistories } from '../../deploy-check/replay-open-tasks.js';
 import { replayTaskHistories, type DeployCheck } from '../../deploy-check/replay.js';
 import { temporalSettings } from '../../temporal/connection.js';
 import { grpcCode } from '../../temporal/grpc-code.js';
@@ -50,13 +50,12 @@ async function replayOpenTasks(
   const connection = await connectTemporal(settings);
   try {
     const client = new Client({ connection, namespace: settings.namespace });
-    const histories = openTaskHistories(client, {
-      agents: config.agents.map((agent) => agent.name),
+    const query = {
       taskQueue: settings.taskQueue,
       ...(command.sample !== undefined && { sample: command.sample }),
-    });
+    };
     // Listing and fetching fail as Temporal calls; a bundle that does not build fails as itself.
-    const check = await replayTaskHistories(config, histories).catch((error: unknown) => {
+    const check = await replayOpenTaskHistories(client, config, query).catch((error: unknown) => {
       throw grpcCode(error) === undefined ? error : temporalError(error, where);
     });
     const which = command.sample !== undefined ? `a sample of at most ${command.sample} of` : 'all';

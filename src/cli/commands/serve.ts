@@ -18,6 +18,13 @@ import { installTemporalRuntime } from '../../temporal/runtime.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkSearchAttributes } from './setup.js';
+import {
+  currentBuildId,
+  DEFAULT_VERSIONING,
+  setCurrentVersionCommand,
+  workerDeploymentFrom,
+  type WorkerDeployment,
+} from '../../worker/deployment.js';
 
 type ServeCommand = Extract<Command, { kind: 'dev' | 'worker' | 'gateway' }>;
 
@@ -42,14 +49,25 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
   // The SDK stops the worker on SIGINT/SIGTERM; run() then resolves.
   installTemporalRuntime({ ...(metricsAddress && { metricsAddress }) });
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
+  const deployment = await configErrorsAsUsage(async () => workerDeploymentFrom(io.env, config.workerDeployment));
   const settings = temporalSettings(io.env, taskQueueOf(config));
   const connection = await NativeConnection.connect(settings.connection);
   await checkSearchAttributes(connection, settings.namespace, (message) => logger.warn(message));
-  const worker = await createProjectWorker(config, connection, settings);
+  const worker = await createProjectWorker(config, connection, settings, deployment);
   const { address, namespace, taskQueue } = settings;
   const metrics = metricsAddress && `http://${metricsAddress}/metrics`;
-  logger.info({ address, namespace, taskQueue, agents: config.agents.map((a) => a.name), metrics }, 'worker started');
-  await worker.run();
+  const version = deployment && {
+    deployment: deployment.name,
+    buildId: deployment.buildId,
+    versioning: deployment.defaultVersioning ?? DEFAULT_VERSIONING,
+  };
+  logger.info(
+    { address, namespace, taskQueue, agents: config.agents.map((a) => a.name), ...version, metrics },
+    'worker started',
+  );
+  const running = worker.run();
+  if (deployment) void reportRouting(connection, namespace, deployment);
+  await running;
   await connection.close();
   await stopTracing();
   return ExitCode.Ok;
@@ -81,6 +99,27 @@ export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCod
   await connection.close();
   await stopTracing();
   return ExitCode.Ok;
+}
+
+/** A versioned worker that is not its deployment's current version gets no new tasks: say so, and how. */
+async function reportRouting(connection: NativeConnection, namespace: string, deployment: WorkerDeployment) {
+  // Polling registers the version; give the first polls a moment.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  try {
+    const current = await currentBuildId(connection, namespace, deployment.name);
+    if (current === deployment.buildId) {
+      logger.info({ deployment: deployment.name, buildId: current }, 'this version is current: new tasks start here');
+      return;
+    }
+    const level = current ? 'info' : 'warn';
+    logger[level](
+      { deployment: deployment.name, buildId: deployment.buildId, current: current ?? null },
+      `${current ? `new tasks start on version ${current}` : 'no version is current: new tasks wait for one'}; ` +
+        `this one runs the tasks pinned to it. To send new tasks here: ${setCurrentVersionCommand(deployment, namespace)}`,
+    );
+  } catch (error) {
+    logger.warn({ err: error, deployment: deployment.name }, 'could not read the worker deployment');
+  }
 }
 
 function taskQueueOf(config: LoadedConfig): { taskQueue?: string } {
