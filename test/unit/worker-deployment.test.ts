@@ -33,7 +33,11 @@ describe('the worker deployment', () => {
     expect(() => workerDeploymentFrom({ A2A_WORKER_DEPLOYMENT: 'shop' })).toThrow(/set A2A_WORKER_BUILD_ID/);
     expect(() => workerDeploymentFrom({ A2A_WORKER_BUILD_ID: 'v1' })).toThrow(/set A2A_WORKER_DEPLOYMENT/);
     expect(() =>
-      workerDeploymentFrom({ A2A_WORKER_DEPLOYMENT: 'shop', A2A_WORKER_BUILD_ID: 'v1', A2A_WORKER_VERSIONING: 'sticky' }),
+      workerDeploymentFrom({
+        A2A_WORKER_DEPLOYMENT: 'shop',
+        A2A_WORKER_BUILD_ID: 'v1',
+        A2A_WORKER_VERSIONING: 'sticky',
+      }),
     ).toThrow('A2A_WORKER_VERSIONING is "sticky": use one of pinned, auto-upgrade.');
   });
 
