@@ -19,6 +19,7 @@
 export {
   AgentFailure,
   defineAgent,
+  RemoteAgentFailed,
   type AgentContext,
   type AgentDefinition,
   type AgentExtensionDeclaration,
@@ -27,10 +28,15 @@ export {
   type ArtifactInput,
   type AskAuthOptions,
   type AskOptions,
+  type CallAgentOptions,
   type DeadlineOutcome,
+  type RemoteAgentResult,
+  type RemoteMessage,
   type Reply,
   type UserMessage,
 } from './workflows/agent-api.js';
+export type { AgentVersioning } from './protocol/versioning.js';
+export type { RemoteCredentials, RemoteTransport } from './protocol/delegation.js';
 export {
   defineLlmAgent,
   defineTool,

@@ -92,7 +92,7 @@ function moduleFile(configFile: string, relative: string, what: string): string 
   return file;
 }
 
-async function importModule(file: string, what: string): Promise<{ default?: unknown }> {
+export async function importModule(file: string, what: string): Promise<{ default?: unknown }> {
   const url = pathToFileURL(file).href;
   try {
     try {

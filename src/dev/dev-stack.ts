@@ -121,8 +121,10 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
     current = startServeChild(configFile, childEnv);
     try {
       const ready = await current.ready;
+      const hint = newlyUnableModelHint(lastReady, ready);
       lastReady = ready;
       options.print(`Reloaded: ${ready.agents.map((agent) => agent.name).join(', ')} at ${ready.gatewayUrl}\n`);
+      if (hint.length > 0) options.print(`${hint.join('\n')}\n`);
     } catch (error) {
       options.print(`The project failed to start (${(error as Error).message}); fix it and save to retry.\n`);
     }
@@ -267,6 +269,18 @@ function startServeChild(configFile: string, env: NodeJS.ProcessEnv): ServeChild
   };
 }
 
+/** What to set for LLM agents that cannot run on the worker's model settings: the banner's, and a reload's. */
+function modelHint(missing: NonNullable<ServeReady['modelMissing']>): string[] {
+  return [`  ${missing.agents.join(', ')}: ${missing.reason}.`, '  Until then their tasks fail saying so.'];
+}
+
+/** The hint for LLM agents a reload added (or whose model it unset): said once, when they appear. */
+function newlyUnableModelHint(before: ServeReady, after: ServeReady): string[] {
+  const known = new Set(before.modelMissing?.agents ?? []);
+  const agents = after.modelMissing?.agents.filter((agent) => !known.has(agent)) ?? [];
+  return agents.length > 0 ? modelHint({ ...after.modelMissing!, agents }) : [];
+}
+
 function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): string {
   const example = ready.agents.find((agent) => agent.name === ready.defaultAgent) ?? ready.agents[0]!;
   const width = Math.max(...ready.agents.map((agent) => agent.name.length)) + 2;
@@ -286,13 +300,7 @@ function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): 
     ready.authentication === 'none'
       ? '  No authentication (development mode): anyone who reaches the gateway can read, answer and cancel any task. Set A2A_AUTH to turn it on.'
       : `  Authentication: ${ready.authentication}`,
-    ...(ready.modelMissing
-      ? [
-          '',
-          `  ${ready.modelMissing.agents.join(', ')}: ${ready.modelMissing.reason}.`,
-          '  Until then their tasks fail saying so.',
-        ]
-      : []),
+    ...(ready.modelMissing ? ['', ...modelHint(ready.modelMissing)] : []),
     '',
     `Try it (in another terminal):`,
     `  npx a2a-temporal send ${example.name} "${example.example ?? 'hello'}" --url ${ready.gatewayUrl}`,

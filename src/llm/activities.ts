@@ -20,6 +20,7 @@ import {
 } from '../protocol/llm.js';
 import { cap } from '../workflows/llm-agent.js';
 import { missingModelSetting, modelSettingsFromEnv, type ModelSettings } from './model-settings.js';
+import { recordModelUsage, tokenUsage } from './usage-telemetry.js';
 
 type ActivityFunction = (...args: never[]) => Promise<unknown>;
 
@@ -40,13 +41,17 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
     name: 'a2a-temporal',
     baseURL: settings.baseURL!,
     ...(settings.apiKey && { apiKey: settings.apiKey }),
+    // Streamed answers report their tokens only when asked to (stream_options.include_usage).
+    includeUsage: true,
   });
+  const model = input.model ?? settings.model!;
   const context = Context.current();
+  const { attempt } = context.info;
   const workflowId = context.info.workflowExecution?.workflowId;
   const workflow = input.stream && workflowId ? context.client.workflow.getHandle(workflowId) : undefined;
   return withHeartbeats(async (signal) => {
     const result = streamText({
-      model: provider.chatModel(input.model ?? settings.model!),
+      model: provider.chatModel(model),
       system: input.system,
       messages: toModelMessages(input.messages),
       tools: toToolSet(input),
@@ -59,7 +64,7 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
     const flush = async () => {
       if (!input.stream || !workflow || sent >= Math.min(text.length, input.maxTextChars)) return;
       const chunk = text.slice(sent, input.maxTextChars);
-      await workflow.signal(modelOutputSignal, { streamId: input.stream.streamId, offset: sent, text: chunk });
+      await workflow.signal(modelOutputSignal, { streamId: input.stream.streamId, offset: sent, text: chunk, attempt });
       sent += chunk.length;
       lastSent = Date.now();
     };
@@ -67,7 +72,8 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
       if (part.type === 'error') throw retryability(part.error);
       if (part.type !== 'text-delta') continue;
       text += part.text;
-      if (input.stream && Date.now() - lastSent >= input.stream.intervalMs) await flush();
+      // The first text at once, so a reader sees the answer start with the model's first tokens; then in batches.
+      if (input.stream && (sent === 0 || Date.now() - lastSent >= input.stream.intervalMs)) await flush();
     }
     const toolCalls = (await result.toolCalls).map((call) => ({
       id: call.toolCallId,
@@ -75,7 +81,10 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
       // Unparsable arguments stay as the model sent them: the agent hands the parse error back to the model.
       arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
     }));
-    return { text: cap(text, input.maxTextChars), toolCalls, finishReason: await result.finishReason };
+    const finishReason = await result.finishReason;
+    const usage = tokenUsage(await result.usage);
+    recordModelUsage({ agent: context.info.workflowType, model, usage, finishReason });
+    return { text: cap(text, input.maxTextChars), toolCalls, finishReason, model, usage, attempt };
   }).catch((error: unknown) => {
     throw retryability(error);
   });

@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PushConfig, StoredPushConfig } from './push.js';
+import type { TaskUsage } from './llm.js';
 import type { TaskStateName } from './states.js';
 import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
 
@@ -137,6 +138,8 @@ export interface PendingQuestion {
   details?: JsonObject;
   /** The task's owner may not answer (no self-approval). */
   notByRequester?: boolean;
+  /** A remote agent's question, carried up from the task this one delegated to (ctx.callAgent). */
+  from?: { agent: string; taskId: string; url: string };
 }
 
 /** A responders entry that names a group rather than a principal. */
@@ -197,6 +200,20 @@ export interface TaskSnapshot {
   participants?: string[];
   /** Webhooks and what each has yet to receive; absent on tasks that never had one. */
   pushConfigs?: StoredPushConfig[];
+  /** LLM agents' model spend (metadata.usage); absent until the first model call. */
+  usage?: TaskUsage;
+  /** The remote A2A tasks this task delegated to (metadata.delegations), in call order. */
+  delegations?: Delegation[];
+}
+
+/** A remote A2A task this task delegated to (ctx.callAgent), as last seen. */
+export interface Delegation {
+  /** The remote agent's name (from its card) and where it was reached. */
+  agent: string;
+  url: string;
+  /** Absent until the remote agent answered with a task (or when it answered with a message only). */
+  taskId?: string;
+  state: TaskStateName;
 }
 
 /** One recorded effect of agent code (see agent-journal.ts). */

@@ -47,13 +47,42 @@ export interface ModelCallResult {
   text: string;
   toolCalls: LlmToolCall[];
   finishReason: string;
+  /** The model the call went to (the worker's A2A_MODEL when the agent names none). Absent in older histories. */
+  model?: string;
+  /** Tokens the endpoint reported for this call. Absent in older histories. */
+  usage?: TokenUsage;
+  /** The activity attempt that produced this result (1 for the first). Absent in older histories. */
+  attempt?: number;
 }
 
-/** A batch of streamed model text: `text` starts at character `offset` of the stream's output. */
+/** Tokens one model call used, as the endpoint reported them (0 for what it did not report). */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** One model call's usage as the task records it. */
+export interface ModelCallUsage extends TokenUsage {
+  model: string;
+}
+
+/** A task's model spend (its `metadata.usage`): sums over all its model calls, and the latest calls one by one. */
+export interface TaskUsage extends TokenUsage {
+  modelCalls: number;
+  calls: ModelCallUsage[];
+}
+
+/**
+ * A batch of streamed model text: `text` starts at character `offset` of the stream's output. A
+ * retried call streams again from offset 0 with its own `attempt`: the task then restarts the
+ * artifact instead of splicing two attempts' texts (chunks without `attempt` are from older workers).
+ */
 export interface ModelOutputChunk {
   streamId: string;
   offset: number;
   text: string;
+  attempt?: number;
 }
 
 export const modelOutputSignal = defineSignal<[ModelOutputChunk]>('modelOutput');

@@ -36,3 +36,9 @@ export const TASK_METRICS = {
   started: 'a2a_tasks_started',
   settled: 'a2a_tasks_settled',
 } as const;
+
+/** Counters the model activity adds to the worker's Prometheus metrics (`_total` appended there). */
+export const MODEL_METRICS = {
+  tokens: 'a2a_model_tokens',
+  calls: 'a2a_model_calls',
+} as const;

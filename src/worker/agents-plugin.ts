@@ -20,8 +20,10 @@ import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { createLlmActivities } from '../llm/activities.js';
+import { createDelegationActivities } from '../delegation/activities.js';
 import { createPushActivities } from '../push/deliver.js';
 import { reportRetries } from './retry-reports.js';
+import { checkToolActivities } from './tool-activities-check.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
 import { SHARED_MODULES_GLOBAL, SHARED_ZOD_ENTRIES, type SharedZodEntry } from '../workflows/shared-modules-global.js';
@@ -132,7 +134,8 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
   const hook = agentsWebpackHook(options.agents);
   return {
     name: 'a2a-temporal.agents',
-    configureWorker(given: WorkerOptions): WorkerOptions {
+    async configureWorker(given: WorkerOptions): Promise<WorkerOptions> {
+      await checkToolActivities(options.agents, options.activities ?? {});
       const interceptors = given.interceptors ?? {};
       // A task says when its agent's activity is being retried (retry-reports.ts).
       const worker: WorkerOptions = {
@@ -148,6 +151,8 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
           ...createLlmActivities(options.activities, options.model),
           // Push notification deliveries of the task workflow (src/workflows/push-deliveries.ts).
           ...createPushActivities(),
+          // Delegation to remote A2A agents (ctx.callAgent, src/workflows/remote-agent-call.ts).
+          ...createDelegationActivities(),
           ...(options.activities as WorkerOptions['activities']),
           ...worker.activities,
         },

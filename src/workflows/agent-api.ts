@@ -8,7 +8,8 @@ import type { ActivityOptions } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
 import type { PushEventSelection } from '../protocol/push.js';
 import { AGENT_VERSIONINGS, isAgentVersioning, type AgentVersioning } from '../protocol/versioning.js';
-import type { JsonObject, WirePart } from '../protocol/wire.js';
+import type { RemoteAgentAddress } from '../protocol/delegation.js';
+import type { JsonObject, WireArtifact, WirePart } from '../protocol/wire.js';
 
 export interface AgentSkill {
   id: string;
@@ -57,8 +58,11 @@ export interface AgentDefinition {
    * Default: the worker's (`A2A_WORKER_VERSIONING`, else 'pinned'). Without versioning it does nothing.
    */
   versioning?: AgentVersioning;
-  /** Set by defineLlmAgent: the agent calls a model (and names it, unless the worker's A2A_MODEL is used). */
-  llm?: { model?: string };
+  /**
+   * Set by defineLlmAgent: the agent calls a model (and names it, unless the worker's A2A_MODEL is
+   * used); its tools run these activities (tool name → activity name), which the worker checks at start.
+   */
+  llm?: { model?: string; toolActivities?: Record<string, string> };
   run(ctx: AgentContext): Promise<AgentResult>;
 }
 
@@ -163,6 +167,40 @@ export interface AgentContext {
    * Use it, not `patched()` from `@temporalio/workflow`, to change agent code while tasks wait.
    */
   patched(patchId: string): boolean;
+  /**
+   * Delegates to a remote A2A agent (its card URL, or its base URL) and returns once the remote
+   * task has completed. Its questions become this task's (input-required, marked as the remote
+   * agent's), and the answers go back to it; canceling this task cancels the remote task first.
+   * Throws RemoteAgentFailed when the remote task fails, is rejected or is canceled.
+   */
+  callAgent(url: string, message: string | RemoteMessage, options?: CallAgentOptions): Promise<RemoteAgentResult>;
+}
+
+/** What to send a remote agent: text, a DataPart's value, or parts of your own. */
+export interface RemoteMessage {
+  text?: string;
+  data?: unknown;
+  parts?: WirePart[];
+}
+
+export interface CallAgentOptions extends Omit<RemoteAgentAddress, 'url'> {
+  /** Who may answer the remote agent's questions here, as in `ask`. Default: this task's owner. */
+  responders?: string[];
+  /** This task's requester may not answer the remote agent's questions. */
+  notByRequester?: boolean;
+  /** How long each remote question waits here, as in `ask` (then the call fails). Default: no limit. */
+  questionDeadline?: Duration;
+}
+
+export interface RemoteAgentResult {
+  /** The remote agent's name, from its card. */
+  agent: string;
+  /** Absent when the remote agent answered with a message and no task. */
+  taskId?: string;
+  /** The remote task's final status message (or the remote agent's message). */
+  text: string;
+  parts: WirePart[];
+  artifacts: WireArtifact[];
 }
 
 /** Thrown by agent code to end the task `failed` with a message safe to show clients. */
@@ -170,6 +208,21 @@ export class AgentFailure extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'AgentFailure';
+  }
+}
+
+/** The remote task ended without completing: `state` says how, `remoteMessage` what it said. */
+export class RemoteAgentFailed extends AgentFailure {
+  constructor(
+    readonly agent: string,
+    readonly state: 'failed' | 'rejected' | 'canceled' | 'refused',
+    readonly remoteMessage: string,
+    readonly taskId?: string,
+  ) {
+    super(
+      `The ${agent} agent's task ${state === 'refused' ? 'was refused' : `ended ${state}`}${remoteMessage ? `: ${remoteMessage}` : ''}`,
+    );
+    this.name = 'RemoteAgentFailed';
   }
 }
 

@@ -29,6 +29,7 @@ import {
   type UserMessage,
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
+import { callRemoteAgent } from './remote-agent-call.js';
 import type { ReplyWaiter, TaskRuntime } from './task-runtime.js';
 import { msToNumber } from './temporal-sdk-compat.js';
 
@@ -233,6 +234,14 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
       await journal.step('sleep', async () => {
         await sleep(duration, { summary: summary ?? 'agent sleep' });
       });
+    },
+
+    callAgent(url, remoteMessage, options) {
+      const ask = (question: PendingQuestion, waiter: ReplyWaiter, deadline?: Duration) => {
+        const at = deadlineAt(deadline);
+        return waitForReply(at ? { ...question, deadline: at } : question, waiter);
+      };
+      return callRemoteAgent({ runtime, journal, ask }, url, remoteMessage, options);
     },
 
     patched(patchId) {

@@ -5,13 +5,7 @@
  * conversation is rebuilt from the agent journal after continue-as-new, and every model output and
  * tool result is capped so a long session stays within Temporal's payload and history limits.
  */
-import {
-  ActivityCancellationType,
-  inWorkflowContext,
-  isCancellation,
-  proxyActivities,
-  type ActivityOptions,
-} from '@temporalio/workflow';
+import { inWorkflowContext, isCancellation, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { toJSONSchema, z, type ZodType } from 'zod';
 import {
@@ -35,6 +29,9 @@ import {
   type DeadlineOutcome,
 } from './agent-api.js';
 import { agentInternals } from './agent-context.js';
+import type { ModelStream } from './task-runtime.js';
+import { llmActivityOptions } from './llm-activity-options.js';
+import { checkBudget, ModelBudget, type BudgetLimits } from './llm-budget.js';
 
 /** Characters of one model answer, and of one tool result, that the conversation keeps. */
 const MAX_MODEL_TEXT_CHARS = 32_000;
@@ -62,14 +59,14 @@ export interface LlmTool<I = unknown> {
   approvalDeadline?: Duration;
   /** When the deadline passes. Default: the call is denied and the model is told so. */
   onApprovalDeadline?: DeadlineOutcome;
-  /** Retries and timeouts of the tool's activity. Default: 5 minutes, 3 attempts, heartbeat timeout 5 s. */
+  /** Retries and timeouts of the tool's activity, merged field by field with the defaults (llm-activity-options.ts: 5 minutes, 3 attempts, heartbeat timeout 5 s). */
   activityOptions?: ActivityOptions;
 }
 
 /** A tool of whatever argument type, as an agent's `tools` holds them. */
 export type AnyLlmTool = Omit<LlmTool, 'approval'> & { approval?: ApprovalPolicy<never> };
 
-export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'> {
+export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'>, BudgetLimits {
   /** The system prompt. */
   instructions: string;
   /** Model name at the endpoint; the worker's A2A_MODEL when absent. */
@@ -79,7 +76,7 @@ export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'> {
   askUser?: boolean;
   /** Model calls per task before it fails. Default 20. */
   maxSteps?: number;
-  /** Retries and timeouts of model calls. Default: 5 minutes each, 3 attempts. */
+  /** Retries and timeouts of model calls, merged field by field with the defaults (llm-activity-options.ts: 5 minutes each, 3 attempts). */
   modelActivityOptions?: ActivityOptions;
   /** How often streamed text reaches clients, in ms. Default 250. */
   streamIntervalMs?: number;
@@ -100,14 +97,28 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
     maxSteps,
     modelActivityOptions,
     streamIntervalMs,
+    maxTokens,
+    maxModelCalls,
     ...card
   } = definition;
+  const budget: BudgetLimits = {
+    ...(maxTokens !== undefined && { maxTokens }),
+    ...(maxModelCalls !== undefined && { maxModelCalls }),
+  };
   // Where the config loads the agents (Node, not the sandbox), a tool whose schema has no JSON
-  // Schema (a date, a transform) stops the worker from starting instead of failing its every task.
-  if (!inWorkflowContext()) toolSpecsOf(tools, askUser);
+  // Schema (a date, a transform), or a budget that is no count, stops the worker from starting
+  // instead of failing its every task.
+  if (!inWorkflowContext()) {
+    toolSpecsOf(tools, askUser);
+    checkBudget(card.name, budget);
+  }
   return defineAgent({
     ...card,
-    llm: { ...(model && { model }) },
+    // The worker checks at its start that every tool's activity is registered (agents-plugin.ts).
+    llm: {
+      ...(model && { model }),
+      toolActivities: Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.activity])),
+    },
     run: (ctx) =>
       new LlmLoop(ctx, {
         system: instructions,
@@ -116,8 +127,9 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
         toolSpecs: toolSpecsOf(tools, askUser),
         askUser,
         maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
-        modelOptions: modelActivityOptions ?? {},
+        modelOptions: llmActivityOptions('model', modelActivityOptions),
         streamIntervalMs: streamIntervalMs ?? DEFAULT_STREAM_INTERVAL_MS,
+        budget,
       }).run(),
   });
 }
@@ -153,6 +165,7 @@ interface LoopSettings {
   maxSteps: number;
   modelOptions: ActivityOptions;
   streamIntervalMs: number;
+  budget: BudgetLimits;
 }
 
 type ModelActivity = (input: ModelCallInput) => Promise<ModelCallResult>;
@@ -160,17 +173,21 @@ type ToolActivity = (input: ToolRunInput) => Promise<ToolRunResult>;
 
 class LlmLoop {
   private readonly messages: LlmMessage[];
+  private readonly budget: ModelBudget;
 
   constructor(
     private readonly ctx: AgentContext,
     private readonly settings: LoopSettings,
   ) {
     this.messages = [{ role: 'user', text: ctx.message.text || JSON.stringify(ctx.message.data ?? '') }];
+    this.budget = new ModelBudget(settings.budget);
   }
 
   async run(): Promise<string> {
     for (let step = 1; step <= this.settings.maxSteps; step++) {
+      await this.withinBudget();
       const answer = await this.callModel(step);
+      this.budget.spend(answer.usage);
       this.messages.push({
         role: 'assistant',
         ...(answer.text && { text: answer.text }),
@@ -188,26 +205,19 @@ class LlmLoop {
   private async callModel(step: number): Promise<ModelCallResult> {
     const { runtime, journal } = agentInternals(this.ctx);
     const streamId = `model-${step}`;
-    const stream = {
+    const stream: ModelStream = {
       artifactId: `${this.ctx.taskId}-${streamId}`,
       name: 'answer',
       received: 0,
       maxChars: MAX_MODEL_TEXT_CHARS,
     };
-    const call = proxyActivities<Record<string, ModelActivity>>({
-      startToCloseTimeout: '5 minutes',
-      // Heartbeats reach Temporal at most every 0.8 × this: how soon a cancel stops the request.
-      heartbeatTimeout: '5 seconds',
-      retry: { maximumAttempts: 3, initialInterval: '1 second' },
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      ...this.settings.modelOptions,
-    })[MODEL_ACTIVITY]!;
+    const call = proxyActivities<Record<string, ModelActivity>>(this.settings.modelOptions)[MODEL_ACTIVITY]!;
     let result: ModelCallResult;
     try {
       result = await journal.step(`model`, async () => {
         runtime.modelStreams.set(streamId, stream);
         try {
-          return await call.executeWithOptions({ summary: `model call ${step}` }, [
+          const answer = await call.executeWithOptions({ summary: `model call ${step}` }, [
             {
               ...(this.settings.model && { model: this.settings.model }),
               system: this.settings.system,
@@ -217,6 +227,10 @@ class LlmLoop {
               stream: { streamId, intervalMs: this.settings.streamIntervalMs },
             },
           ]);
+          // Here, not after the step: a run after continue-as-new gets the recorded result again,
+          // and must not count its tokens twice.
+          if (answer.usage) runtime.record.addModelUsage({ model: answer.model ?? '', ...answer.usage });
+          return answer;
         } finally {
           runtime.modelStreams.delete(streamId);
         }
@@ -225,9 +239,13 @@ class LlmLoop {
       if (isCancellation(error)) throw error;
       throw new AgentFailure(`The model call failed: ${failureMessage(error)}`);
     }
+    // A retry that streamed nothing (a fast answer) replaces what a failed attempt streamed, even
+    // with no text of its own. Results without `attempt` (older histories) keep their old ending.
+    const restart = result.attempt !== undefined && result.attempt !== stream.attempt && stream.received > 0;
+    if (restart) stream.received = 0;
     // The rest of the text, and the end of the artifact: the chunks joined are the whole answer.
     const rest = result.text.slice(stream.received);
-    if (result.text) {
+    if (result.text || restart) {
       this.ctx.artifact({
         artifactId: stream.artifactId,
         name: stream.name,
@@ -270,13 +288,7 @@ class LlmLoop {
   }
 
   private async execute(call: LlmToolCall, tool: AnyLlmTool, input: unknown): Promise<LlmToolResult> {
-    const options: ActivityOptions = {
-      startToCloseTimeout: '5 minutes',
-      heartbeatTimeout: '5 seconds',
-      retry: { maximumAttempts: 3, initialInterval: '1 second' },
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      ...tool.activityOptions,
-    };
+    const options = llmActivityOptions('tool', tool.activityOptions);
     const run = proxyActivities<Record<string, ToolActivity>>(options)[TOOL_ACTIVITY]!;
     const { journal } = agentInternals(this.ctx);
     const outcome = await journal.step(`tool:${call.name}`, () =>
@@ -290,6 +302,26 @@ class LlmLoop {
       ]),
     );
     return { id: call.id, name: call.name, output: outcome.output, ...(outcome.isError && { isError: true }) };
+  }
+
+  /** Before a model call: once the budget is reached, a human says whether to go on. */
+  private async withinBudget(): Promise<void> {
+    const limit = this.budget.reached();
+    if (limit === undefined) return;
+    const { question, details } = this.budget.question(limit);
+    let prompt = question;
+    for (;;) {
+      const reply = await this.ctx.ask({ question: prompt, details });
+      const text = reply.text.trim();
+      if (/^continue\b/i.test(text)) {
+        this.budget.extend();
+        return;
+      }
+      if (/^stop\b/i.test(text)) {
+        throw new AgentFailure(`Stopped at the budget of ${limit} (${this.budget.spentText()} used)`);
+      }
+      prompt = `Please reply "continue" or "stop" (got "${cap(text, 80)}"). ${question}`;
+    }
   }
 
   private async askUser(call: LlmToolCall, args: unknown): Promise<LlmToolResult> {

@@ -4,6 +4,7 @@
  * it runs inside the workflow sandbox and in plain unit tests alike.
  */
 import type {
+  Delegation,
   EventsSince,
   PendingQuestion,
   TaskAudience,
@@ -18,6 +19,7 @@ import type {
   PushEventSelection,
   StoredPushConfig,
 } from '../protocol/push.js';
+import type { ModelCallUsage } from '../protocol/llm.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
 
@@ -26,6 +28,8 @@ export const MAX_RESULT_BYTES = 1_500_000;
 /** Events a new run keeps: subscribers further behind than this get a fresh snapshot instead. */
 export const CARRIED_EVENTS = 200;
 const TIMELINE_NOTE_CHARS = 200;
+/** Model calls whose usage `metadata.usage.calls` lists (the latest); its sums count them all. */
+const RECORDED_MODEL_CALLS = 100;
 
 function byteLength(value: unknown): number {
   return new TextEncoder().encode(JSON.stringify(value)).length;
@@ -152,6 +156,26 @@ export class TaskRecord {
     this.push({ kind: 'artifact', artifact, append, lastChunk });
   }
 
+  /** A delegation's remote task as last seen (`call` is its index in metadata.delegations; a new one appends). */
+  trackDelegation(delegation: Delegation, call?: number): number {
+    const delegations = (this.data.delegations ??= []);
+    if (call === undefined || call >= delegations.length) return delegations.push({ ...delegation }) - 1;
+    delegations[call] = { ...delegation };
+    return call;
+  }
+
+  /** A model call's tokens (LLM agents): summed in `metadata.usage`, the latest calls kept one by one. */
+  addModelUsage(call: ModelCallUsage): void {
+    const usage = (this.data.usage ??= { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, calls: [] });
+    usage.inputTokens += call.inputTokens;
+    usage.outputTokens += call.outputTokens;
+    usage.totalTokens += call.totalTokens;
+    usage.modelCalls += 1;
+    usage.calls.push({ ...call });
+    // The sums cover every call; the list stays short however long the session runs.
+    if (usage.calls.length > RECORDED_MODEL_CALLS) usage.calls.splice(0, usage.calls.length - RECORDED_MODEL_CALLS);
+  }
+
   /** The agent answered with a message and no task (A2A "message response"). */
   respondWithMessage(message: WireMessage): void {
     this.data.directMessage = true;
@@ -181,6 +205,8 @@ export class TaskRecord {
       timeline: clone(this.data.timeline),
       ...(this.data.pending && { pendingQuestion: clone(this.data.pending) }),
       ...(this.data.pushConfigs?.length && { pushNotifications: this.pushDeliveryViews() }),
+      ...(this.data.usage && { usage: clone(this.data.usage) }),
+      ...(this.data.delegations && { delegations: clone(this.data.delegations) }),
     };
     return task;
   }

@@ -81,6 +81,8 @@ export interface ModelStream {
   received: number;
   /** Streamed text beyond this is dropped (the final artifact chunk holds the capped text). */
   maxChars: number;
+  /** The model call's attempt whose text the artifact holds (set by its first chunk). */
+  attempt?: number;
 }
 
 /**
@@ -443,7 +445,6 @@ export class TaskRuntime {
     return { task: this.record.header(), lastSeq, duplicate: false };
   }
 
-  /** Streamed model text: appended to the stream's artifact in order; repeats and gaps are dropped. */
   /**
    * An agent's activity failed and is tried again: a working task says so (which activity, which
    * attempt; not why, which stays in the worker's log), rather than look busy while Temporal retries.
@@ -454,9 +455,20 @@ export class TaskRuntime {
     this.changeState('working', { message: agentMessage(this, text), by: 'worker' });
   }
 
+  /**
+   * Streamed model text: appended to the stream's artifact in order; repeats and gaps are dropped.
+   * The first chunk of a retried call (a later attempt, at offset 0) restarts the artifact: the
+   * failed attempt's text is replaced, not continued; a late chunk of an earlier attempt is dropped.
+   */
   private appendModelOutput(chunk: ModelOutputChunk): void {
     const stream = this.modelStreams.get(chunk?.streamId);
-    if (!stream || chunk.offset !== stream.received || typeof chunk.text !== 'string') return;
+    if (!stream || typeof chunk.text !== 'string') return;
+    if (typeof chunk.attempt === 'number' && chunk.attempt !== stream.attempt) {
+      if (chunk.attempt < (stream.attempt ?? 0) || chunk.offset !== 0) return;
+      stream.attempt = chunk.attempt;
+      stream.received = 0;
+    }
+    if (chunk.offset !== stream.received) return;
     const text = chunk.text.slice(0, Math.max(0, stream.maxChars - stream.received));
     if (text.length === 0) return;
     this.record.addArtifact(

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +52,8 @@ beforeAll(async () => {
   };
   delete env.TEMPORAL_ADDRESS;
   delete env.A2A_TASK_QUEUE;
+  // No model: an LLM agent added by a save gets the hint (below).
+  for (const name of ['A2A_MODEL_BASE_URL', 'A2A_MODEL_API_KEY', 'A2A_MODEL']) delete env[name];
   stack = await startDevStack({ config: dir, env, print: (text) => (printed += text) });
   temporal = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
   log(`stack up: gateway ${stack.ready.gatewayUrl}`);
@@ -119,5 +122,19 @@ describe('a2a-temporal dev checks a save against the tasks waiting in its databa
     // The warning comes before the switch, and the switch still happens.
     expect(breaking.output.indexOf('WARNING')).toBeLessThan(breaking.output.indexOf('Reloaded: '));
     expect(breaking.output).toContain(`Reloaded: ${AGENT}`);
+  });
+
+  it('says what to set when a save adds an LLM agent and no model is configured', async () => {
+    const withLlmAgent = approvalAgentsModule(AGENT, 'b', { note: 'with an LLM agent' }).replace(
+      'export default [',
+      `import { defineLlmAgent } from '${fileURLToPath(new URL('../../src/index.ts', import.meta.url))}';\n` +
+        "export default [\n  defineLlmAgent({ name: 'dev-check-llm', description: 'Needs a model', skills: [], instructions: 'Help.' }),",
+    );
+    const added = await save(withLlmAgent);
+    log(`save adding an LLM agent:\n${added.output}`);
+    expect(added.output).toContain(`Reloaded: dev-check-llm, ${AGENT}`);
+    expect(added.output).toMatch(
+      /dev-check-llm: No model endpoint is configured: set A2A_MODEL_BASE_URL .*\n.*Until then/,
+    );
   });
 });

@@ -53,6 +53,13 @@ export interface ServeOptions {
   env?: Record<string, string>;
 }
 
+export interface GatewayOptions extends ServeOptions {
+  /** Default: a free one. A gateway restarted on its port keeps its URL (and its clients). */
+  port?: number;
+  /** Serve gRPC on this port (default: no gRPC). */
+  grpcPort?: number;
+}
+
 /** Everything started and not yet seen to exit, so that a failed test still leaves no process behind. */
 const running = new Set<ChildProcess>();
 const folders = new Set<string>();
@@ -95,10 +102,15 @@ export function startWorker(options: ServeOptions): Promise<ServeProcess> {
   return serve('worker', options, {}, /"worker started"/);
 }
 
-/** `a2a-temporal gateway <config>` on a free port, without authentication and without gRPC. */
-export async function startGateway(options: ServeOptions): Promise<ServeProcess> {
-  const port = await freePort();
-  const env = { PORT: String(port), GRPC_PORT: 'off', HOST: '127.0.0.1', A2A_AUTH: 'none' };
+/** `a2a-temporal gateway <config>` on a free port, without authentication and (unless asked) without gRPC. */
+export async function startGateway(options: GatewayOptions): Promise<ServeProcess> {
+  const port = options.port ?? (await freePort());
+  const env = {
+    PORT: String(port),
+    GRPC_PORT: options.grpcPort ? String(options.grpcPort) : 'off',
+    HOST: '127.0.0.1',
+    A2A_AUTH: 'none',
+  };
   return serve('gateway', options, env, /"A2A gateway started"/, `http://127.0.0.1:${port}`);
 }
 

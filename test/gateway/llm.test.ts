@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purchasingAssistant } from '../../examples/agents/purchasing-assistant.js';
+import { llmBatchedAgent } from '../agents/llm-agents.js';
 import { llmAgent } from '../agents/test-agents.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 import { useGatewayHarness } from './harness.js';
@@ -22,7 +23,7 @@ afterAll(async () => {
 // Started after the model server above, whose address its worker needs.
 const harness = useGatewayHarness(() => ({
   model: { baseURL: model.url, model: 'fake-model' },
-  gateway: { agents: [llmAgent, purchasingAssistant], grpcPort: false },
+  gateway: { agents: [llmAgent, llmBatchedAgent, purchasingAssistant], grpcPort: false },
 }));
 
 describe('a streamed LLM answer', () => {
@@ -58,6 +59,28 @@ describe('a streamed LLM answer', () => {
     expect(chunks.filter((chunk) => chunk.at < completedAt! - 200).length).toBeGreaterThanOrEqual(3);
     expect(chunks.length).toBeLessThan(answer.length / 8);
     expect(chunks.map((chunk) => chunk.lastChunk)).toEqual([...chunks.slice(1).map(() => false), true]);
+  });
+});
+
+describe('the first streamed text', () => {
+  it("reaches a streaming client at once, as its own chunk, however far apart the agent's batches are", async () => {
+    const token = `t${randomUUID().slice(0, 8)}`;
+    const answer = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');
+    // 1.5 s of streaming: the agent's next batch (5 s) would come only with the end of the answer.
+    model.script({ match: token, text: answer, chunkSize: 8, chunkDelayMs: 100 });
+    const chunks: { text: string; at: number }[] = [];
+    let completedAt: number | undefined;
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: `Tell me about ${token}` }] };
+    const url = `${harness.gateway.url}/agents/test-llm-batched`;
+    for await (const event of sseRpc(url, 'SendStreamingMessage', { message })) {
+      if (event.artifactUpdate) {
+        const text = event.artifactUpdate.artifact.parts.map((part: any) => part.text).join('');
+        chunks.push({ text, at: Date.now() });
+      }
+      if (stateOf(event) === 'TASK_STATE_COMPLETED') completedAt = Date.now();
+    }
+    expect(chunks.map((chunk) => chunk.text)).toEqual([answer.slice(0, 8), answer.slice(8)]);
+    expect(completedAt! - chunks[0]!.at).toBeGreaterThan(800);
   });
 });
 

@@ -24,6 +24,8 @@ export interface ScriptedReply {
   chunkDelayMs?: number;
   /** Answer with this HTTP error status and an OpenAI-style error body instead. */
   status?: number;
+  /** Streamed responses: drop the connection after this many content chunks (a model call that breaks mid-answer). */
+  dropAfterChunks?: number;
 }
 
 export interface RecordedRequest {
@@ -32,6 +34,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** true when the client disconnected before the response ended */
   aborted: boolean;
+  /** The token usage the response reported (a JSON answer always; a stream when asked with stream_options.include_usage). */
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
 export interface FakeModelServer {
@@ -128,6 +132,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     };
 
     if (body?.stream !== true) {
+      recorded.usage = usage;
       sendJson(res, 200, {
         id,
         object: 'chat.completion',
@@ -177,6 +182,10 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
 
     if (!(await send(chunk({ role: 'assistant', content: '' }), false))) return;
     for (let at = 0; at < text.length; at += chunkSize) {
+      if (reply.dropAfterChunks !== undefined && at / chunkSize >= reply.dropAfterChunks) {
+        res.destroy();
+        return;
+      }
       if (!(await send(chunk({ content: text.slice(at, at + chunkSize) }), at > 0))) return;
     }
     for (const [index, call] of toolCalls.entries()) {
@@ -190,6 +199,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     }
     if (!(await send(chunk({}, finishReason), true))) return;
     if (body.stream_options?.include_usage === true) {
+      recorded.usage = usage;
       if (!(await send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage }, false))) return;
     }
     if (!(await send('[DONE]', false))) return;

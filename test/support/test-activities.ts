@@ -34,6 +34,13 @@ export async function testPlaceOrder(order: { item: string; quantity: number; to
 }
 
 /** A tool whose output is far over the size an LLM conversation keeps. */
+/** A tool that always fails (retryably): its last failure should reach the model. */
+export const brokenToolCalls: string[] = [];
+export async function testBrokenTool(args: { key: string }): Promise<string> {
+  brokenToolCalls.push(args.key);
+  throw new Error(`the warehouse is unreachable (${args.key})`);
+}
+
 export async function testReadLog(): Promise<string> {
   return 'x'.repeat(50_000);
 }

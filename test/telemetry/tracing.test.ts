@@ -176,6 +176,15 @@ describe('tracing', () => {
     const http = task.find((span) => span.parentSpanId === modelCall.spanContext().spanId && span.name === 'POST')!;
     expect(http).toBeDefined();
     expect(sent.split('-')[2]).toBe(http.spanContext().spanId);
+    // The call's usage as the OpenTelemetry GenAI semantic conventions name it, as the model reported it.
+    const usage = model.requests.at(-1)!.usage!;
+    expect(modelCall.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'fake-model',
+      'gen_ai.usage.input_tokens': usage.prompt_tokens,
+      'gen_ai.usage.output_tokens': usage.completion_tokens,
+      'gen_ai.response.finish_reasons': ['stop'],
+    });
   });
 
   it('carries the trace on to the webhook with a push notification', async () => {

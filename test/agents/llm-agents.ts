@@ -1,0 +1,63 @@
+/** LLM agents for the tests of retries merged with the defaults, usage and budgets. */
+import { z } from 'zod';
+import { defineLlmAgent, defineTool } from '../../src/workflows/llm-agent.js';
+
+const skills = [{ id: 'test', name: 'Test', description: 'Test agent', tags: ['test'] }];
+
+const lookupPrice = defineTool({
+  description: 'Unit price of an item',
+  input: z.object({ item: z.string() }),
+  activity: 'testLookupPrice',
+});
+
+/** Only the retries' first interval is its own: the attempt limits stay the defaults'. */
+export const llmRetryAgent = defineLlmAgent({
+  name: 'test-llm-retry',
+  description: 'Partial retry options',
+  skills,
+  instructions: 'You check the warehouse.',
+  model: 'fake-model',
+  modelActivityOptions: { retry: { initialInterval: '100 milliseconds' } },
+  tools: {
+    check_warehouse: defineTool({
+      description: 'Checks the warehouse',
+      input: z.object({ key: z.string() }),
+      activity: 'testBrokenTool',
+      activityOptions: { retry: { initialInterval: '100 milliseconds' } },
+    }),
+  },
+});
+
+/** A budget of 100 tokens: the first model call (a few hundred) reaches it. */
+export const llmBudgetAgent = defineLlmAgent({
+  name: 'test-llm-budget',
+  description: 'A token budget',
+  skills,
+  instructions: 'You look prices up.',
+  model: 'fake-model',
+  maxTokens: 100,
+  tools: { lookup_price: lookupPrice },
+});
+
+/** Two model calls, then a human says whether to go on. */
+export const llmCallBudgetAgent = defineLlmAgent({
+  name: 'test-llm-call-budget',
+  description: 'A model call budget',
+  skills,
+  instructions: 'You look prices up.',
+  model: 'fake-model',
+  maxModelCalls: 2,
+  tools: { lookup_price: lookupPrice },
+});
+
+/** Batches far apart: what reaches a client early is the first text, sent at once. */
+export const llmBatchedAgent = defineLlmAgent({
+  name: 'test-llm-batched',
+  description: 'Streams in batches 5 s apart',
+  skills,
+  instructions: 'You answer.',
+  model: 'fake-model',
+  streamIntervalMs: 5_000,
+});
+
+export const llmTestAgents = [llmRetryAgent, llmBudgetAgent, llmCallBudgetAgent, llmBatchedAgent];

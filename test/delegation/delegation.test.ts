@@ -1,0 +1,244 @@
+/**
+ * Delegation between two real stacks on one Temporal server: agent A (purchasing) delegates to
+ * agent B (finance approval) through B's gateway, each with its own gateway, worker and task queue.
+ * B's question travels up to A's client, the answer goes back down, and B's artifact comes back up;
+ * the same across a restart of everything while B's question waits (one remote task only), a cancel
+ * of A while B works, B down for 30 s, B rejecting, and B reached over gRPC.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/temporal/dev-server.js';
+import {
+  agentUrl,
+  cleanUp,
+  rpc,
+  sleep,
+  startGateway,
+  startWorker,
+  taskOf,
+  uniqueQueue,
+  userMessage,
+  waitFor,
+  waitForTaskState,
+  type ServeProcess,
+} from '../fault/support.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+import { testClient } from '../support/worker.js';
+import type { Client } from '@temporalio/client';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The Python a2a-sdk 0.3 with its server extras, installed by .ci/run (see test/interop). */
+const PYTHON_V03 = fileURLToPath(new URL('../../.tools/a2a-sdk-0.3/bin/python', import.meta.url));
+const temp = useTempDirs();
+
+const FINANCE_AGENTS = `import { defineAgent } from '${ROOT}src/index.ts';
+
+export default [
+  defineAgent({
+    name: 'finance-approval',
+    description: 'Approves purchases.',
+    skills: [{ id: 'approve', name: 'Approve', description: 'Approves a purchase', tags: [] }],
+    async run(ctx) {
+      const request = ctx.message.text;
+      if (request.startsWith('reject')) ctx.reject('over budget');
+      if (request.startsWith('slow')) await ctx.sleep('1 hour', 'working on it');
+      const reply = await ctx.ask({ question: \`Approve \${request}?\`, details: { request } });
+      ctx.artifact({ name: 'decision', data: { request, approved: reply.text === 'yes', by: reply.responder ?? null } });
+      return \`finance says \${reply.text}\`;
+    },
+  }),
+];
+`;
+
+function purchasingAgents(financeUrl: string, pythonUrl: string): string {
+  const agent = (name: string, url: string, options: string) => `
+  defineAgent({
+    name: '${name}',
+    description: 'Buys things, once finance approves.',
+    skills: [{ id: 'buy', name: 'Buy', description: 'Buys a thing', tags: [] }],
+    async run(ctx) {
+      try {
+        const approval = await ctx.callAgent('${url}', ctx.message.text, ${options});
+        for (const artifact of approval.artifacts) ctx.artifact({ name: artifact.name, parts: artifact.parts });
+        return \`purchased after "\${approval.text}" (\${approval.agent} task \${approval.taskId})\`;
+      } catch (error) {
+        if (error instanceof RemoteAgentFailed) return \`caught \${error.state}: \${error.remoteMessage}\`;
+        throw error;
+      }
+    },
+  }),`;
+  return `import { defineAgent, RemoteAgentFailed } from '${ROOT}src/index.ts';
+
+export default [${agent('purchasing', financeUrl, '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-python', pythonUrl, '{}')}
+];
+`;
+}
+
+let temporal: Client;
+let dir: string;
+const queues = { a: uniqueQueue('delegation-a'), b: uniqueQueue('delegation-b') };
+const ports = { b: 0, bGrpc: 0, python: 0 };
+let financeGateway: ServeProcess;
+let financeWorker: ServeProcess;
+let purchasingGateway: ServeProcess;
+let purchasingWorker: ServeProcess;
+
+const startFinance = async () => {
+  [financeGateway, financeWorker] = await Promise.all([
+    startGateway({ taskQueue: queues.b, config: join(dir, 'b.config.ts'), port: ports.b, grpcPort: ports.bGrpc }),
+    startWorker({ taskQueue: queues.b, config: join(dir, 'b.config.ts') }),
+  ]);
+};
+const startPurchasing = async () => {
+  [purchasingGateway, purchasingWorker] = await Promise.all([
+    startGateway({ taskQueue: queues.a, config: join(dir, 'a.config.ts') }),
+    startWorker({ taskQueue: queues.a, config: join(dir, 'a.config.ts') }),
+  ]);
+};
+
+const purchasing = (agent = 'purchasing') => agentUrl(purchasingGateway, agent);
+const send = async (text: string, options: { taskId?: string; agent?: string; returnImmediately?: boolean } = {}) =>
+  taskOf(
+    await rpc(purchasing(options.agent), 'SendMessage', {
+      message: userMessage([{ text }], options.taskId ? { taskId: options.taskId } : {}),
+      ...(options.returnImmediately && { configuration: { returnImmediately: true } }),
+    }),
+  );
+const financeTasks = async () => (await temporal.workflow.count(`TaskQueue = '${queues.b}'`)).count;
+const delegationOf = (task: { metadata?: { delegations?: { taskId: string; state: string }[] } }) =>
+  task.metadata?.delegations?.[0];
+
+beforeAll(async () => {
+  temporal = await testClient();
+  dir = temp.make('a2a-delegation-');
+  [ports.b, ports.bGrpc] = [await freePort(), await freePort()];
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(join(dir, 'finance.ts'), FINANCE_AGENTS);
+  writeFileSync(join(dir, 'b.config.ts'), "export default { agents: './finance.ts' };\n");
+  const financeUrl = `http://127.0.0.1:${ports.b}/agents/finance-approval`;
+  ports.python = await freePort();
+  writeFileSync(join(dir, 'purchasing.ts'), purchasingAgents(financeUrl, `http://127.0.0.1:${ports.python}/`));
+  writeFileSync(join(dir, 'a.config.ts'), "export default { agents: './purchasing.ts' };\n");
+  await Promise.all([startFinance(), startPurchasing()]);
+});
+
+afterAll(async () => {
+  await cleanUp();
+  await temporal?.connection.close();
+});
+
+/** A's task asks B's question (marked as B's); answered over A, it completes with B's decision. */
+async function expectApprovalRoundTrip(
+  task: { id: string; status: { state: string; message: any }; metadata: any },
+  {
+    agent,
+    remote = 'finance-approval',
+    says = 'finance says',
+  }: { agent?: string; remote?: string; says?: string } = {},
+) {
+  expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  const pending = task.metadata.pendingQuestion;
+  expect(pending.from).toMatchObject({ agent: remote });
+  expect(pending.prompt).toMatch(/approves? .*\?$/i);
+  const answered = await send('yes', { taskId: task.id, ...(agent && { agent }) });
+  expect(answered.status.state, JSON.stringify(answered.status.message)).toBe('TASK_STATE_COMPLETED');
+  expect(answered.status.message.parts[0].text).toContain(`purchased after "${says} yes" (${remote} task`);
+  expect(answered.artifacts[0]).toMatchObject({ name: 'decision', parts: [{ data: { approved: true } }] });
+  expect(delegationOf(answered)).toMatchObject({ agent: remote, state: 'completed' });
+  return answered;
+}
+
+describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
+  it("carries B's question up to A's client and the answer back down", async () => {
+    const before = await financeTasks();
+    const task = await send('a laptop');
+    expect(task.status.message.parts[0].text).toBe('Approve a laptop?');
+    const answered = await expectApprovalRoundTrip(task);
+    const remote = await waitForTaskState(
+      agentUrl(financeGateway, 'finance-approval'),
+      delegationOf(answered)!.taskId,
+      'TASK_STATE_COMPLETED',
+    );
+    expect(remote.status.message.parts[0].text).toBe('finance says yes');
+    expect((await financeTasks()) - before).toBe(1);
+  });
+
+  it("survives both stacks restarting while B's question waits, with one remote task only", async () => {
+    const before = await financeTasks();
+    const task = await send('a desk');
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    await Promise.all([financeGateway, financeWorker, purchasingGateway, purchasingWorker].map((p) => p.stop()));
+    await Promise.all([startFinance(), startPurchasing()]);
+    await expectApprovalRoundTrip(task);
+    expect((await financeTasks()) - before).toBe(1);
+  });
+
+  it('cancels the remote task when A is canceled while B works, then ends canceled', async () => {
+    const task = await send('slow purchase', { returnImmediately: true });
+    let remoteId: string | undefined;
+    await waitFor('A to delegate', async () => {
+      remoteId = delegationOf((await rpc(purchasing(), 'GetTask', { id: task.id })).result)?.taskId;
+      return remoteId !== undefined;
+    });
+    await waitForTaskState(agentUrl(financeGateway, 'finance-approval'), remoteId!, 'TASK_STATE_WORKING');
+    const canceled = await rpc(purchasing(), 'CancelTask', { id: task.id });
+    expect(canceled.error).toBeUndefined();
+    const remote = await waitForTaskState(
+      agentUrl(financeGateway, 'finance-approval'),
+      remoteId!,
+      'TASK_STATE_CANCELED',
+    );
+    expect(remote.status.state).toBe('TASK_STATE_CANCELED');
+    const ended = await waitForTaskState(purchasing(), task.id, 'TASK_STATE_CANCELED');
+    expect(delegationOf(ended)).toMatchObject({ taskId: remoteId, state: 'canceled' });
+  });
+
+  it("retries while B's gateway is down for 30 s, then carries on", async () => {
+    await financeGateway.stop();
+    const task = await send('a chair', { returnImmediately: true });
+    await sleep(30_000);
+    const waiting = (await rpc(purchasing(), 'GetTask', { id: task.id })).result;
+    expect(waiting.status.state).toBe('TASK_STATE_WORKING');
+    expect(JSON.stringify(waiting.status.message ?? {})).toMatch(
+      /a2aTemporal\.remoteAgent\.send failed \(attempt \d+\)/,
+    );
+    [financeGateway] = await Promise.all([
+      startGateway({ taskQueue: queues.b, config: join(dir, 'b.config.ts'), port: ports.b, grpcPort: ports.bGrpc }),
+    ]);
+    const asked = await waitForTaskState(purchasing(), task.id, 'TASK_STATE_INPUT_REQUIRED', { timeoutMs: 90_000 });
+    await expectApprovalRoundTrip(asked);
+  });
+
+  it("lets A's agent catch B's rejection as RemoteAgentFailed", async () => {
+    const task = await send('reject this purchase');
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.status.message.parts[0].text).toBe('caught rejected: over budget');
+  });
+
+  it('reaches B over gRPC when the call prefers it', async () => {
+    const task = await send('a monitor', { agent: 'purchasing-grpc' });
+    await expectApprovalRoundTrip(task, { agent: 'purchasing-grpc' });
+  });
+
+  it.skipIf(!existsSync(PYTHON_V03))('reaches a v0.3 agent of another ecosystem (Python a2a-sdk 0.3)', async () => {
+    const python = spawn(PYTHON_V03, [fileURLToPath(new URL('./v03_agent.py', import.meta.url)), String(ports.python)]);
+    try {
+      await waitFor('the Python agent to serve its card', async () =>
+        fetch(`http://127.0.0.1:${ports.python}/.well-known/agent-card.json`)
+          .then((r) => r.ok)
+          .catch(() => false),
+      );
+      const task = await send('a lamp', { agent: 'purchasing-python' });
+      await expectApprovalRoundTrip(task, {
+        agent: 'purchasing-python',
+        remote: 'python-approval',
+        says: 'python says',
+      });
+    } finally {
+      python.kill();
+    }
+  });
+});
