@@ -39,11 +39,13 @@ export type { AgentVersioning } from './protocol/versioning.js';
 export type { RemoteCredentials, RemoteTransport } from './protocol/delegation.js';
 export {
   defineLlmAgent,
+  defineRemoteAgentTool,
   defineTool,
   type AnyLlmTool,
   type ApprovalPolicy,
   type LlmAgentDefinition,
   type LlmTool,
+  type RemoteAgentToolDefinition,
 } from './workflows/llm-agent.js';
 export { defineConfig, type A2ATemporalConfig } from './config/define-config.js';
 export type { JsonObject, WirePart } from './protocol/wire.js';

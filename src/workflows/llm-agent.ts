@@ -24,7 +24,9 @@ import type { JsonObject } from '../protocol/wire.js';
 import {
   AgentFailure,
   defineAgent,
+  RemoteAgentFailed,
   type AgentContext,
+  type CallAgentOptions,
   type AgentDefinition,
   type DeadlineOutcome,
 } from './agent-api.js';
@@ -49,6 +51,8 @@ export interface LlmTool<I = unknown> {
   input: ZodType<I>;
   /** Name of the activity that runs the tool (exported by the project's activities module); it gets the arguments. */
   activity: string;
+  /** Set by defineRemoteAgentTool: a remote A2A agent runs the tool (`ctx.callAgent`) instead of an activity. */
+  remoteAgent?: RemoteAgentTarget;
   /** Default 'never'. A reason the function returns is shown to the approver. */
   approval?: ApprovalPolicy<I>;
   /** Who may approve (as `ctx.ask`'s responders: principals, and groups as `group:NAME`). */
@@ -61,6 +65,37 @@ export interface LlmTool<I = unknown> {
   onApprovalDeadline?: DeadlineOutcome;
   /** Retries and timeouts of the tool's activity, merged field by field with the defaults (llm-activity-options.ts: 5 minutes, 3 attempts, heartbeat timeout 5 s). */
   activityOptions?: ActivityOptions;
+}
+
+/** A remote A2A agent as a tool: where it is, how to reach it, and who answers its questions. */
+export interface RemoteAgentTarget extends CallAgentOptions {
+  url: string;
+}
+
+export interface RemoteAgentToolDefinition extends RemoteAgentTarget {
+  /** What the model reads: what the agent does and when to call it. */
+  description: string;
+  /** As a tool's: whether the call itself waits for a human's approval first. Default 'never'. */
+  approval?: ApprovalPolicy<{ message: string }>;
+  approvers?: string[];
+}
+
+/**
+ * A tool with which the model delegates to a remote A2A agent: it sends `message` and gets the
+ * remote task's answer and artifacts back. The remote agent's questions become this task's, as in
+ * `ctx.callAgent`; a remote failure comes back to the model as the tool's error.
+ */
+export function defineRemoteAgentTool(definition: RemoteAgentToolDefinition): LlmTool<{ message: string }> {
+  const { description, approval, approvers, ...remoteAgent } = definition;
+  return {
+    description,
+    input: z.object({ message: z.string().min(1).describe('What to ask the agent, in full') }),
+    // No activity: the loop runs a remote agent's tool with ctx.callAgent (LlmLoop.delegate).
+    activity: '',
+    remoteAgent,
+    ...(approval && { approval }),
+    ...(approvers && { approvers }),
+  };
 }
 
 /** A tool of whatever argument type, as an agent's `tools` holds them. */
@@ -117,7 +152,11 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
     // The worker checks at its start that every tool's activity is registered (agents-plugin.ts).
     llm: {
       ...(model && { model }),
-      toolActivities: Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.activity])),
+      toolActivities: Object.fromEntries(
+        Object.entries(tools)
+          .filter(([, tool]) => !tool.remoteAgent)
+          .map(([name, tool]) => [name, tool.activity]),
+      ),
     },
     run: (ctx) =>
       new LlmLoop(ctx, {
@@ -288,6 +327,7 @@ class LlmLoop {
   }
 
   private async execute(call: LlmToolCall, tool: AnyLlmTool, input: unknown): Promise<LlmToolResult> {
+    if (tool.remoteAgent) return this.delegate(call, tool.remoteAgent, input as { message: string });
     const options = llmActivityOptions('tool', tool.activityOptions);
     const run = proxyActivities<Record<string, ToolActivity>>(options)[TOOL_ACTIVITY]!;
     const { journal } = agentInternals(this.ctx);
@@ -302,6 +342,24 @@ class LlmLoop {
       ]),
     );
     return { id: call.id, name: call.name, output: outcome.output, ...(outcome.isError && { isError: true }) };
+  }
+
+  /** A remote agent's tool: its answer and artifacts go to the model, its failure as the tool's error. */
+  private async delegate(
+    call: LlmToolCall,
+    target: RemoteAgentTarget,
+    input: { message: string },
+  ): Promise<LlmToolResult> {
+    const { url, ...options } = target;
+    try {
+      const result = await this.ctx.callAgent(url, input.message, options);
+      const artifacts = result.artifacts.map(({ name, parts }) => ({ ...(name && { name }), parts }));
+      const output = artifacts.length > 0 ? `${result.text}\nArtifacts: ${JSON.stringify(artifacts)}` : result.text;
+      return { id: call.id, name: call.name, output: cap(output, MAX_TOOL_OUTPUT_CHARS) };
+    } catch (error) {
+      if (!(error instanceof RemoteAgentFailed)) throw error;
+      return { id: call.id, name: call.name, output: error.message, isError: true };
+    }
   }
 
   /** Before a model call: once the budget is reached, a human says whether to go on. */

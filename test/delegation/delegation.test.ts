@@ -25,6 +25,7 @@ import {
   waitForTaskState,
   type ServeProcess,
 } from '../fault/support.js';
+import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { testClient } from '../support/worker.js';
 import type { Client } from '@temporalio/client';
@@ -34,24 +35,42 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PYTHON_V03 = fileURLToPath(new URL('../../.tools/a2a-sdk-0.3/bin/python', import.meta.url));
 const temp = useTempDirs();
 
-const FINANCE_AGENTS = `import { defineAgent } from '${ROOT}src/index.ts';
+/** B's agents: finance approves, and sends big purchases on to the CFO (a chain of three agents). */
+function financeAgents(cfoUrl: string): string {
+  return `import { defineAgent } from '${ROOT}src/index.ts';
+
+const skills = [{ id: 'approve', name: 'Approve', description: 'Approves a purchase', tags: [] }];
 
 export default [
   defineAgent({
     name: 'finance-approval',
     description: 'Approves purchases.',
-    skills: [{ id: 'approve', name: 'Approve', description: 'Approves a purchase', tags: [] }],
+    skills,
     async run(ctx) {
       const request = ctx.message.text;
       if (request.startsWith('reject')) ctx.reject('over budget');
       if (request.startsWith('slow')) await ctx.sleep('1 hour', 'working on it');
+      if (request.startsWith('big')) {
+        const cfo = await ctx.callAgent('${cfoUrl}', request);
+        return \`finance says \${cfo.text}\`;
+      }
       const reply = await ctx.ask({ question: \`Approve \${request}?\`, details: { request } });
       ctx.artifact({ name: 'decision', data: { request, approved: reply.text === 'yes', by: reply.responder ?? null } });
       return \`finance says \${reply.text}\`;
     },
   }),
+  defineAgent({
+    name: 'cfo-approval',
+    description: 'Approves big purchases.',
+    skills,
+    async run(ctx) {
+      const reply = await ctx.ask(\`CFO: approve \${ctx.message.text}?\`);
+      return \`the CFO says \${reply.text}\`;
+    },
+  }),
 ];
 `;
+}
 
 function purchasingAgents(financeUrl: string, pythonUrl: string): string {
   const agent = (name: string, url: string, options: string) => `
@@ -70,14 +89,22 @@ function purchasingAgents(financeUrl: string, pythonUrl: string): string {
       }
     },
   }),`;
-  return `import { defineAgent, RemoteAgentFailed } from '${ROOT}src/index.ts';
+  return `import { defineAgent, defineLlmAgent, defineRemoteAgentTool, RemoteAgentFailed } from '${ROOT}src/index.ts';
 
-export default [${agent('purchasing', financeUrl, '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-python', pythonUrl, '{}')}
+export default [
+  defineLlmAgent({
+    name: 'purchasing-assistant',
+    description: 'Buys things with a model deciding, once finance approves.',
+    skills: [{ id: 'buy', name: 'Buy', description: 'Buys a thing', tags: [] }],
+    instructions: 'Ask finance before you buy anything.',
+    tools: { finance: defineRemoteAgentTool({ url: '${financeUrl}', description: 'Asks finance to approve a purchase' }) },
+  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-python', pythonUrl, '{}')}
 ];
 `;
 }
 
 let temporal: Client;
+let model: FakeModelServer;
 let dir: string;
 const queues = { a: uniqueQueue('delegation-a'), b: uniqueQueue('delegation-b') };
 const ports = { b: 0, bGrpc: 0, python: 0 };
@@ -95,7 +122,11 @@ const startFinance = async () => {
 const startPurchasing = async () => {
   [purchasingGateway, purchasingWorker] = await Promise.all([
     startGateway({ taskQueue: queues.a, config: join(dir, 'a.config.ts') }),
-    startWorker({ taskQueue: queues.a, config: join(dir, 'a.config.ts') }),
+    startWorker({
+      taskQueue: queues.a,
+      config: join(dir, 'a.config.ts'),
+      env: { A2A_MODEL_BASE_URL: model.url, A2A_MODEL: 'fake-model' },
+    }),
   ]);
 };
 
@@ -113,10 +144,11 @@ const delegationOf = (task: { metadata?: { delegations?: { taskId: string; state
 
 beforeAll(async () => {
   temporal = await testClient();
+  model = await startFakeModelServer();
   dir = temp.make('a2a-delegation-');
   [ports.b, ports.bGrpc] = [await freePort(), await freePort()];
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(join(dir, 'finance.ts'), FINANCE_AGENTS);
+  writeFileSync(join(dir, 'finance.ts'), financeAgents(`http://127.0.0.1:${ports.b}/agents/cfo-approval`));
   writeFileSync(join(dir, 'b.config.ts'), "export default { agents: './finance.ts' };\n");
   const financeUrl = `http://127.0.0.1:${ports.b}/agents/finance-approval`;
   ports.python = await freePort();
@@ -127,6 +159,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cleanUp();
+  await model?.close();
   await temporal?.connection.close();
 });
 
@@ -221,6 +254,36 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
   it('reaches B over gRPC when the call prefers it', async () => {
     const task = await send('a monitor', { agent: 'purchasing-grpc' });
     await expectApprovalRoundTrip(task, { agent: 'purchasing-grpc' });
+  });
+
+  it('carries a question up a chain of three agents, and the answer down', async () => {
+    const task = await send('big purchase');
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(task.status.message.parts[0].text).toBe('CFO: approve big purchase?');
+    expect(task.metadata.pendingQuestion.from).toMatchObject({ agent: 'finance-approval' });
+    const answered = await send('yes', { taskId: task.id });
+    expect(answered.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answered.status.message.parts[0].text).toContain('purchased after "finance says the CFO says yes"');
+  });
+
+  it("lets an LLM agent's model delegate with a remote-agent tool, B's question answered by a human", async () => {
+    const token = `printer-${Date.now()}`;
+    model.script(
+      { match: token, toolCalls: [{ name: 'finance', arguments: { message: 'a printer' } }] },
+      { match: token, text: 'Bought the printer: finance approved.' },
+    );
+    const task = await send(`buy a printer (${token})`, { agent: 'purchasing-assistant' });
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(task.metadata.pendingQuestion).toMatchObject({
+      prompt: 'Approve a printer?',
+      from: { agent: 'finance-approval' },
+    });
+    const answered = await send('yes', { taskId: task.id, agent: 'purchasing-assistant' });
+    expect(answered.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answered.status.message.parts[0].text).toBe('Bought the printer: finance approved.');
+    const toolResult = JSON.stringify(model.requestsMatching(token).at(-1)!.body.messages.at(-1));
+    expect(toolResult).toContain('finance says yes');
+    expect(toolResult).toContain('approved');
   });
 
   it.skipIf(!existsSync(PYTHON_V03))('reaches a v0.3 agent of another ecosystem (Python a2a-sdk 0.3)', async () => {
