@@ -33,7 +33,7 @@ import { remoteAgentClient, requestOptions } from './remote-agents.js';
 
 /** Polling a remote task: quick at first (an approval answered at once), then every few seconds. */
 const FIRST_POLL_MS = 250;
-const MAX_POLL_MS = 5_000;
+const MAX_POLL_MS = 4_000;
 
 export function createDelegationActivities() {
   return {

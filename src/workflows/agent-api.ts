@@ -6,6 +6,7 @@
 import type { Duration } from '@temporalio/common';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
+import type { ApprovalChannel } from '../protocol/approvals.js';
 import type { PushEventSelection } from '../protocol/push.js';
 import { AGENT_VERSIONINGS, isAgentVersioning, type AgentVersioning } from '../protocol/versioning.js';
 import type { RemoteAgentAddress } from '../protocol/delegation.js';
@@ -117,6 +118,14 @@ export interface AskOptions<T = unknown> {
   schema?: ZodType<T>;
   /** Structured data shown with the question: a DataPart of the status message and `metadata.pendingQuestion.details`. */
   details?: JsonObject;
+  /**
+   * Tell the approvers (the responders, groups expanded by the project's directory; else the owner)
+   * by these channels when the question starts waiting. Default: the config's `approvals.notify`;
+   * `[]` notifies nobody.
+   */
+  notify?: ApprovalChannel[];
+  /** Reminders before the deadline, e.g. `['1 day before']`. Default: the config's `approvals.remind`. */
+  remind?: string[];
 }
 
 export interface AskAuthOptions {
@@ -190,6 +199,11 @@ export interface CallAgentOptions extends Omit<RemoteAgentAddress, 'url'> {
   notByRequester?: boolean;
   /** How long each remote question waits here, as in `ask` (then the call fails). Default: no limit. */
   questionDeadline?: Duration;
+  /**
+   * How long the whole call may take: then the remote task is canceled and the call throws
+   * RemoteAgentFailed with state 'timed-out'. Default: no limit (an unreachable agent is retried for ever).
+   */
+  deadline?: Duration;
 }
 
 export interface RemoteAgentResult {
@@ -215,13 +229,12 @@ export class AgentFailure extends Error {
 export class RemoteAgentFailed extends AgentFailure {
   constructor(
     readonly agent: string,
-    readonly state: 'failed' | 'rejected' | 'canceled' | 'refused',
+    readonly state: 'failed' | 'rejected' | 'canceled' | 'refused' | 'timed-out',
     readonly remoteMessage: string,
     readonly taskId?: string,
   ) {
-    super(
-      `The ${agent} agent's task ${state === 'refused' ? 'was refused' : `ended ${state}`}${remoteMessage ? `: ${remoteMessage}` : ''}`,
-    );
+    const outcome = state === 'refused' ? 'was refused' : state === 'timed-out' ? 'timed out' : `ended ${state}`;
+    super(`The ${agent} agent's task ${outcome}${remoteMessage ? `: ${remoteMessage}` : ''}`);
     this.name = 'RemoteAgentFailed';
   }
 }

@@ -11,6 +11,7 @@ import {
   CancellationScope,
   isCancellation,
   proxyActivities,
+  sleep,
   uuid4,
   type ActivityOptions,
 } from '@temporalio/workflow';
@@ -37,6 +38,7 @@ import {
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
 import type { ReplyWaiter, TaskRuntime } from './task-runtime.js';
+import { msToNumber } from './temporal-sdk-compat.js';
 
 type RemoteActivity = (input: RemoteSendInput | RemoteTaskInput) => Promise<RemoteTaskSnapshot>;
 
@@ -49,7 +51,9 @@ const SEND_OPTIONS: ActivityOptions = {
 const FOLLOW_OPTIONS: ActivityOptions = {
   ...SEND_OPTIONS,
   startToCloseTimeout: '1 hour',
-  heartbeatTimeout: '30 seconds',
+  // Heartbeats carry the cancel to the activity, and are sent at most every 80% of this: a short
+  // timeout makes a cancel reach the remote agent within seconds. (The activity polls every <= 4 s.)
+  heartbeatTimeout: '10 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 };
 /** Canceling, then following the remote task to its end: bounded, so a cancel always ends. */
@@ -113,7 +117,7 @@ export async function callRemoteAgent(
 
   let refusal: string | undefined;
   let answeredStatus: string | undefined;
-  try {
+  const converse = async () => {
     while (!isTerminal(snapshot.state)) {
       if (!isSettled(snapshot.state)) {
         const followed = await journal.step('remote-agent:follow', () =>
@@ -146,6 +150,29 @@ export async function callRemoteAgent(
       const next = 'refused' in sent ? snapshot : sent.snapshot;
       track(next.statusKey === question ? { ...next, state: 'working' } : next);
     }
+  };
+
+  // The call's deadline, fixed in the journal: a run executed again after continue-as-new keeps it.
+  const deadline =
+    options.deadline === undefined
+      ? undefined
+      : journal.effect('remote-agent:deadline', () => Date.now() + msToNumber(options.deadline!));
+  const conversation = new CancellationScope();
+  const deadlineTimer = new CancellationScope();
+  let timedOut = false;
+  if (deadline !== undefined) {
+    void deadlineTimer
+      .run(() => sleep(Math.max(deadline - Date.now(), 1), { summary: `deadline of ${url}` }))
+      .then(
+        () => {
+          timedOut = true;
+          conversation.cancel();
+        },
+        () => undefined,
+      );
+  }
+  try {
+    await conversation.run(converse);
   } catch (error) {
     if (isCancellation(error) && snapshot.taskId && !isTerminal(snapshot.state)) {
       // Canceled here: cancel there, and end once the remote task has.
@@ -161,7 +188,17 @@ export async function callRemoteAgent(
         track(canceled);
       });
     }
+    if (timedOut && isCancellation(error)) {
+      throw new RemoteAgentFailed(
+        snapshot.agent,
+        'timed-out',
+        `no outcome within ${String(options.deadline)}`,
+        snapshot.taskId,
+      );
+    }
     throw error;
+  } finally {
+    deadlineTimer.cancel();
   }
   if (snapshot.state !== 'completed') {
     throw new RemoteAgentFailed(snapshot.agent, snapshot.state as 'failed', snapshot.text, snapshot.taskId);

@@ -98,7 +98,7 @@ export default [
     skills: [{ id: 'buy', name: 'Buy', description: 'Buys a thing', tags: [] }],
     instructions: 'Ask finance before you buy anything.',
     tools: { finance: defineRemoteAgentTool({ url: '${financeUrl}', description: 'Asks finance to approve a purchase' }) },
-  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-python', pythonUrl, '{}')}
+  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-python', pythonUrl, '{}')}
 ];
 `;
 }
@@ -227,6 +227,15 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
     expect(remote.status.state).toBe('TASK_STATE_CANCELED');
     const ended = await waitForTaskState(purchasing(), task.id, 'TASK_STATE_CANCELED');
     expect(delegationOf(ended)).toMatchObject({ taskId: remoteId, state: 'canceled' });
+  });
+
+  it("gives up at the call's deadline: cancels the remote task and throws RemoteAgentFailed", async () => {
+    const task = await send('slow and steady', { agent: 'purchasing-hasty' });
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.status.message.parts[0].text).toBe('caught timed-out: no outcome within 3 seconds');
+    const remote = delegationOf(task)!;
+    expect(remote.state).toBe('canceled');
+    await waitForTaskState(agentUrl(financeGateway, 'finance-approval'), remote.taskId, 'TASK_STATE_CANCELED');
   });
 
   it("retries while B's gateway is down for 30 s, then carries on", async () => {
