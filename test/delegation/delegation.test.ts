@@ -6,10 +6,12 @@
  * of A while B works, B down for 30 s, B rejecting, and B reached over gRPC.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { freePort } from '../../src/temporal/dev-server.js';
 import {
   agentUrl,
@@ -72,7 +74,7 @@ export default [
 `;
 }
 
-function purchasingAgents(financeUrl: string, pythonUrl: string): string {
+function purchasingAgents(financeUrl: string, pythonUrl: string, keyedFinanceUrl: string): string {
   const agent = (name: string, url: string, options: string) => `
   defineAgent({
     name: '${name}',
@@ -98,7 +100,7 @@ export default [
     skills: [{ id: 'buy', name: 'Buy', description: 'Buys a thing', tags: [] }],
     instructions: 'Ask finance before you buy anything.',
     tools: { finance: defineRemoteAgentTool({ url: '${financeUrl}', description: 'Asks finance to approve a purchase' }) },
-  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-python', pythonUrl, '{}')}
+  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-keyed', keyedFinanceUrl, "{ credentials: { apiKeyEnv: 'FINANCE_API_KEY' } }")}${agent('purchasing-python', pythonUrl, '{}')}
 ];
 `;
 }
@@ -107,7 +109,9 @@ let temporal: Client;
 let model: FakeModelServer;
 let dir: string;
 const queues = { a: uniqueQueue('delegation-a'), b: uniqueQueue('delegation-b') };
-const ports = { b: 0, bGrpc: 0, python: 0 };
+const ports = { b: 0, bGrpc: 0, python: 0, bKeyed: 0 };
+/** B's second gateway requires this API key, which A's worker has in FINANCE_API_KEY. */
+const FINANCE_API_KEY = 'purchasing-bot-key';
 let financeGateway: ServeProcess;
 let financeWorker: ServeProcess;
 let purchasingGateway: ServeProcess;
@@ -125,7 +129,7 @@ const startPurchasing = async () => {
     startWorker({
       taskQueue: queues.a,
       config: join(dir, 'a.config.ts'),
-      env: { A2A_MODEL_BASE_URL: model.url, A2A_MODEL: 'fake-model' },
+      env: { A2A_MODEL_BASE_URL: model.url, A2A_MODEL: 'fake-model', FINANCE_API_KEY },
     }),
   ]);
 };
@@ -151,8 +155,12 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'finance.ts'), financeAgents(`http://127.0.0.1:${ports.b}/agents/cfo-approval`));
   writeFileSync(join(dir, 'b.config.ts'), "export default { agents: './finance.ts' };\n");
   const financeUrl = `http://127.0.0.1:${ports.b}/agents/finance-approval`;
-  ports.python = await freePort();
-  writeFileSync(join(dir, 'purchasing.ts'), purchasingAgents(financeUrl, `http://127.0.0.1:${ports.python}/`));
+  [ports.python, ports.bKeyed] = [await freePort(), await freePort()];
+  const keyedUrl = `http://127.0.0.1:${ports.bKeyed}/agents/finance-approval`;
+  writeFileSync(
+    join(dir, 'purchasing.ts'),
+    purchasingAgents(financeUrl, `http://127.0.0.1:${ports.python}/`, keyedUrl),
+  );
   writeFileSync(join(dir, 'a.config.ts'), "export default { agents: './purchasing.ts' };\n");
   await Promise.all([startFinance(), startPurchasing()]);
 });
@@ -258,6 +266,38 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
     const task = await send('reject this purchase');
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.status.message.parts[0].text).toBe('caught rejected: over budget');
+  });
+
+  it("authenticates to B with a key from the worker's environment, never in the task's history", async () => {
+    const sha256 = createHash('sha256').update(FINANCE_API_KEY).digest('hex');
+    const keyed = await startGateway({
+      taskQueue: queues.b,
+      config: join(dir, 'b.config.ts'),
+      port: ports.bKeyed,
+      env: { A2A_AUTH: 'api-key', A2A_API_KEYS: JSON.stringify([{ sha256, principal: 'purchasing-bot' }]) },
+    });
+    try {
+      const task = await send('a keyboard', { agent: 'purchasing-keyed' });
+      await expectApprovalRoundTrip(task, { agent: 'purchasing-keyed' });
+      const remoteId = delegationOf(
+        (await rpc(purchasing('purchasing-keyed'), 'GetTask', { id: task.id })).result,
+      )!.taskId;
+      const remote = await rpc(
+        agentUrl(keyed, 'finance-approval'),
+        'GetTask',
+        { id: remoteId },
+        { 'x-api-key': FINANCE_API_KEY },
+      );
+      expect(remote.result.metadata.owner).toBe('purchasing-bot');
+      const { events } = await temporal.workflow.getHandle(workflowIdForTask(task.id)).fetchHistory();
+      const inputs = (events ?? [])
+        .flatMap((event) => event.activityTaskScheduledEventAttributes?.input?.payloads ?? [])
+        .map((payload) => Buffer.from(payload.data ?? []).toString());
+      expect(inputs.some((input) => input.includes('"apiKeyEnv":"FINANCE_API_KEY"'))).toBe(true);
+      expect(inputs.join('\n')).not.toContain(FINANCE_API_KEY);
+    } finally {
+      await keyed.stop();
+    }
   });
 
   it('reaches B over gRPC when the call prefers it', async () => {
