@@ -43,8 +43,10 @@ export class CliError extends Error {
     readonly exitCode: ExitCode,
     /** A2A error code (JSON-RPC numbering) when the gateway returned one. */
     readonly code?: number,
+    /** What the gateway answered, for callers that act on more than the message (task-agent.ts). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'CliError';
   }
 }
@@ -103,7 +105,7 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
       );
     }
     const code = a2aErrorCode(error);
-    return new CliError(`A2A error ${code ?? error.reason}: ${error.message}`, ExitCode.Remote, code);
+    return new CliError(`A2A error ${code ?? error.reason}: ${error.message}`, ExitCode.Remote, code, error);
   }
   const network = networkErrorCode(error);
   if (network === 'UND_ERR_HEADERS_TIMEOUT') {

@@ -8,7 +8,7 @@ import type { CommandId } from './spec.js';
 export const ENVIRONMENT = `
 Environment:
   A2A_URL        gateway base URL (agents are served at URL/agents/NAME/)
-  A2A_AGENT      default agent of the tasks commands
+  A2A_AGENT      default --agent of the tasks commands (none: the task's own agent; list: every agent)
   A2A_TRANSPORT  jsonrpc (default) or rest
   A2A_RESPONDER  default --as
   A2A_API_KEY    API key for a gateway with authentication (sent as X-API-Key)
@@ -31,7 +31,7 @@ export const HELP_TEXTS: Record<CommandId, HelpText> = {
   dev: {
     summary: "Run a project's agents locally: Temporal dev server + UI, worker and gateway, reloaded on save",
     details: `Tasks persist in .data/temporal.db (env A2A_DATA_DB). Saving a file next to the config restarts the worker and the gateway; the dev server and its tasks stay, so waiting tasks keep waiting. With TEMPORAL_ADDRESS set it uses that server instead of starting one. Ports: PORT (8080), GRPC_PORT (8081, "off" disables), TEMPORAL_PORT (7233), TEMPORAL_UI_PORT (8233).`,
-    examples: ['a2a-temporal dev', 'a2a-temporal dev examples/a2a-temporal.config.ts'],
+    examples: ['a2a-temporal dev', 'a2a-temporal dev ../other-project/a2a-temporal.config.ts'],
   },
   worker: {
     summary: "Run a project's agents and activities on a Temporal worker (production)",
@@ -47,8 +47,8 @@ export const HELP_TEXTS: Record<CommandId, HelpText> = {
     summary: 'Send a message to an agent (starts a new task)',
     details: `Without --stream the call blocks until the task completes, fails or stops to ask for input, then prints the state, the status message and the artifacts. With --stream every status and artifact event is printed as it arrives (--json: one StreamResponse per line).`,
     examples: [
-      'a2a-temporal send expense-approval "Please approve 120 USD for a team lunch"',
-      `a2a-temporal send long-report "durable execution" --data '{"sections":3,"sectionMs":500}' --stream`,
+      'a2a-temporal send purchase-approval "Buy 3 monitors for 450 EUR"',
+      `a2a-temporal send my-agent "Summarize this order" --data '{"orderId":"A-1001"}' --stream`,
     ],
   },
   chat: {
@@ -56,7 +56,7 @@ export const HELP_TEXTS: Record<CommandId, HelpText> = {
     details: `Each line you type either answers the pending question (when the last task is waiting for input) or starts a new task in the same conversation. Responses stream live. The context ID and the pending task are kept in a state file (env A2A_CLI_STATE, default $XDG_STATE_HOME/a2a-temporal/chat.json or ~/.local/state/a2a-temporal/chat.json), keyed by gateway URL and agent, so quitting and coming back resumes the conversation.
 
 In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /status shows the pending task. Ctrl+C while a response streams detaches from it (the task keeps running).`,
-    examples: ['a2a-temporal chat expense-approval'],
+    examples: ['a2a-temporal chat purchase-approval'],
   },
   tasks: {
     summary: 'List, show, answer and cancel tasks (a2a-temporal tasks COMMAND --help for details)',
@@ -68,12 +68,18 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
     ],
   },
   'tasks list': {
-    summary: "List an agent's tasks (ListTasks; newest first, eventually consistent)",
-    details: 'Lists come from Temporal visibility, which may lag a second.',
-    examples: ['a2a-temporal tasks list --state input-required', 'a2a-temporal tasks list --agent echo --json'],
+    summary: "List tasks: every agent's, or one agent's with --agent (ListTasks; eventually consistent)",
+    details:
+      "Without --agent, one page of each agent the gateway serves, the latest change first, with each task's agent; MAY ANSWER shows who may answer a task that waits (the question's responders; when it names none, the task's owner, or anyone on a gateway without authentication). A \"More:\" line per agent with more tasks continues that agent's list. Lists come from Temporal visibility, which may lag a second.",
+    examples: [
+      'a2a-temporal tasks list --state input-required',
+      'a2a-temporal tasks list --agent purchase-approval --json',
+    ],
   },
   'tasks show': {
     summary: 'Show a task: state, timeline, pending question, history, artifacts (GetTask)',
+    details:
+      "A task ID is enough: without --agent the command asks the gateway's default agent, and the gateway names the task's own agent when it is another (so do reply and cancel).",
     examples: ['a2a-temporal tasks show 3f0c9a4e-...'],
   },
   'tasks reply': {
@@ -94,7 +100,7 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
       "Asks the gateway who you are (A2A_API_KEY or A2A_TOKEN, as every command) and lists the questions you may answer: those naming you or one of your groups, and your own tasks' that name nobody. Without authentication (dev) every waiting question. The same list as the web inbox at <gateway>/inbox/; answer with tasks reply.",
     examples: [
       'a2a-temporal inbox',
-      'a2a-temporal inbox --agent expense-approval --sort age',
+      'a2a-temporal inbox --agent purchase-approval --sort age',
       'a2a-temporal inbox --json',
     ],
   },

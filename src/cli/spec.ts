@@ -31,8 +31,12 @@ const GATEWAY = [
     .default('JSONRPC', 'jsonrpc'),
 ];
 const JSON_OUTPUT = new Option('--json', 'Machine-readable JSON on stdout (A2A v1.0 wire shapes)');
-const AGENT_OPTION = new Option('--agent <NAME>', "The task's agent (default: the gateway's default agent)");
+const AGENT_OPTION = new Option(
+  '--agent <NAME>',
+  "The task's agent (default: the gateway's default agent, or the agent the gateway names for the task)",
+);
 const TASK = [AGENT_OPTION.env('A2A_AGENT'), ...GATEWAY, JSON_OUTPUT];
+const LIST_AGENT_OPTION = new Option('--agent <NAME>', "Only this agent's tasks (default: every agent's)");
 
 /** Each command by the words that name it, with its arguments and options in the order the help lists them. */
 const COMMAND_LINE = {
@@ -61,8 +65,10 @@ const COMMAND_LINE = {
       .argParser(parseState),
     new Option('--context <ID>', 'Only tasks of this context (conversation)'),
     new Option('--page-size <N>', 'Tasks per page, 1-100 (default 50)').argParser(integer('--page-size', 1, 100)),
-    new Option('--page-token <TOKEN>', 'Continue from a previous page'),
-    ...TASK,
+    new Option('--page-token <TOKEN>', 'Continue from a previous page (of the agent its "More:" line names)'),
+    LIST_AGENT_OPTION.env('A2A_AGENT'),
+    ...GATEWAY,
+    JSON_OUTPUT,
   ],
   'tasks show': [
     ID,

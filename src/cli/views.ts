@@ -1,8 +1,8 @@
 /**
- * The human-readable views: the result of a send, one task in detail, a page of tasks.
+ * The human-readable views: the result of a send, one task in detail (a page of tasks: task-list-view.ts).
  * Pure: they take the clock and the terminal width, so tests pin both.
  */
-import { Role, type Artifact, type ListTasksResponse, type Message, type Task } from '@a2a-js/sdk';
+import { Role, type Artifact, type Message, type Task } from '@a2a-js/sdk';
 import {
   agentOf,
   artifactTitle,
@@ -21,7 +21,7 @@ import {
   commandHint,
 } from './format.js';
 import { isInterrupted } from '../protocol/states.js';
-import { oneLine, renderTable } from './table.js';
+import { renderTable } from './table.js';
 
 export interface ViewOptions {
   now: Date;
@@ -151,33 +151,6 @@ export function taskView(task: Task, options: ViewOptions): string {
   return lines.join('\n');
 }
 
-/** `tasks list`: one row per task, then the paging footer. */
-export function taskListView(
-  page: ListTasksResponse,
-  options: ViewOptions & { agent: string; filters?: string },
-): string {
-  if (page.tasks.length === 0) return `No tasks found for agent ${options.agent}.`;
-  const rows = page.tasks.map((task) => [
-    task.id,
-    taskStateName(task),
-    dateTime(task.status?.timestamp),
-    oneLine(messageText(task.status?.message)),
-  ]);
-  const lines = [renderTable(['TASK ID', 'STATE', 'UPDATED', 'MESSAGE'], rows, tableOptions(options))];
-  const shown =
-    page.totalSize > page.tasks.length
-      ? `${page.tasks.length} of ${page.totalSize} tasks`
-      : plural(page.tasks.length, 'task');
-  lines.push('', `${shown} of agent ${options.agent}.`);
-  if (page.nextPageToken) {
-    // A page token only continues the query it came from, so the hint repeats the filters.
-    const filters = options.filters ? `${options.filters} ` : '';
-    const more = `tasks list ${filters}--page-token ${shellWord(page.nextPageToken)}`;
-    lines.push(`More:  ${commandHint(more, { gatewayUrl: options.gatewayUrl })}`);
-  }
-  return lines.join('\n');
-}
-
-function tableOptions(options: ViewOptions, prefix = ''): { maxWidth?: number; indent: string } {
+export function tableOptions(options: ViewOptions, prefix = ''): { maxWidth?: number; indent: string } {
   return { indent: prefix, ...(options.columns !== undefined && { maxWidth: options.columns }) };
 }

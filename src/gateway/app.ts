@@ -1,7 +1,7 @@
 /**
  * The gateway's HTTP app: every agent under `/agents/<name>/` (card, v0.3 card, JSON-RPC at the
- * agent URL itself, HTTP+JSON under `/rest`), and the default agent also at the root; the
- * approvals inbox's pages at `/inbox/` (src/gateway/inbox).
+ * agent URL itself, HTTP+JSON under `/rest`), and the default agent also at the root; the list of
+ * agents at `/agents`; the approvals inbox's pages at `/inbox/` (src/gateway/inbox).
  */
 import express, { type Request, type RequestHandler, type Response, type NextFunction } from 'express';
 import type { Client } from '@temporalio/client';
@@ -15,6 +15,7 @@ import { gatewayTracer } from '../telemetry/tracing.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
 import { publicJwks, pushSigningKeyFromEnv, PUSH_JWKS_PATH } from '../push/signing.js';
 import { buildAgentCards } from './agent-card.js';
+import { agentDirectory, AGENT_DIRECTORY_PATH } from './agent-directory.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { limitNewTasksHttp, type NewTaskRateLimit } from './auth/task-rate-limit.js';
 import { authenticateHttp, expressUserBuilder, principalOf } from './request-context.js';
@@ -146,6 +147,9 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   // The inbox answers through the same guarded handlers as the transports.
   const inbox = { ...options.inbox, client: options.client, handlers: guarded, authenticator, publicBaseUrl: base };
   app.use(INBOX_PATH, inboxRouter(inbox));
+  // Behind the same authentication as the agents' calls: a list of names is no business of strangers.
+  const directory = agentDirectory(options.agents, defaultName!, base);
+  app.get(AGENT_DIRECTORY_PATH, authenticateHttp(authenticator, 'rest'), (_req, res) => void res.json(directory));
   for (const [name, handler] of guarded) app.use(`/agents/${name}`, agentRouter(handler, authenticator, limit));
   app.use('/', agentRouter(guarded.get(defaultName!)!, authenticator, limit));
   app.use((_req: Request, res: Response) => {

@@ -43,6 +43,21 @@ export function taskNotFound(taskId: string): A2AError {
   return new TaskNotFoundError(`Task ${taskId} not found`);
 }
 
+/** The ErrorInfo metadata key that names the agent whose endpoint serves a task. */
+export const TASK_AGENT_METADATA = 'taskAgent';
+
+/**
+ * A task asked for at another agent's endpoint, by a caller who may see it: still TaskNotFound here
+ * (each agent's endpoint serves its own tasks), but naming the task's agent, in the message for a
+ * person and in the ErrorInfo metadata for a client (the CLI goes there), on every transport.
+ */
+export function taskOfAnotherAgent(taskId: string, agent: string): A2AError {
+  return new TaskNotFoundError({
+    message: `Task ${taskId} is a task of agent ${agent}: ask its endpoint, /agents/${agent}/`,
+    metadata: { [TASK_AGENT_METADATA]: agent },
+  });
+}
+
 /** Maps a Temporal client failure to an A2A error; `taskId` names the task in messages. */
 export function toA2AError(error: unknown, taskId?: string): unknown {
   if (error instanceof A2AError) return error; // TemporalUnavailableError too

@@ -3,15 +3,15 @@
  * process) and the gateway on free ports, plus a small A2A JSON-RPC client for each agent.
  */
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../config/load-config.js';
 import { startGateway } from '../gateway/server.js';
-import { logger } from '../logging.js';
 import type { JsonObject, WirePart, WireTask } from '../protocol/wire.js';
 import { tracingPlugins } from '../telemetry/tracing.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { agentsPlugin, bundleAgents } from '../worker/agents-plugin.js';
+import { quietLogs } from './test-logs.js';
 
 export interface TestEnvironmentOptions {
   /** Config file, or a folder holding one. Default: the current folder. */
@@ -156,17 +156,4 @@ async function rpc(url: string, method: string, params: unknown): Promise<unknow
 
 function unexpected(method: string, result: unknown): never {
   throw new Error(`${method} answered without a task: ${JSON.stringify(result)}`);
-}
-
-let logsQuieted = false;
-/** Warnings and errors only (LOG_LEVEL still wins for ours), unless the test installed a Temporal runtime of its own first. */
-export function quietLogs(): void {
-  if (logsQuieted) return;
-  logsQuieted = true;
-  if (!process.env.LOG_LEVEL) logger.level = 'warn';
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch {
-    // Already installed: keep the test's own settings.
-  }
 }

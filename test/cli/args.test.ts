@@ -49,7 +49,7 @@ describe('help texts', () => {
     );
     expect(help('send')).toContain('--url <URL> Gateway base URL (default: "http://127.0.0.1:8080", env: A2A_URL)');
     expect(help('tasks list')).toContain('(choices: "submitted", "working", "input-required"');
-    expect(help('send')).toContain('Examples: a2a-temporal send expense-approval');
+    expect(help('send')).toContain('Examples: a2a-temporal send purchase-approval');
     expect(help()).toContain('Environment: A2A_URL gateway base URL');
   });
 });

@@ -1,6 +1,7 @@
-import { Message } from '@a2a-js/sdk';
+import { ListTasksResponse, Message, Task } from '@a2a-js/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resultView, taskListView, taskView } from '../../src/cli/views.js';
+import { taskListView } from '../../src/cli/task-list-view.js';
+import { resultView, taskView } from '../../src/cli/views.js';
 import { completedTask, NOW, page, waitingTask } from './fixtures.js';
 
 beforeAll(() => {
@@ -96,23 +97,55 @@ describe('taskView', () => {
 });
 
 describe('taskListView', () => {
-  it('lists tasks and repeats the filters in the next-page hint', () => {
-    const text = taskListView(page('tok'), { now: NOW, agent: 'expense-approval', filters: '--state working' });
+  it("lists one agent's tasks and repeats the agent and the filters in the next-page hint", () => {
+    const pages = [{ agent: 'expense-approval', page: page('tok') }];
+    const text = taskListView(pages, { now: NOW, filters: '--state input-required' });
     const [header, first, second] = text.split('\n');
-    expect(header).toMatch(/^TASK ID\s+STATE\s+UPDATED\s+MESSAGE$/);
-    expect(first).toMatch(/^task-1\s+input-required\s+2030-01-02 09:55:00\s+Approve 120 USD for lunch\?$/);
-    expect(second).toMatch(/^task-2\s+completed/);
+    expect(header).toMatch(/^TASK ID\s+STATE\s+UPDATED\s+MAY ANSWER\s+MESSAGE$/);
+    expect(first).toMatch(/^task-1\s+input-required\s+2030-01-02 09:55:00\s+alice, bob\s+Approve 120 USD for lunch\?$/);
+    expect(second).toMatch(/^task-2\s+completed\s+2030-01-02 09:58:00\s+Approved\.$/);
     expect(text).toContain('2 of 7 tasks of agent expense-approval.');
-    expect(text).toMatch(/More: {2}(npx )?a2a-temporal tasks list --state working --page-token tok$/m);
+    expect(text).toMatch(
+      /More: {2}(npx )?a2a-temporal tasks list --agent expense-approval --state input-required --page-token tok$/m,
+    );
+  });
+
+  it("merges every agent's tasks, newest first, with their agents and a next-page hint per agent", () => {
+    const echo = ListTasksResponse.fromJSON({
+      tasks: [Task.toJSON(waitingTask({ id: 'task-3', metadata: { agent: 'echo' } }))],
+      totalSize: 1,
+    });
+    const pages = [
+      { agent: 'expense-approval', page: page('tok') },
+      { agent: 'echo', page: echo },
+    ];
+    const text = taskListView(pages, { now: NOW, everyAgent: true });
+    const [header, ...rows] = text.split('\n');
+    expect(header).toMatch(/^TASK ID\s+AGENT\s+STATE\s+UPDATED\s+MAY ANSWER\s+MESSAGE$/);
+    expect(rows[0]).toMatch(/^task-2\s+expense-approval\s+completed/);
+    expect(rows[1]).toMatch(/^task-1\s+expense-approval\s+input-required\s+\S+ \S+\s+alice, bob/);
+    // A question that names no responders: the owner answers it (anyone, when no owner is known).
+    expect(rows[2]).toMatch(/^task-3\s+echo\s+input-required\s+\S+ \S+\s+anyone/);
+    const owned = waitingTask({ id: 'task-4', metadata: { agent: 'echo', owner: 'dana' } });
+    const ownedPage = ListTasksResponse.fromJSON({ tasks: [Task.toJSON(owned)], totalSize: 1 });
+    expect(taskListView([{ agent: 'echo', page: ownedPage }], { now: NOW })).toMatch(/dana \(owner\)/);
+    expect(text).toContain('3 of 8 tasks of 2 agents.');
+    expect(text).toMatch(/More: {2}(npx )?a2a-temporal tasks list --agent expense-approval --page-token tok$/m);
   });
 
   it('fits the terminal', () => {
-    const text = taskListView(page(), { now: NOW, agent: 'a', columns: 60 });
+    const text = taskListView([{ agent: 'a', page: page() }], { now: NOW, columns: 60 });
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
   });
 
-  it('says when there is nothing', () => {
+  it('says when there is nothing, and whose tasks it looked for', () => {
     const empty = { tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 };
-    expect(taskListView(empty, { now: NOW, agent: 'echo' })).toBe('No tasks found for agent echo.');
+    expect(taskListView([{ agent: 'echo', page: empty }], { now: NOW })).toBe('No tasks found for agent echo.');
+    expect(taskListView([{ page: empty }], { now: NOW })).toBe("No tasks found for the gateway's default agent.");
+    const two = [
+      { agent: 'a', page: empty },
+      { agent: 'b', page: empty },
+    ];
+    expect(taskListView(two, { now: NOW, everyAgent: true })).toBe('No tasks found for 2 agents.');
   });
 });

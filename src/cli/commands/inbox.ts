@@ -5,7 +5,8 @@
 import type { WaitingForPage, WaitingQuestionRow } from '../../gateway/task-workflows/index.js';
 import { withoutTrailingSlashes } from '../../protocol/base-url.js';
 import type { Command } from '../args.js';
-import { CliError, ExitCode, toCliError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
+import { gatewayEndpoint, getFromGateway } from '../gateway-http.js';
 import { commandHint, relative, shellWord } from '../format.js';
 import type { Io } from '../io.js';
 import { renderTable } from '../table.js';
@@ -57,21 +58,10 @@ function questionText(row: WaitingQuestionRow): string {
 }
 
 async function fetchQuestions(command: InboxCommand): Promise<WaitingForPage> {
-  const url = new URL(`${withoutTrailingSlashes(command.gateway.url)}/inbox/api/questions`);
+  const url = gatewayEndpoint(command.gateway, '/inbox/api/questions');
   url.searchParams.set('order', command.sort);
   if (command.agent) url.searchParams.set('agent', command.agent);
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: { Accept: 'application/json', ...command.gateway.credentials } });
-  } catch (error) {
-    throw toCliError(error, { gatewayUrl: command.gateway.url });
-  }
-  if (response.status === 401) {
-    throw new CliError(
-      'The gateway does not know you: set A2A_API_KEY or A2A_TOKEN, as for every other command',
-      ExitCode.Remote,
-    );
-  }
+  const response = await getFromGateway(command.gateway, url);
   if (response.status === 404) {
     throw new CliError(`The gateway at ${command.gateway.url} serves no inbox (an older version?)`, ExitCode.Remote);
   }

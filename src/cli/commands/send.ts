@@ -15,6 +15,7 @@ import { isInterrupted, isSettled, isTerminal, type TaskStateName } from '../../
 import type { Command, GatewayConnection } from '../args.js';
 import { connectAgent } from '../client.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
+import { atTaskAgent } from '../task-agent.js';
 import { commandHint, messageText, shellWord, taskState, type AgentAddress } from '../format.js';
 import type { Io } from '../io.js';
 import { sendOptions, sendRequest } from '../message.js';
@@ -25,6 +26,12 @@ import { viewOptions } from './tasks.js';
 type SendCommand = Extract<Command, { kind: 'send' | 'tasks reply' }>;
 
 export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
+  if (command.kind === 'send') return sendTo(command, io);
+  // A reply without --agent finds its task's agent (task-agent.ts); hints then name that agent.
+  return atTaskAgent(command.agent, (agent) => sendTo(agent === undefined ? command : { ...command, agent }, io));
+}
+
+async function sendTo(command: SendCommand, io: Io): Promise<ExitCode> {
   const client = await connectAgent(command.gateway, command.agent);
   const request = sendRequest(command.content, {
     ...(command.kind === 'tasks reply' && { taskId: command.id }),

@@ -14,10 +14,16 @@ import {
   type TaskAudience,
   type TaskSnapshotView,
 } from '../../protocol/contract.js';
-import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
+import {
+  AGENT_ATTRIBUTE,
+  CONTEXT_ID_ATTRIBUTE,
+  OWNER_ATTRIBUTE,
+  TASK_STATE_ATTRIBUTE,
+} from '../../protocol/search-attributes.js';
 import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../../protocol/states.js';
 import type { WireTask } from '../../protocol/wire.js';
-import { isUnavailable, taskNotFound, temporalCall } from '../errors.js';
+import type { A2AError } from '@a2a-js/sdk/errors';
+import { isUnavailable, taskNotFound, taskOfAnotherAgent, temporalCall } from '../errors.js';
 
 /** How long a read waits for a worker to answer its query. */
 export const QUERY_DEADLINE_MS = 5_000;
@@ -117,8 +123,8 @@ export class TaskReader {
     caller: Caller | undefined,
   ): Promise<WorkflowExecutionDescription> {
     const description = await handle.describe();
-    if (description.type !== this.agent) throw taskNotFound(taskId);
     const audience = describedAudience(description);
+    if (description.type !== this.agent) throw anotherAgentsTask(taskId, description, audience, caller);
     if (audience && !mayAccessTask(audience, caller)) throw taskNotFound(taskId);
     return description;
   }
@@ -207,6 +213,23 @@ function describedAudience(description: WorkflowExecutionDescription): TaskAudie
   if (audience) return { ...audience, owner };
   const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
   return final && audienceOf(final, description);
+}
+
+/**
+ * A task of another agent: its agent is named only to a caller the describe shows may see the task
+ * (a stranger learns nothing, as for a missing task), and only for an A2A task workflow (its agent
+ * search attribute), never for some other workflow that happens to have the ID.
+ */
+function anotherAgentsTask(
+  taskId: string,
+  description: WorkflowExecutionDescription,
+  audience: TaskAudience | undefined,
+  caller: Caller | undefined,
+): A2AError {
+  const agent = description.typedSearchAttributes.get(AGENT_ATTRIBUTE);
+  return agent && audience && mayAccessTask(audience, caller)
+    ? taskOfAnotherAgent(taskId, agent)
+    : taskNotFound(taskId);
 }
 
 /** The whole task of a running workflow, by query: a worker must answer within the read's deadline. */

@@ -44,7 +44,7 @@ import { textOf, type WireTask } from '../../protocol/wire.js';
 import { logger } from '../../logging.js';
 import { abortable } from '../abortable.js';
 import { updateIdFor } from '../convert.js';
-import { temporalCall, toA2AError } from '../errors.js';
+import { TASK_AGENT_METADATA, temporalCall, toA2AError } from '../errors.js';
 import { TaskEventLog } from './events.js';
 import { QUERY_DEADLINE_MS, queryTask, TaskReader, taskWorkflow, type SubscribableTask } from './read.js';
 import { PushConfigStore } from './push-configs.js';
@@ -218,7 +218,9 @@ export class TaskWorkflows {
   /**
    * A closed workflow takes no Updates, and Temporal refuses one with "not found" as it does for a
    * workflow that never existed: a read tells a finished task (`refused`, with its state) from no
-   * such task. Any other failure of the Update, and of the read but "not found", stands.
+   * such task, and names the agent of a task addressed through another agent's endpoint (the
+   * workflow's own refusal does not, lest it tell a stranger). Any other failure of the Update, and
+   * of the read but a plain "not found", stands.
    */
   private async closedOrMissing(
     error: unknown,
@@ -231,7 +233,7 @@ export class TaskWorkflows {
     try {
       return refused(stateOf(await this.read(taskId, caller)));
     } catch (readError) {
-      return readError instanceof TaskNotFoundError ? mapped : readError;
+      return readError instanceof TaskNotFoundError && !readError.metadata?.[TASK_AGENT_METADATA] ? mapped : readError;
     }
   }
 
