@@ -10,7 +10,7 @@ import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
 import { readHistoryFiles } from '../deploy-check/history-files.js';
 import { replayOpenTaskHistories } from '../deploy-check/replay-open-tasks.js';
 import { replayTaskHistories, type DeployCheck, type ReplayOptions } from '../deploy-check/replay.js';
-import { quietLogs } from './test-environment.js';
+import { quietLogs } from './test-logs.js';
 
 export { describeDeployCheck } from '../deploy-check/report.js';
 export { saveTaskHistory } from '../deploy-check/history-files.js';
