@@ -9,6 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { withHeartbeats } from '../activity/heartbeat.js';
 import {
+  cap,
   MODEL_ACTIVITY,
   TOOL_ACTIVITY,
   modelOutputSignal,
@@ -18,7 +19,6 @@ import {
   type ToolRunInput,
   type ToolRunResult,
 } from '../protocol/llm.js';
-import { cap } from '../workflows/llm-agent.js';
 import { missingModelSetting, modelSettingsFromEnv, type ModelSettings } from './model-settings.js';
 import { recordModelUsage, tokenUsage } from './usage-telemetry.js';
 

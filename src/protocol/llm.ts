@@ -105,3 +105,8 @@ export interface ToolRunResult {
 /** The activities the worker registers beside the project's own for LLM agents. */
 export const MODEL_ACTIVITY = 'a2aTemporalModelCall';
 export const TOOL_ACTIVITY = 'a2aTemporalToolCall';
+
+/** Text cut to `max` characters, saying how much was cut: model answers and tool results in the conversation. */
+export function cap(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n[truncated: ${text.length - max} more characters]`;
+}

@@ -90,3 +90,14 @@ export function streamResponseOf(
       return undefined;
   }
 }
+
+/**
+ * The workflow that keeps push configs created after a task's workflow closed
+ * (src/workflows/closed-task-push-configs.ts): its type, a named export of the worker's bundle
+ * beside the agents' dynamic workflow, and its ID per task.
+ */
+export const CLOSED_TASK_PUSH_CONFIGS_WORKFLOW = 'a2aClosedTaskPushConfigs';
+
+export function closedTaskPushConfigsWorkflowId(taskId: string): string {
+  return `a2a-push-configs-${taskId}`;
+}

@@ -6,14 +6,8 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { deletePushConfigUpdate, pushConfigsQuery, setPushConfigUpdate, type PushConfig } from '../protocol/push.js';
 
-/** Its workflow type; a named export of the bundle, beside the agents' dynamic workflow. */
-export const CLOSED_TASK_PUSH_CONFIGS_WORKFLOW = 'a2aClosedTaskPushConfigs';
 /** How long the configs of a finished task stay readable. */
 const KEPT_FOR = '7 days';
-
-export function closedTaskPushConfigsWorkflowId(taskId: string): string {
-  return `a2a-push-configs-${taskId}`;
-}
 
 export async function a2aClosedTaskPushConfigs(): Promise<void> {
   let configs: PushConfig[] = [];

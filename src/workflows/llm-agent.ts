@@ -9,6 +9,7 @@ import { inWorkflowContext, isCancellation, proxyActivities, type ActivityOption
 import type { Duration } from '@temporalio/common';
 import { toJSONSchema, z, type ZodType } from 'zod';
 import {
+  cap,
   MODEL_ACTIVITY,
   TOOL_ACTIVITY,
   type LlmMessage,
@@ -461,8 +462,4 @@ function failureMessage(error: unknown): string {
   let current: unknown = error;
   while ((current as { cause?: unknown })?.cause) current = (current as { cause: unknown }).cause;
   return current instanceof Error ? current.message : String(current);
-}
-
-export function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n[truncated: ${text.length - max} more characters]`;
 }

@@ -17,7 +17,7 @@ import {
 import { TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { isTaskStateName, isTerminal } from '../protocol/states.js';
 import { TASK_METRICS } from '../protocol/telemetry.js';
-import { CLOSED_TASK_PUSH_CONFIGS_WORKFLOW } from './closed-task-push-configs.js';
+import { CLOSED_TASK_PUSH_CONFIGS_WORKFLOW } from '../protocol/push.js';
 
 class TaskMetrics implements WorkflowInboundCallsInterceptor {
   async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {

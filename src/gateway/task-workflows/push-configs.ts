@@ -12,6 +12,8 @@ import {
 } from '@temporalio/client';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import {
+  CLOSED_TASK_PUSH_CONFIGS_WORKFLOW,
+  closedTaskPushConfigsWorkflowId,
   deletePushConfigUpdate,
   pushConfigsQuery,
   setPushConfigUpdate,
@@ -19,10 +21,6 @@ import {
   type PushConfigChange,
   type PushDeliveryState,
 } from '../../protocol/push.js';
-import {
-  CLOSED_TASK_PUSH_CONFIGS_WORKFLOW,
-  closedTaskPushConfigsWorkflowId,
-} from '../../workflows/closed-task-push-configs.js';
 import { toA2AError } from '../errors.js';
 import { taskWorkflow } from './read.js';
 
