@@ -9,6 +9,7 @@ import { startGateway, type RunningGateway } from '../gateway/server.js';
 import type { TemporalSettings } from '../temporal/connection.js';
 import { createAgentWorker } from '../worker/create-worker.js';
 import type { WorkerDeployment } from '../worker/deployment.js';
+import { modelSettingsFromEnv } from '../llm/model-settings.js';
 import type { LoadedConfig } from './load-config.js';
 
 export async function createProjectWorker(
@@ -23,6 +24,8 @@ export async function createProjectWorker(
     taskQueue: settings.taskQueue,
     agents: config.agentsModule,
     activities: await config.loadActivities(),
+    model: { ...modelSettingsFromEnv(), providers: await config.loadModelProviders() },
+    ...(config.approvals && { approvals: config.approvals }),
     ...(deployment && { deployment }),
   });
 }

@@ -6,7 +6,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { withHeartbeats } from '../activity/heartbeat.js';
 import {
   cap,
@@ -16,10 +16,11 @@ import {
   type LlmMessage,
   type ModelCallInput,
   type ModelCallResult,
+  type ModelCallSettings,
   type ToolRunInput,
   type ToolRunResult,
 } from '../protocol/llm.js';
-import { missingModelSetting, modelSettingsFromEnv, type ModelSettings } from './model-settings.js';
+import { missingModelSetting, modelSettingsFromEnv, providerModel, type ModelSettings } from './model-settings.js';
 import { recordModelUsage, tokenUsage } from './usage-telemetry.js';
 
 type ActivityFunction = (...args: never[]) => Promise<unknown>;
@@ -37,13 +38,6 @@ export function createLlmActivities(
 async function callModel(settings: ModelSettings, input: ModelCallInput): Promise<ModelCallResult> {
   const missing = missingModelSetting(settings, input.model);
   if (missing) throw ApplicationFailure.nonRetryable(missing, 'ModelNotConfigured');
-  const provider = createOpenAICompatible({
-    name: 'a2a-temporal',
-    baseURL: settings.baseURL!,
-    ...(settings.apiKey && { apiKey: settings.apiKey }),
-    // Streamed answers report their tokens only when asked to (stream_options.include_usage).
-    includeUsage: true,
-  });
   const model = input.model ?? settings.model!;
   const context = Context.current();
   const { attempt } = context.info;
@@ -51,7 +45,8 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
   const workflow = input.stream && workflowId ? context.client.workflow.getHandle(workflowId) : undefined;
   return withHeartbeats(async (signal) => {
     const result = streamText({
-      model: provider.chatModel(model),
+      model: languageModel(settings, model),
+      ...callSettings(input.settings),
       system: input.system,
       messages: toModelMessages(input.messages),
       tools: toToolSet(input),
@@ -88,6 +83,27 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
   }).catch((error: unknown) => {
     throw retryability(error);
   });
+}
+
+/** A configured provider's model (`provider:model`), else the OpenAI-compatible endpoint's. */
+function languageModel(settings: ModelSettings, model: string): LanguageModel {
+  const named = providerModel(settings, model);
+  if (named) return settings.providers![named.provider]!.languageModel(named.modelId);
+  return createOpenAICompatible({
+    name: 'a2a-temporal',
+    baseURL: settings.baseURL!,
+    ...(settings.apiKey && { apiKey: settings.apiKey }),
+    // Streamed answers report their tokens only when asked to (stream_options.include_usage).
+    includeUsage: true,
+  }).chatModel(model);
+}
+
+type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
+
+function callSettings(settings: ModelCallSettings = {}) {
+  const { providerOptions, ...rest } = settings;
+  // JSON from the agent's definition: what the AI SDK takes as provider options.
+  return { ...rest, ...(providerOptions && { providerOptions: providerOptions as ProviderOptions }) };
 }
 
 /** An endpoint that says the request itself is wrong (401, 404, 400) will not get better by retrying. */

@@ -41,6 +41,17 @@ export interface ModelCallInput {
   maxTextChars: number;
   /** Where to stream the text as it comes (a modelOutputSignal per batch); no streaming when absent. */
   stream?: { streamId: string; intervalMs: number };
+  /** The agent's model settings (temperature, max tokens, provider options). */
+  settings?: ModelCallSettings;
+}
+
+/** How an agent's model calls are made, as the AI SDK names these settings. */
+export interface ModelCallSettings {
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  /** Options for the provider, by provider name (e.g. `{ anthropic: { thinking: ... } }`). */
+  providerOptions?: Record<string, Record<string, unknown>>;
 }
 
 export interface ModelCallResult {

@@ -18,6 +18,7 @@ import {
   type LlmToolSpec,
   type ModelCallInput,
   type ModelCallResult,
+  type ModelCallSettings,
   type ToolRunInput,
   type ToolRunResult,
 } from '../protocol/llm.js';
@@ -105,8 +106,14 @@ export type AnyLlmTool = Omit<LlmTool, 'approval'> & { approval?: ApprovalPolicy
 export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'>, BudgetLimits {
   /** The system prompt. */
   instructions: string;
-  /** Model name at the endpoint; the worker's A2A_MODEL when absent. */
+  /**
+   * The model: a name at the worker's OpenAI-compatible endpoint (the worker's A2A_MODEL when
+   * absent), or `provider:model` for a provider the worker's config names in `modelProviders`
+   * (e.g. 'anthropic:claude-sonnet-4-5').
+   */
   model?: string;
+  /** Temperature, max output tokens, provider options of every model call. */
+  modelSettings?: ModelCallSettings;
   tools?: Record<string, AnyLlmTool>;
   /** The built-in `ask_user` tool, with which the model asks the user a question (input-required). Default true. */
   askUser?: boolean;
@@ -128,6 +135,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
   const {
     instructions,
     model,
+    modelSettings,
     tools = {},
     askUser = true,
     maxSteps,
@@ -163,6 +171,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
       new LlmLoop(ctx, {
         system: instructions,
         ...(model && { model }),
+        ...(modelSettings && { modelSettings }),
         tools,
         toolSpecs: toolSpecsOf(tools, askUser),
         askUser,
@@ -199,6 +208,7 @@ function toolSpecsOf(tools: Record<string, AnyLlmTool>, askUser: boolean): LlmTo
 interface LoopSettings {
   system: string;
   model?: string;
+  modelSettings?: ModelCallSettings;
   tools: Record<string, AnyLlmTool>;
   toolSpecs: LlmToolSpec[];
   askUser: boolean;
@@ -265,6 +275,7 @@ class LlmLoop {
               tools: this.settings.toolSpecs,
               maxTextChars: MAX_MODEL_TEXT_CHARS,
               stream: { streamId, intervalMs: this.settings.streamIntervalMs },
+              ...(this.settings.modelSettings && { settings: this.settings.modelSettings }),
             },
           ]);
           // Here, not after the step: a run after continue-as-new gets the recorded result again,

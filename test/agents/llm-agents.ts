@@ -60,4 +60,14 @@ export const llmBatchedAgent = defineLlmAgent({
   streamIntervalMs: 5_000,
 });
 
-export const llmTestAgents = [llmRetryAgent, llmBudgetAgent, llmCallBudgetAgent, llmBatchedAgent];
+/** On a provider the worker names (the fake Anthropic server), with settings of its own. */
+export const llmProviderAgent = defineLlmAgent({
+  name: 'test-llm-provider',
+  description: 'Answers on a second provider',
+  skills,
+  instructions: 'You answer briefly.',
+  model: 'anthropic:claude-sonnet-4-5',
+  modelSettings: { temperature: 0.2, maxOutputTokens: 321 },
+});
+
+export const llmTestAgents = [llmRetryAgent, llmBudgetAgent, llmCallBudgetAgent, llmBatchedAgent, llmProviderAgent];
