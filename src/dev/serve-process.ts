@@ -73,7 +73,7 @@ try {
     },
     ...(tracing && { traces: tracesDestination(process.env) }),
   };
-  const modelSettings = modelSettingsFromEnv();
+  const modelSettings = { ...modelSettingsFromEnv(), providers: await config.loadModelProviders() };
   const unable = config.agents.filter((agent) => agent.llm && missingModelSetting(modelSettings, agent.llm.model));
   if (unable.length > 0) {
     ready.modelMissing = {
