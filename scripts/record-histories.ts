@@ -114,6 +114,18 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'ask-notified'(client) {
+    // Release 4 (task-patches.ts): the approver hears of the question by webhook, then the task ends.
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask', {
+      text: 'Approve the vendor contract',
+      data: { responders: ['alice'], notify: ['webhook'], deadline: '1 hour' },
+    });
+    await waitForState(handle, 'input-required');
+    while (approverNotices.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    await reply(handle, { text: 'approve', responder: 'alice' });
+    await finalTask(handle);
+    return handle;
+  },
   async 'chat-continued-as-new'(client) {
     const { handle } = await startTask(client, TASK_QUEUE, 'test-chat', { text: 'chat', data: { turns: 12 } });
     for (let turn = 1; turn <= 12; turn++) {
@@ -127,9 +139,17 @@ const scenarios: Record<string, Scenario> = {
 };
 
 let model: FakeModelServer;
+/** What the approvers' webhook received (the ask-notified scenario). */
+const approverNotices: string[] = [];
 
 async function main(): Promise<void> {
   model = await startFakeModelServer();
+  const approversHook = createServer((req, res) => {
+    approverNotices.push(String(req.headers['x-a2a-notification-id']));
+    req.resume();
+    req.on('end', () => res.writeHead(200).end());
+  });
+  await new Promise<void>((resolve) => approversHook.listen(0, '127.0.0.1', resolve));
   const server = await startDevServer({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 60 } });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const worker = await createAgentWorker({
@@ -138,6 +158,7 @@ async function main(): Promise<void> {
     agents: TEST_AGENTS_MODULE,
     activities: TEST_ACTIVITIES,
     model: { baseURL: model.url, model: 'fake-model' },
+    approvals: { webhookUrl: `http://127.0.0.1:${(approversHook.address() as AddressInfo).port}/approvals` },
   });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });
@@ -157,6 +178,7 @@ async function main(): Promise<void> {
     await nativeConnection.close();
     await server.stop();
     await model.close();
+    approversHook.close();
   }
 }
 

@@ -36,6 +36,7 @@ export {
   type UserMessage,
 } from './workflows/agent-api.js';
 export type { AgentVersioning } from './protocol/versioning.js';
+export type { ApprovalChannel } from './protocol/approvals.js';
 export type { RemoteCredentials, RemoteTransport } from './protocol/delegation.js';
 export {
   defineLlmAgent,

@@ -3,6 +3,7 @@
  * into its workflow code and registers the activities; the gateway reads the agents' metadata for
  * its cards (it never runs them); the dev stack does both. Pure: safe to import anywhere.
  */
+import type { ApprovalChannel } from '../protocol/approvals.js';
 import type { AgentVersioning } from '../protocol/versioning.js';
 
 export interface A2ATemporalConfig {
@@ -14,6 +15,12 @@ export interface A2ATemporalConfig {
   agents: string;
   /** Module whose exported functions are the agents' activities (Node: all I/O). Relative to the config file. */
   activities?: string;
+  /**
+   * Module whose named exports are AI SDK providers (`export const anthropic = createAnthropic()`):
+   * an LLM agent's `model: 'anthropic:claude-sonnet-4-5'` runs on the export named `anthropic`.
+   * Node code, loaded by the worker only. Relative to the config file.
+   */
+  modelProviders?: string;
   /** Task queue of the worker and of the tasks the gateway starts. Default 'a2a-temporal'; env A2A_TASK_QUEUE wins. */
   taskQueue?: string;
   /** Agent served at the gateway root and to gRPC callers that name no tenant. Default: the first agent; env A2A_DEFAULT_AGENT wins. */
@@ -24,6 +31,14 @@ export interface A2ATemporalConfig {
    * A2A_WORKER_BUILD_ID and A2A_WORKER_VERSIONING win. Only the `worker` command reads it (not `dev`).
    */
   workerDeployment?: { name?: string; buildId?: string; defaultVersioning?: AgentVersioning };
+  /**
+   * Notifying approvers when a question waits (README "Notifying approvers"). `directory`: a JSON
+   * file of principals (email, webhook) and groups, relative to the config file (env
+   * A2A_APPROVER_DIRECTORY when absent). `notify` and `remind`: what questions without their own
+   * take, e.g. `notify: ['email'], remind: ['1 day before']`. A change of them changes what waiting
+   * tasks schedule: deploy it as any workflow change.
+   */
+  approvals?: { directory?: string; notify?: ApprovalChannel[]; remind?: string[] };
 }
 
 /** Types a config file's default export. */

@@ -8,7 +8,9 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentDefinition } from '../workflows/agent-api.js';
 import { agentsFromModule } from '../workflows/agent-list.js';
+import type { ModelProvider } from '../llm/model-settings.js';
 import type { A2ATemporalConfig } from './define-config.js';
+import { APPROVAL_CHANNELS, isApprovalChannel, reminderOffset } from '../protocol/approvals.js';
 
 const CONFIG_FILE_NAMES = [
   'a2a-temporal.config.ts',
@@ -30,8 +32,12 @@ export interface LoadedConfig {
   defaultAgent?: string;
   /** As the config gives it; the worker completes it from the environment (src/worker/deployment.ts). */
   workerDeployment?: A2ATemporalConfig['workerDeployment'];
+  /** As the config gives it, the directory's path made absolute. */
+  approvals?: A2ATemporalConfig['approvals'];
   /** Imports the activities module (Node code: only workers need it). */
   loadActivities(): Promise<object>;
+  /** Imports the model providers module's providers, by export name (Node code: only workers need it). */
+  loadModelProviders(): Promise<Record<string, ModelProvider>>;
 }
 
 export class ConfigError extends Error {
@@ -66,6 +72,8 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
   const agentsModule = moduleFile(file, config.agents, 'agents');
   const activitiesModule =
     config.activities === undefined ? undefined : moduleFile(file, config.activities, 'activities');
+  const providersModule =
+    config.modelProviders === undefined ? undefined : moduleFile(file, config.modelProviders, 'model providers');
   const agents = agentsFromModule(await importModule(agentsModule, 'agents module'), agentsModule);
   if (config.defaultAgent !== undefined && !agents.some((agent) => agent.name === config.defaultAgent)) {
     throw new ConfigError(
@@ -80,9 +88,49 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
     ...(config.taskQueue && { taskQueue: config.taskQueue }),
     ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
     ...(config.workerDeployment && { workerDeployment: config.workerDeployment }),
+    ...(config.approvals && { approvals: checkedApprovals(file, config.approvals) }),
     loadActivities: async () =>
       activitiesModule ? { ...(await importModule(activitiesModule, 'activities module')) } : {},
+    loadModelProviders: async () =>
+      providersModule
+        ? modelProvidersOf(await importModule(providersModule, 'model providers module'), providersModule)
+        : {},
   };
+}
+
+/** The approvals settings, with a clear error for a channel or reminder the runtime would refuse later. */
+function checkedApprovals(file: string, approvals: NonNullable<A2ATemporalConfig['approvals']>) {
+  for (const channel of approvals.notify ?? []) {
+    if (!isApprovalChannel(channel)) {
+      throw new ConfigError(
+        `${file}: approvals.notify: unknown channel "${channel}" (known: ${APPROVAL_CHANNELS.join(', ')}).`,
+      );
+    }
+  }
+  for (const text of approvals.remind ?? []) {
+    if (!reminderOffset(text)) {
+      throw new ConfigError(`${file}: approvals.remind: "${text}" must read like '1 day before'.`);
+    }
+  }
+  if (approvals.directory === undefined) return approvals;
+  const directory = resolve(dirname(file), approvals.directory);
+  if (!existsSync(directory)) {
+    throw new ConfigError(`${file}: approvals.directory ${approvals.directory} does not exist (${directory}).`);
+  }
+  return { ...approvals, directory };
+}
+
+/** The module's exports that are AI SDK providers; one that is not is a mistake worth naming. */
+function modelProvidersOf(module: Record<string, unknown>, file: string): Record<string, ModelProvider> {
+  const providers: Record<string, ModelProvider> = {};
+  for (const [name, value] of Object.entries(module)) {
+    if (name === 'default') continue;
+    if (typeof (value as Partial<ModelProvider> | null)?.languageModel !== 'function') {
+      throw new ConfigError(`${file}: the export "${name}" is not an AI SDK provider (it has no languageModel).`);
+    }
+    providers[name] = value as ModelProvider;
+  }
+  return providers;
 }
 
 function moduleFile(configFile: string, relative: string, what: string): string {

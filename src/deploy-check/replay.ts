@@ -37,8 +37,10 @@ export interface ReplayOptions {
   workflowBundle?: WorkflowBundleWithSourceMap;
 }
 
-/** What a replay needs of a config: the agents module to bundle, and the agents' names. */
-export type ReplayedProject = Pick<LoadedConfig, 'agentsModule'> & { agents: readonly { name: string }[] };
+/** What a replay needs of a config: the agents module to bundle (with its approval defaults), and the agents' names. */
+export type ReplayedProject = Pick<LoadedConfig, 'agentsModule' | 'approvals'> & {
+  agents: readonly { name: string }[];
+};
 
 export async function replayTaskHistories(
   config: ReplayedProject,
@@ -55,7 +57,10 @@ export async function replayTaskHistories(
     {
       ...(options.workflowBundle && { workflowBundle: options.workflowBundle }),
       // As the worker builds its bundle (create-worker.ts): the replay runs the code a worker would.
-      plugins: [...tracingPlugins(), agentsPlugin({ agents: config.agentsModule })],
+      plugins: [
+        ...tracingPlugins(),
+        agentsPlugin({ agents: config.agentsModule, ...(config.approvals && { approvals: config.approvals }) }),
+      ],
     },
     announced(histories, (task) => inReplay.push(task)),
   );

@@ -30,6 +30,11 @@ import {
 } from './sdk-compat/index.js';
 import { guardHandler } from './guarded-handler.js';
 import { INBOX_PATH, inboxRouter, type InboxSettings } from './inbox/index.js';
+import {
+  SLACK_INTERACTIONS_PATH,
+  slackInteractionsRouter,
+  type SlackInteractionSettings,
+} from '../channels/slack-interactions.js';
 import { requireExtensions } from './required-extensions.js';
 import { allowHosts } from './host-check.js';
 import { logInternalError, restErrorBody } from './refusals.js';
@@ -72,6 +77,8 @@ export interface GatewayOptions {
   metrics?: GatewayMetrics;
   /** The approvals inbox at /inbox/ (session key, session length, live-list period). */
   inbox?: InboxSettings;
+  /** Approve / Deny clicked in Slack, at /slack/interactions (src/channels/slack-interactions.ts); off when omitted. */
+  slackInteractions?: SlackInteractionSettings;
 }
 
 export interface Gateway {
@@ -147,6 +154,10 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   // The inbox answers through the same guarded handlers as the transports.
   const inbox = { ...options.inbox, client: options.client, handlers: guarded, authenticator, publicBaseUrl: base };
   app.use(INBOX_PATH, inboxRouter(inbox));
+  // Authenticated by Slack's signature and the approver directory, not the gateway's methods.
+  if (options.slackInteractions) {
+    app.use(SLACK_INTERACTIONS_PATH, slackInteractionsRouter(options.slackInteractions, guarded));
+  }
   // Behind the same authentication as the agents' calls: a list of names is no business of strangers.
   const directory = agentDirectory(options.agents, defaultName!, base);
   app.get(AGENT_DIRECTORY_PATH, authenticateHttp(authenticator, 'rest'), (_req, res) => void res.json(directory));

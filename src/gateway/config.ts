@@ -15,6 +15,7 @@ import { AuthConfigError, authSettingsFromEnv, commaList } from './auth/settings
 import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
 import { metricsPortFromEnv } from '../telemetry/metrics-settings.js';
+import { slackInteractionsFromEnv } from '../channels/slack-interactions.js';
 
 export type GatewaySettings = Omit<GatewayServerOptions, 'client' | 'agents' | 'taskQueue'>;
 type GatewayMode = 'production' | 'development';
@@ -30,6 +31,7 @@ export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): Gate
   const metricsPort = mode === 'production' ? metricsPortFromEnv(env, 'A2A_METRICS_PORT') : undefined;
   const auth = authSettingsFromEnv(env);
   if (!auth && mode === 'production') throw new AuthConfigError(AUTH_REQUIRED_MESSAGE);
+  const slackInteractions = slackInteractionsFromEnv(env);
   return {
     host: env.HOST ?? (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port,
@@ -40,5 +42,6 @@ export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): Gate
     ...(env.A2A_ALLOWED_HOSTS && { allowedHosts: commaList(env.A2A_ALLOWED_HOSTS) }),
     ...(metricsPort !== undefined && { metricsPort }),
     ...(auth && { authenticator: createAuthenticator(auth), newTaskLimit: newTaskRateLimitFromEnv(env) }),
+    ...(slackInteractions && { slackInteractions }),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PushConfig, StoredPushConfig } from './push.js';
+import type { ApproverNotifications } from './approvals.js';
 import type { TaskUsage } from './llm.js';
 import type { TaskStateName } from './states.js';
 import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
@@ -204,6 +205,8 @@ export interface TaskSnapshot {
   usage?: TaskUsage;
   /** The remote A2A tasks this task delegated to (metadata.delegations), in call order. */
   delegations?: Delegation[];
+  /** Notices to approvers (metadata.approverNotifications); absent on tasks that never notified anyone. */
+  approvals?: ApproverNotifications;
 }
 
 /** A remote A2A task this task delegated to (ctx.callAgent), as last seen. */

@@ -46,17 +46,19 @@ export function createPushActivities(
   return { [PUSH_ACTIVITY]: (notification: PushNotification) => deliverNotification(notification, policy, sign) };
 }
 
+/** `contentType`: the A2A StreamResponse's by default; approver notices (src/channels/webhook.ts) are plain JSON. */
 export async function deliverNotification(
   notification: PushNotification,
   policy: PushUrlPolicy,
   sign?: NotificationSigner,
+  contentType = 'application/a2a+json',
 ): Promise<void> {
   const { config, notificationId, body } = notification;
   const problem = urlProblem(config.url, policy);
   if (problem) throw ApplicationFailure.nonRetryable(problem, PUSH_URL_REFUSED);
   const payload = Buffer.from(JSON.stringify(body));
   const headers: Record<string, string> = {
-    'content-type': 'application/a2a+json',
+    'content-type': contentType,
     'content-length': String(payload.length),
     [NOTIFICATION_ID_HEADER]: notificationId,
     ...(config.token && { [NOTIFICATION_TOKEN_HEADER]: config.token }),

@@ -22,6 +22,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createLlmActivities } from '../llm/activities.js';
 import { createDelegationActivities } from '../delegation/activities.js';
 import { createPushActivities } from '../push/deliver.js';
+import { createApproverActivities, type ApproverChannelOptions } from '../channels/activities.js';
+import type { ApprovalDefaults } from '../workflows/approver-notifications.js';
 import { reportRetries } from './retry-reports.js';
 import { checkToolActivities } from './tool-activities-check.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
@@ -128,10 +130,16 @@ export interface AgentsPluginOptions {
   activities?: object;
   /** The OpenAI-compatible endpoint of LLM agents. Default: A2A_MODEL_BASE_URL, A2A_MODEL_API_KEY, A2A_MODEL. */
   model?: ModelSettings;
+  /** Notifying approvers: the directory and channels, and the defaults questions take (the config's `approvals`). */
+  approvals?: ApprovalSettings;
 }
 
+export interface ApprovalSettings extends ApproverChannelOptions, ApprovalDefaults {}
+
 export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
-  const hook = agentsWebpackHook(options.agents);
+  const hook = agentsWebpackHook(options.agents, approvalDefaults(options.approvals));
+  // Read at start: a bad A2A_SMTP_* setting stops the worker here, not at a question's first notice.
+  const approverActivities = createApproverActivities(options.approvals);
   return {
     name: 'a2a-temporal.agents',
     async configureWorker(given: WorkerOptions): Promise<WorkerOptions> {
@@ -153,6 +161,8 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
           ...createPushActivities(),
           // Delegation to remote A2A agents (ctx.callAgent, src/workflows/remote-agent-call.ts).
           ...createDelegationActivities(),
+          // Approver notices of waiting questions (src/workflows/approver-notifications.ts).
+          ...approverActivities,
           ...(options.activities as WorkerOptions['activities']),
           ...worker.activities,
         },
@@ -183,6 +193,7 @@ async function unknownActivity(): Promise<never> {
 export async function bundleAgents(
   agents: string | URL,
   options: Partial<Omit<BundleOptions, 'workflowsPath'>> = {},
+  approvals?: ApprovalDefaults,
 ): Promise<WorkflowBundleWithSourceMap> {
   refuseOwnPreloads(options.preloadModules);
   return bundleWorkflowCode({
@@ -190,7 +201,7 @@ export async function bundleAgents(
     workflowsPath: BUNDLED_WORKFLOWS,
     workflowInterceptorModules: [...(options.workflowInterceptorModules ?? []), ...WORKFLOW_INTERCEPTOR_MODULES],
     preloadModules: PRELOADED_MODULES,
-    webpackConfigHook: chain(options.webpackConfigHook, agentsWebpackHook(agents)),
+    webpackConfigHook: chain(options.webpackConfigHook, agentsWebpackHook(agents, approvalDefaults(approvals))),
   });
 }
 
@@ -231,7 +242,27 @@ function refuseOwnPreloads(preloadModules: string[] | undefined): void {
   }
 }
 
-function agentsWebpackHook(agents: string | URL): WebpackConfigHook {
+/** Only the defaults go into the bundle (no directory, no addresses): the workflow decides with them, deterministically. */
+function approvalDefaults(settings: ApprovalSettings | undefined): ApprovalDefaults {
+  return {
+    ...(settings?.notify && { notify: settings.notify }),
+    ...(settings?.remind && { remind: settings.remind }),
+  };
+}
+
+/**
+ * The project's approval defaults, written into the bundle as a constant (approver-notifications.ts
+ * reads it): workflow code cannot read the config, and a value fixed per bundle replays the same.
+ */
+function approvalDefaultsPlugin(defaults: ApprovalDefaults): WebpackPlugin {
+  return {
+    apply(compiler) {
+      new compiler.webpack.DefinePlugin({ A2A_TEMPORAL_APPROVAL_DEFAULTS: JSON.stringify(defaults) }).apply(compiler);
+    },
+  };
+}
+
+function agentsWebpackHook(agents: string | URL, approvals: ApprovalDefaults): WebpackConfigHook {
   const agentsPath = agents instanceof URL || agents.startsWith('file:') ? fileURLToPath(agents) : resolve(agents);
   return (config) => {
     const resolve = config.resolve ?? {};
@@ -243,7 +274,7 @@ function agentsWebpackHook(agents: string | URL): WebpackConfigHook {
         alias: { ...alias, [`${USER_AGENTS_MODULE}$`]: agentsPath, 'a2a-temporal$': PACKAGE_ROOT_MODULE },
       },
       externals: [config.externals ?? [], sharedZodImports].flat(),
-      plugins: [...(config.plugins ?? []), sharedZodStaysWhole],
+      plugins: [...(config.plugins ?? []), sharedZodStaysWhole, approvalDefaultsPlugin(approvals)],
       // A project's own webpackConfigHook runs first: what it set wins.
       optimization: { ...SCOPE_HOISTING, ...config.optimization },
     };

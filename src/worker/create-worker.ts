@@ -19,7 +19,7 @@ export interface AgentWorkerOptions extends AgentsPluginOptions, Partial<Omit<Wo
 }
 
 export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const { agents, activities, model, plugins, deployment, ...workerOptions } = options;
+  const { agents, activities, model, approvals, plugins, deployment, ...workerOptions } = options;
   return Worker.create({
     namespace: 'default',
     taskQueue: DEFAULT_TASK_QUEUE,
@@ -28,7 +28,12 @@ export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> 
     plugins: [
       ...tracingPlugins(),
       ...(plugins ?? []),
-      agentsPlugin({ agents, ...(activities && { activities }), ...(model && { model }) }),
+      agentsPlugin({
+        agents,
+        ...(activities && { activities }),
+        ...(model && { model }),
+        ...(approvals && { approvals }),
+      }),
     ],
   });
 }

@@ -19,7 +19,7 @@
  * `startTracing({ serviceName })` first traces the worker as the CLI does (README, Observability);
  * a `Worker.create` of your own then takes `tracingPlugins()` before `agentsPlugin`.
  */
-export { agentsPlugin, bundleAgents, type AgentsPluginOptions } from './agents-plugin.js';
+export { agentsPlugin, bundleAgents, type AgentsPluginOptions, type ApprovalSettings } from './agents-plugin.js';
 export { createAgentWorker, type AgentWorkerOptions } from './create-worker.js';
 export type { WorkerDeployment } from './deployment.js';
 export type { ModelSettings } from '../llm/model-settings.js';

@@ -183,6 +183,8 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
         ...(ask.responders && { responders: ask.responders }),
         ...(ask.notByRequester && { notByRequester: true }),
         ...(ask.schema && { schema: ask.schema }),
+        ...(ask.notify && { notify: ask.notify }),
+        ...(ask.remind && { remind: ask.remind }),
       };
       return (await waitForReply(question, waiter, ask.onDeadline)) as Reply<T>;
     },

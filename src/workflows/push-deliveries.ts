@@ -6,8 +6,6 @@
  * nothing and add nothing to their history.
  */
 import {
-  ActivityFailure,
-  ApplicationFailure,
   CancellationScope,
   condition,
   log,
@@ -23,6 +21,7 @@ import {
   type PushNotification,
   type StoredPushConfig,
 } from '../protocol/push.js';
+import { failedForGood, reasonOf } from './activity-failures.js';
 import type { TaskRecord } from './task-record.js';
 import { hasPatch, PATCH } from './task-patches.js';
 
@@ -139,17 +138,4 @@ export class PushDeliveries {
       return send(DELIVERY_OPTIONS);
     }
   }
-}
-
-/** What went wrong with a delivery, as the activity said it (not Temporal's "Activity task failed" wrapper). */
-function reasonOf(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return cause instanceof Error ? cause.message : String(cause);
-}
-
-/** A refused URL or a redirect (or any failure its activity marks non-retryable): retrying cannot help. */
-function failedForGood(error: unknown): boolean {
-  return (
-    error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.nonRetryable === true
-  );
 }

@@ -52,6 +52,9 @@ const RELEASES = [
   // 3: the A2AResponders search attribute (who may answer the waiting question). Only tasks that
   // start on it write it: a task of an earlier release never needs the attribute registered.
   'responders-search-attribute',
+  // 4: the project-wide notify default (a2a-temporal.config.ts `approvals`) applies to questions;
+  // a task of an earlier release never schedules approver notices it did not ask for.
+  'approver-notifications',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -92,4 +95,9 @@ export function settlesWithoutConditionRounds(): boolean {
 /** Release 3: the A2AResponders search attribute follows the pending question. */
 export function recordsResponders(): boolean {
   return release >= 3;
+}
+
+/** Release 4: questions without `notify` of their own take the project's default channels. */
+export function notifiesByDefault(): boolean {
+  return release >= 4;
 }

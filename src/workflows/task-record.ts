@@ -20,6 +20,7 @@ import type {
   StoredPushConfig,
 } from '../protocol/push.js';
 import type { ModelCallUsage } from '../protocol/llm.js';
+import type { ApproverNotifications } from '../protocol/approvals.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
 
@@ -164,6 +165,15 @@ export class TaskRecord {
     return call;
   }
 
+  /** Who hears of the task's questions, and how (approver-notifications.ts keeps it). */
+  get approvals(): ApproverNotifications | undefined {
+    return this.data.approvals;
+  }
+
+  approvalsState(): ApproverNotifications {
+    return (this.data.approvals ??= { notices: [] });
+  }
+
   /** A model call's tokens (LLM agents): summed in `metadata.usage`, the latest calls kept one by one. */
   addModelUsage(call: ModelCallUsage): void {
     const usage = (this.data.usage ??= { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, calls: [] });
@@ -207,6 +217,7 @@ export class TaskRecord {
       ...(this.data.pushConfigs?.length && { pushNotifications: this.pushDeliveryViews() }),
       ...(this.data.usage && { usage: clone(this.data.usage) }),
       ...(this.data.delegations && { delegations: clone(this.data.delegations) }),
+      ...(this.data.approvals?.notices.length && { approverNotifications: clone(this.data.approvals.notices) }),
     };
     return task;
   }
@@ -247,7 +258,7 @@ export class TaskRecord {
   }
 
   /** The text of the request that started the task (its first user message still in history). */
-  private requestText(): string | undefined {
+  requestText(): string | undefined {
     const first = this.data.history.find((message) => message.role === 'ROLE_USER');
     return first ? textOf(first.parts) || undefined : undefined;
   }

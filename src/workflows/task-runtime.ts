@@ -59,6 +59,7 @@ import {
   type PushConfigChange,
 } from '../protocol/push.js';
 import { agentMessage } from './agent-context.js';
+import { ApproverNotifications } from './approver-notifications.js';
 import { PushDeliveries } from './push-deliveries.js';
 import { hasPatch, PATCH, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
@@ -70,6 +71,9 @@ export interface ReplyWaiter {
   responders?: string[];
   notByRequester?: boolean;
   schema?: ZodType;
+  /** Channels (and reminders) the approvers are told by (approver-notifications.ts). */
+  notify?: string[];
+  remind?: string[];
   reply?: Reply;
 }
 
@@ -105,9 +109,11 @@ export class TaskRuntime {
   agentScope?: CancellationScope;
   firstMessage?: UserMessage;
   readonly push: PushDeliveries;
+  readonly approvers: ApproverNotifications;
 
   constructor(readonly record: TaskRecord) {
     this.push = new PushDeliveries(record);
+    this.approvers = new ApproverNotifications(record);
     this.firstReplyWait = new Promise((resolve) => (this.firstReplyWaitStarted = resolve));
     const first = record.history.find((message) => message.role === 'ROLE_USER');
     if (first) this.firstMessage = toUserMessage(first, record.firstResponder);
@@ -137,9 +143,12 @@ export class TaskRuntime {
   startWaiting(waiter: ReplyWaiter): void {
     this.waiter = waiter;
     this.firstReplyWaitStarted();
+    // A question resumed after continue-as-new is already on its way to its approvers.
+    if (!this.record.approvals?.question?.open) this.approvers.questionAsked(waiter);
   }
 
   stopWaiting(): void {
+    if (this.waiter) this.approvers.questionClosed(this.waiter);
     this.waiter = undefined;
   }
 

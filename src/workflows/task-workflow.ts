@@ -58,6 +58,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
     const journal = new AgentJournal(input.carried?.journal);
     runtime.registerHandlers();
     runtime.push.resume();
+    runtime.approvers.resume();
     if (input.carried) runtime.publishDetails();
     else runtime.publish();
 
@@ -81,7 +82,9 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
       settle(run);
       await condition(allHandlersFinished);
       // The terminal notification too: the workflow stays open until its webhooks have it (or gave up).
-      if (!settlesWithoutConditionRounds() || !runtime.push.idle) await condition(() => runtime.push.idle);
+      // And its approvers hear how their question ended (approver-notifications.ts): idle at once without notices.
+      const idle = () => runtime.push.idle && runtime.approvers.idle;
+      if (!settlesWithoutConditionRounds() || !idle()) await condition(idle);
     });
     // Temporal's own status tells the A2A outcome in the UI's list and its Failures count; workflows
     // that started before this change end as they always did.
@@ -185,6 +188,7 @@ export function createTaskWorkflow(agents: readonly AgentDefinition[]) {
         runtime.cancelRequest === undefined &&
         !root.consideredCancelled &&
         runtime.push.idle &&
+        runtime.approvers.idle &&
         journal.onlyWaitingOn(WAITING_STEPS)
       );
     }

@@ -4,6 +4,7 @@ import { expenseApprovalAgent } from '../../examples/agents/expense-approval.js'
 import { AgentFailure, defineAgent, type AskOptions, type DeadlineOutcome } from '../../src/workflows/agent-api.js';
 import { defineLlmAgent, defineTool } from '../../src/workflows/llm-agent.js';
 import type * as testActivities from '../support/test-activities.js';
+import type { ApprovalChannel } from '../../src/protocol/approvals.js';
 
 const skills = [{ id: 'test', name: 'Test', description: 'Test agent', tags: ['test'] }];
 
@@ -40,6 +41,8 @@ interface AskRequest {
   responders?: string[];
   notByRequester?: boolean;
   structured?: boolean;
+  notify?: ApprovalChannel[];
+  remind?: string[];
 }
 
 const Decision = z.object({ approved: z.boolean(), comment: z.string().optional() }).describe('{approved, comment?}');
@@ -60,6 +63,8 @@ export const askingAgent = defineAgent({
       ...(request.responders && { responders: request.responders }),
       ...(request.notByRequester && { notByRequester: true }),
       ...(request.structured && { schema: Decision }),
+      ...(request.notify && { notify: request.notify }),
+      ...(request.remind && { remind: request.remind }),
     };
     const reply = await ctx.ask(options);
     return JSON.stringify({
@@ -95,12 +100,14 @@ export const chatAgent = defineAgent({
   description: 'Long conversation',
   skills,
   async run(ctx) {
-    const { turns } = ctx.message.data as { turns: number };
+    const { turns, ...notifying } = ctx.message.data as Pick<AskRequest, 'notify' | 'remind' | 'deadline'> & {
+      turns: number;
+    };
     const answers: string[] = [];
     for (let turn = 1; turn <= turns; turn++) {
       ctx.status(`Turn ${turn}`);
       ctx.artifact({ artifactId: 'transcript', text: `${turn};`, append: turn > 1, lastChunk: turn === turns });
-      answers.push((await ctx.ask(`Question ${turn}?`)).text);
+      answers.push((await ctx.ask({ question: `Question ${turn}?`, ...notifying })).text);
     }
     return answers.join(',');
   },

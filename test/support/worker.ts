@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import * as exampleActivities from '../../examples/activities/index.js';
 import type { ModelSettings } from '../../src/llm/model-settings.js';
-import { agentsPlugin, bundleAgents } from '../../src/worker/agents-plugin.js';
+import { agentsPlugin, bundleAgents, type ApprovalSettings } from '../../src/worker/agents-plugin.js';
 import * as testActivities from './test-activities.js';
 
 /** The tests' agents module: the example agents and the test agents. */
@@ -32,7 +32,12 @@ export interface TestWorker {
 
 export async function startTestWorker(
   taskQueue = `test-${randomUUID()}`,
-  options: { model?: ModelSettings; reuseV8Context?: boolean } = {},
+  options: {
+    model?: ModelSettings;
+    reuseV8Context?: boolean;
+    approvals?: ApprovalSettings;
+    workflowBundle?: WorkflowBundleWithSourceMap;
+  } = {},
 ): Promise<TestWorker> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -43,13 +48,14 @@ export async function startTestWorker(
     connection,
     namespace: 'default',
     taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     ...(options.reuseV8Context !== undefined && { reuseV8Context: options.reuseV8Context }),
     plugins: [
       agentsPlugin({
         agents: TEST_AGENTS_MODULE,
         activities: TEST_ACTIVITIES,
         ...(options.model && { model: options.model }),
+        ...(options.approvals && { approvals: options.approvals }),
       }),
     ],
   });

@@ -7,5 +7,6 @@
 export interface Principal {
   id: string;
   groups: string[];
-  via: 'api-key' | 'jwt' | 'trusted-header';
+  /** 'slack': a Slack button click, its signature checked and its user mapped by the approver directory. */
+  via: 'api-key' | 'jwt' | 'trusted-header' | 'slack';
 }

@@ -1,0 +1,92 @@
+/**
+ * The approver directory: who the principals are reachable as (email, a webhook of their own) and
+ * which principals each group has, so that `group:finance` among a question's responders reaches
+ * every member. A JSON file the project configures (`approvals.directory` in a2a-temporal.config.ts,
+ * or A2A_APPROVER_DIRECTORY), read by the worker's notification activities when they need it, so an
+ * edit takes effect without a restart:
+ *
+ *   { "principals": { "alice": { "email": "alice@example.com", "name": "Alice Martin" } },
+ *     "groups": { "finance": ["alice", "bob"] } }
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { GROUP_PREFIX } from '../protocol/contract.js';
+import type { ResolveApproversInput, ResolvedApprovers } from '../protocol/approvals.js';
+
+export const APPROVER_DIRECTORY_ENV = 'A2A_APPROVER_DIRECTORY';
+
+const PrincipalEntry = z.strictObject({
+  name: z.string().optional(),
+  email: z.email().optional(),
+  /** A webhook of this approver's own (the webhook channel); else A2A_APPROVER_WEBHOOK_URL. */
+  webhook: z.url({ protocol: /^https?$/ }).optional(),
+  /** A Slack user ID (U0123ABCD), for the Slack channel. */
+  slack: z
+    .string()
+    .regex(/^[UW][A-Z0-9]{2,}$/, 'a Slack user ID, e.g. U0123ABCD')
+    .optional(),
+});
+
+const DirectoryFile = z.strictObject({
+  principals: z.record(z.string().min(1), PrincipalEntry).default({}),
+  groups: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
+});
+
+export type ApproverDirectory = z.infer<typeof DirectoryFile>;
+export type DirectoryPrincipal = z.infer<typeof PrincipalEntry>;
+
+/** A directory file that is missing or says something it may not; the message names the file and the entry. */
+export class DirectoryError extends Error {
+  override name = 'DirectoryError';
+}
+
+/** The directory as `value` says it (a parsed file), or a DirectoryError saying what is wrong and where. */
+export function parseDirectory(value: unknown, source: string): ApproverDirectory {
+  const parsed = DirectoryFile.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`);
+    throw new DirectoryError(`The approver directory ${source} is not valid: ${issues.join('; ')}`);
+  }
+  for (const [group, members] of Object.entries(parsed.data.groups)) {
+    // Groups list principals: a `group:` member would read as a nested group, which the directory does not have.
+    const nested = members.find((member) => member.startsWith(GROUP_PREFIX));
+    if (nested)
+      throw new DirectoryError(`The approver directory ${source}: group ${group} lists ${nested}; list principals`);
+  }
+  return parsed.data;
+}
+
+export async function readDirectory(file: string): Promise<ApproverDirectory> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new DirectoryError(`Cannot read the approver directory ${file}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new DirectoryError(`The approver directory ${file} is not JSON: ${(error as Error).message}`);
+  }
+  return parseDirectory(json, file);
+}
+
+/**
+ * The principals a question reaches: its responders in order, each group replaced by its members,
+ * each principal once; the fallback (the owner) when it names none. Groups the directory does not
+ * know are returned apart, so the task can say so.
+ */
+export function resolveApprovers(directory: ApproverDirectory, input: ResolveApproversInput): ResolvedApprovers {
+  const named = input.responders ?? (input.fallback ? [input.fallback] : []);
+  const approvers: string[] = [];
+  const unknown: string[] = [];
+  for (const entry of named) {
+    const members = entry.startsWith(GROUP_PREFIX) ? directory.groups[entry.slice(GROUP_PREFIX.length)] : [entry];
+    if (!members) unknown.push(entry);
+    for (const member of members ?? []) {
+      if (member !== input.exclude && !approvers.includes(member)) approvers.push(member);
+    }
+  }
+  return { approvers, unknown };
+}

@@ -1,0 +1,102 @@
+/**
+ * The email channel: one message per notice over SMTP (nodemailer), plain text and HTML. Set up from
+ * the worker's environment:
+ *
+ *   A2A_SMTP_HOST, A2A_SMTP_FROM      required to send email (the From address)
+ *   A2A_SMTP_PORT                     default 587 (465 with A2A_SMTP_TLS=implicit)
+ *   A2A_SMTP_TLS                      implicit (TLS from the start), starttls (required; the default
+ *                                     but on port 465), or none (plain text: a relay on the same host)
+ *   A2A_SMTP_USER, A2A_SMTP_PASSWORD  SMTP authentication, when the server wants it
+ *
+ * Every attempt of one notice sends the same Message-ID (derived from its idempotency key), so a
+ * retry after a lost acknowledgement threads with, and is dropped by clients as, the message before.
+ */
+import { createHash } from 'node:crypto';
+import { createTransport } from 'nodemailer';
+import type { ApproverNotice } from '../protocol/approvals.js';
+import { noticeHtml, noticeSubject, noticeText } from './notice-text.js';
+
+export const SMTP_ENV = {
+  host: 'A2A_SMTP_HOST',
+  port: 'A2A_SMTP_PORT',
+  tls: 'A2A_SMTP_TLS',
+  user: 'A2A_SMTP_USER',
+  password: 'A2A_SMTP_PASSWORD',
+  from: 'A2A_SMTP_FROM',
+} as const;
+
+const TLS_MODES = ['implicit', 'starttls', 'none'] as const;
+type TlsMode = (typeof TLS_MODES)[number];
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  tls: TlsMode;
+  auth?: { user: string; pass: string };
+  from: string;
+}
+
+/** A mistake in the A2A_SMTP_* variables: the worker refuses to start, naming the variable. */
+export class SmtpConfigError extends Error {
+  override name = 'SmtpConfigError';
+}
+
+/** The SMTP settings, or undefined when A2A_SMTP_HOST is unset (no email channel). */
+export function smtpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SmtpSettings | undefined {
+  const host = env[SMTP_ENV.host]?.trim();
+  if (!host) return undefined;
+  const from = env[SMTP_ENV.from]?.trim();
+  if (!from) throw new SmtpConfigError(`${SMTP_ENV.host} is set: set ${SMTP_ENV.from} too (the sender address)`);
+  const tlsText = env[SMTP_ENV.tls]?.trim().toLowerCase();
+  if (tlsText && !(TLS_MODES as readonly string[]).includes(tlsText)) {
+    throw new SmtpConfigError(`${SMTP_ENV.tls} must be one of ${TLS_MODES.join(', ')} (got "${tlsText}")`);
+  }
+  const portText = env[SMTP_ENV.port]?.trim();
+  const port = portText ? Number(portText) : tlsText === 'implicit' ? 465 : 587;
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new SmtpConfigError(`${SMTP_ENV.port} must be a port number (got "${portText}")`);
+  }
+  const tls = (tlsText as TlsMode | undefined) ?? (port === 465 ? 'implicit' : 'starttls');
+  const user = env[SMTP_ENV.user];
+  const pass = env[SMTP_ENV.password];
+  if (Boolean(user) !== Boolean(pass)) {
+    throw new SmtpConfigError(`Set both ${SMTP_ENV.user} and ${SMTP_ENV.password}, or neither`);
+  }
+  return { host, port, tls, from, ...(user && pass && { auth: { user, pass } }) };
+}
+
+/** What the channel activity needs of a mail sender; the SMTP failure it throws carries `responseCode`. */
+export type EmailSender = (to: string, notice: ApproverNotice, link: string) => Promise<void>;
+
+export function smtpSender(settings: SmtpSettings): EmailSender {
+  const transport = createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.tls === 'implicit',
+    requireTLS: settings.tls === 'starttls',
+    ignoreTLS: settings.tls === 'none',
+    ...(settings.auth && { auth: settings.auth }),
+    // Each attempt ends well inside the activity's 45 s start-to-close timeout.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  const domain = settings.from.split('@').pop()?.replace(/[>\s]/g, '') || 'a2a-temporal';
+  return async (to, notice, link) => {
+    await transport.sendMail({
+      from: settings.from,
+      to,
+      subject: noticeSubject(notice),
+      text: noticeText(notice, link),
+      html: noticeHtml(notice, link),
+      messageId: `<${createHash('sha256').update(notice.id).digest('hex').slice(0, 40)}@${domain}>`,
+      headers: { 'X-A2A-Notification-Id': notice.id },
+    });
+  };
+}
+
+/** A permanent SMTP refusal (5xx: no such mailbox, authentication refused): trying again cannot help. */
+export function isPermanentSmtpFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}

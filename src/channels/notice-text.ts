@@ -1,0 +1,84 @@
+/**
+ * What a notice says, once for every channel: a subject line, the facts (question, request,
+ * deadline) and the link to the task's page in the approvals inbox. Every string from an agent, a
+ * model or a person is text: the HTML form escapes it all.
+ */
+import { withoutTrailingSlashes } from '../protocol/base-url.js';
+import type { ApproverNotice } from '../protocol/approvals.js';
+import { utcMinuteText } from '../protocol/time-text.js';
+
+const SUBJECT_QUESTION_CHARS = 120;
+
+/** Where people open the inbox: the gateway's public URL (the worker reads the same variable). */
+export function publicUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return withoutTrailingSlashes(env.A2A_PUBLIC_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`);
+}
+
+/** The task's page in the approvals inbox (src/gateway/inbox/public/task.js reads `agent` and `id`). */
+export function inboxTaskUrl(publicUrl: string, notice: Pick<ApproverNotice, 'agent' | 'taskId'>): string {
+  return `${publicUrl}/inbox/task?${new URLSearchParams({ agent: notice.agent, id: notice.taskId })}`;
+}
+
+export function noticeSubject(notice: ApproverNotice): string {
+  const question = oneLine(notice.question);
+  const short =
+    question.length > SUBJECT_QUESTION_CHARS ? `${question.slice(0, SUBJECT_QUESTION_CHARS - 1)}…` : question;
+  switch (notice.kind) {
+    case 'ask':
+      return `Approval needed: ${short}`;
+    case 'reminder':
+      return `Reminder, approval needed${notice.deadline ? ` by ${utcMinuteText(notice.deadline)}` : ''}: ${short}`;
+    case 'answered':
+      return `Answered by ${notice.answeredBy ?? 'someone else'}: ${short}`;
+    case 'expired':
+      return `Expired without an answer: ${short}`;
+  }
+}
+
+/** The opening sentence, then labelled facts. */
+function lines(notice: ApproverNotice): { intro: string; facts: Array<[string, string]> } {
+  const intro = {
+    ask: `The ${notice.agent} agent asks for your approval.`,
+    reminder: `The ${notice.agent} agent still waits for an answer.`,
+    answered: `${notice.answeredBy ?? 'Someone else'} answered this question: nothing more is needed from you.`,
+    expired: 'Nobody answered this question before its deadline: it is closed.',
+  }[notice.kind];
+  const facts: Array<[string, string]> = [['Question', notice.question]];
+  if (notice.request) facts.push(['Request', notice.request]);
+  facts.push(['Asked', utcMinuteText(notice.askedAt)]);
+  if (notice.deadline) facts.push(['Deadline', utcMinuteText(notice.deadline)]);
+  return { intro, facts };
+}
+
+export function noticeText(notice: ApproverNotice, link: string): string {
+  const { intro, facts } = lines(notice);
+  const open = notice.kind === 'ask' || notice.kind === 'reminder' ? 'Answer it here' : 'The task';
+  return [intro, '', ...facts.map(([label, value]) => `${label}: ${value}`), '', `${open}: ${link}`, ''].join('\n');
+}
+
+export function noticeHtml(notice: ApproverNotice, link: string): string {
+  const { intro, facts } = lines(notice);
+  const open =
+    notice.kind === 'ask' || notice.kind === 'reminder' ? 'Answer it in the approvals inbox' : 'See the task';
+  const rows = facts
+    .map(([label, value]) => `<tr><th align="left" valign="top">${escape(label)}</th><td>${multiline(value)}</td></tr>`)
+    .join('');
+  return (
+    `<!doctype html><html><body><p>${escape(intro)}</p><table cellpadding="4">${rows}</table>` +
+    `<p><a href="${escape(link)}">${escape(open)}</a></p></body></html>`
+  );
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function multiline(text: string): string {
+  return escape(text).replace(/\n/g, '<br>');
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+}

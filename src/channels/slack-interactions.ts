@@ -1,0 +1,137 @@
+/**
+ * Approve / Deny clicked in Slack (the buttons src/channels/slack.ts adds with A2A_SLACK_INTERACTIVE),
+ * answered at the gateway's SLACK_INTERACTIONS_PATH, the Slack app's interactivity request URL. A
+ * click counts only when Slack's request signature checks out (HMAC-SHA256 with the app's signing
+ * secret over `v0:<timestamp>:<body>`, the timestamp within 5 minutes) and the clicking Slack user
+ * is a principal of the approver directory (its groups from there too). The answer then goes
+ * through the agent's request handler as an A2A reply does, as that principal: who may answer, no
+ * self-approval, the deadline. Slack gets an ephemeral line saying what happened.
+ */
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import { A2AError } from '@a2a-js/sdk/errors';
+import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
+import express, { Router, type Request, type Response } from 'express';
+import { GatewayUser } from '../gateway/request-context.js';
+import { lifetimeOf } from '../gateway/sdk-compat/index.js';
+import { SLACK_ANSWER_ACTIONS } from '../protocol/approvals.js';
+import { parseDirectory, readDirectory, type ApproverDirectory } from './directory.js';
+
+export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
+export const SLACK_SIGNING_SECRET_ENV = 'A2A_SLACK_SIGNING_SECRET';
+const MAX_AGE_SECONDS = 5 * 60;
+
+export interface SlackInteractionSettings {
+  signingSecret: string;
+  /** The approver directory (a file's path, or the directory): who each Slack user is. */
+  directory: string | ApproverDirectory;
+}
+
+export function slackInteractionsFromEnv(env: NodeJS.ProcessEnv): SlackInteractionSettings | undefined {
+  const signingSecret = env[SLACK_SIGNING_SECRET_ENV]?.trim();
+  if (!signingSecret) return undefined;
+  const directory = env.A2A_APPROVER_DIRECTORY?.trim();
+  if (!directory) {
+    throw new Error(`${SLACK_SIGNING_SECRET_ENV} is set: set A2A_APPROVER_DIRECTORY too (who each Slack user is)`);
+  }
+  return { signingSecret, directory };
+}
+
+/** Whether Slack signed this body (https://api.slack.com/authentication/verifying-requests-from-slack). */
+export function slackSignatureProblem(
+  secret: string,
+  raw: Buffer,
+  timestamp: string | undefined,
+  signature: string | undefined,
+  nowSeconds = Date.now() / 1000,
+): string | undefined {
+  if (!timestamp || !signature) return 'The request is not signed by Slack';
+  if (!/^\d+$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > MAX_AGE_SECONDS) {
+    return 'The request is too old (or its clock is off): replays are refused';
+  }
+  const expected = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(raw).digest('hex')}`;
+  const given = Buffer.from(signature);
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted) ? undefined : 'The signature does not match';
+}
+
+interface ButtonClick {
+  user?: { id?: string };
+  actions?: Array<{ action_id?: string; value?: string }>;
+}
+
+export function slackInteractionsRouter(
+  settings: SlackInteractionSettings,
+  handlers: ReadonlyMap<string, A2ARequestHandler>,
+): Router {
+  const router = Router();
+  router.post('/', express.raw({ type: 'application/x-www-form-urlencoded', limit: '64kb' }), (req, res, next) => {
+    answer(req, res).catch(next);
+  });
+
+  async function answer(req: Request, res: Response): Promise<void> {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const problem = slackSignatureProblem(
+      settings.signingSecret,
+      raw,
+      req.header('x-slack-request-timestamp'),
+      req.header('x-slack-signature'),
+    );
+    if (problem) return void res.status(401).json({ error: problem });
+    let click: ButtonClick;
+    try {
+      click = JSON.parse(new URLSearchParams(raw.toString('utf8')).get('payload') ?? '') as ButtonClick;
+    } catch {
+      return void res.status(400).json({ error: 'No interaction payload' });
+    }
+    const action = click.actions?.[0];
+    const text = SLACK_ANSWER_ACTIONS[action?.action_id ?? ''];
+    const target = parseTarget(action?.value);
+    if (!text || !target) return void res.status(400).json({ error: 'Not an a2a-temporal button' });
+    const directory =
+      typeof settings.directory === 'string'
+        ? await readDirectory(settings.directory)
+        : parseDirectory(settings.directory, '(given)');
+    const principal = Object.entries(directory.principals).find(([, entry]) => entry.slack === click.user?.id)?.[0];
+    if (!principal) {
+      return void res
+        .status(403)
+        .json(ephemeral('Your Slack account is not in the approver directory: answer in the inbox.'));
+    }
+    const groups = Object.entries(directory.groups)
+      .filter(([, members]) => members.includes(principal))
+      .map(([group]) => group);
+    const handler = handlers.get(target.agent);
+    if (!handler) return void res.status(404).json(ephemeral(`No agent ${target.agent} is served here`));
+    const { signal, outcome } = lifetimeOf(req);
+    const user = new GatewayUser('slack', signal, outcome, { id: principal, groups, via: 'slack' }, false);
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', taskId: target.taskId, parts: [{ text }] };
+    try {
+      await handler.sendMessage(
+        SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } }),
+        new ServerCallContext({ user, requestedVersion: '1.0' }),
+      );
+    } catch (error) {
+      // Refused as an A2A reply would be (not an approver, already answered, past the deadline): said in Slack.
+      if (error instanceof A2AError) return void res.json(ephemeral(`Not recorded: ${error.message}`));
+      throw error;
+    }
+    res.json(ephemeral(`Recorded: ${text}, as ${principal}.`));
+  }
+  return router;
+}
+
+function parseTarget(value: string | undefined): { agent: string; taskId: string } | undefined {
+  try {
+    const parsed = JSON.parse(value ?? '') as { agent?: unknown; taskId?: unknown };
+    return typeof parsed.agent === 'string' && typeof parsed.taskId === 'string'
+      ? { agent: parsed.agent, taskId: parsed.taskId }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ephemeral(text: string) {
+  return { response_type: 'ephemeral', replace_original: false, text };
+}

@@ -1,0 +1,163 @@
+/**
+ * The Slack channel: a message with the question and a link button to the task's inbox page, sent
+ * to the approver's Slack user (the directory's `slack`, a user ID such as U0123ABCD). Set on the
+ * worker, one of:
+ *
+ *   A2A_SLACK_BOT_TOKEN    a bot token (xoxb-…, scope chat:write): chat.postMessage to the user,
+ *                          which Slack shows in the app's direct messages
+ *   A2A_SLACK_WEBHOOK_URL  an incoming webhook: one channel for everyone, the approver @-mentioned
+ *
+ * and A2A_SLACK_API_URL (default https://slack.com/api) for a proxy or a stand-in. With a bot token
+ * and A2A_SLACK_INTERACTIVE=true the message has Approve / Deny buttons, which Slack sends to the
+ * gateway (src/channels/slack-interactions.ts); always a button that opens the task's inbox page.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import { SLACK_APPROVE_ACTION, SLACK_DENY_ACTION, type ApproverNotice } from '../protocol/approvals.js';
+import { utcMinuteText } from '../protocol/time-text.js';
+import { withoutTrailingSlashes } from '../protocol/base-url.js';
+import { refuseNotice } from './failures.js';
+import { noticeSubject } from './notice-text.js';
+
+export const SLACK_ENV = {
+  botToken: 'A2A_SLACK_BOT_TOKEN',
+  webhookUrl: 'A2A_SLACK_WEBHOOK_URL',
+  apiUrl: 'A2A_SLACK_API_URL',
+  interactive: 'A2A_SLACK_INTERACTIVE',
+} as const;
+
+const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Web API errors that trying again cannot fix (https://api.slack.com/methods/chat.postMessage#errors). */
+const PERMANENT_ERRORS = new Set([
+  'channel_not_found',
+  'user_not_found',
+  'not_authed',
+  'invalid_auth',
+  'account_inactive',
+  'token_revoked',
+  'missing_scope',
+  'is_archived',
+  'not_in_channel',
+  'invalid_blocks',
+]);
+
+/** `interactive`: Approve / Deny buttons, answered at the gateway (src/channels/slack-interactions.ts). */
+export type SlackSettings = { botToken: string; apiUrl: string; interactive?: boolean } | { webhookUrl: string };
+
+export function slackSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SlackSettings | undefined {
+  const botToken = env[SLACK_ENV.botToken]?.trim();
+  const webhookUrl = env[SLACK_ENV.webhookUrl]?.trim();
+  if (botToken && webhookUrl) {
+    throw new Error(`Set ${SLACK_ENV.botToken} or ${SLACK_ENV.webhookUrl}, not both`);
+  }
+  if (webhookUrl) return { webhookUrl };
+  if (!botToken) return undefined;
+  const apiUrl = withoutTrailingSlashes(env[SLACK_ENV.apiUrl]?.trim() || 'https://slack.com/api');
+  return { botToken, apiUrl, ...(env[SLACK_ENV.interactive] === 'true' && { interactive: true }) };
+}
+
+/** Slack's mrkdwn treats these three as markup: agent and user text stays text. */
+function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The message: a fallback text (notifications, screen readers) and blocks. */
+export function slackMessage(
+  notice: ApproverNotice,
+  link: string,
+  options: { mention?: string; buttons?: boolean } = {},
+): Record<string, unknown> {
+  const { mention } = options;
+  const subject = noticeSubject(notice);
+  const facts = [
+    ...(notice.request ? [`*Request:* ${escapeMrkdwn(notice.request)}`] : []),
+    ...(notice.deadline ? [`*Deadline:* ${utcMinuteText(notice.deadline)}`] : []),
+  ];
+  const open = notice.kind === 'ask' || notice.kind === 'reminder';
+  return {
+    text: `${mention ? `${mention} ` : ''}${subject}`,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: `${mention ? `${mention} ` : ''}*${escapeMrkdwn(subject)}*` } },
+      { type: 'section', text: { type: 'mrkdwn', text: escapeMrkdwn(notice.question) } },
+      ...(facts.length > 0 ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: facts.join('   ') }] }] : []),
+      {
+        type: 'actions',
+        elements: [
+          ...(open && options.buttons ? answerButtons(notice) : []),
+          {
+            type: 'button',
+            text: { type: 'plain_text', text: open ? 'Answer in the inbox' : 'See the task' },
+            url: link,
+            ...(open && !options.buttons && { style: 'primary' }),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** Approve and Deny: the gateway answers the task named in the value as the clicking Slack user's principal. */
+function answerButtons(notice: ApproverNotice): Array<Record<string, unknown>> {
+  const value = JSON.stringify({ agent: notice.agent, taskId: notice.taskId });
+  return [
+    {
+      type: 'button',
+      action_id: SLACK_APPROVE_ACTION,
+      text: { type: 'plain_text', text: 'Approve' },
+      style: 'primary',
+      value,
+    },
+    {
+      type: 'button',
+      action_id: SLACK_DENY_ACTION,
+      text: { type: 'plain_text', text: 'Deny' },
+      style: 'danger',
+      value,
+    },
+  ];
+}
+
+/** Posts one notice to `user` (a Slack user ID); throws what Temporal should see. */
+export async function postToSlack(
+  settings: SlackSettings,
+  user: string,
+  notice: ApproverNotice,
+  link: string,
+): Promise<void> {
+  const signal = AbortSignal.any([Context.current().cancellationSignal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]);
+  if ('webhookUrl' in settings) {
+    const response = await fetch(settings.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(slackMessage(notice, link, { mention: `<@${user}>` })),
+      signal,
+    });
+    const text = (await response.text()).slice(0, 200);
+    if (response.ok) return;
+    // Incoming webhooks answer 4xx for a message they will never take (e.g. invalid_payload, no_service).
+    if (response.status >= 400 && response.status < 500 && response.status !== 429) {
+      refuseNotice(`Slack refused the message: ${response.status} ${text}`);
+    }
+    throw ApplicationFailure.retryable(`Slack answered ${response.status}: ${text}`, 'ApproverSlackFailed');
+  }
+  const response = await fetch(`${settings.apiUrl}/chat.postMessage`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${settings.botToken}` },
+    body: JSON.stringify({
+      channel: user,
+      unfurl_links: false,
+      ...slackMessage(notice, link, { buttons: settings.interactive === true }),
+    }),
+    signal,
+  });
+  if (!response.ok) {
+    throw ApplicationFailure.retryable(`Slack answered ${response.status}`, 'ApproverSlackFailed');
+  }
+  const answer = (await response.json()) as { ok?: boolean; error?: string };
+  if (answer.ok) return;
+  if (answer.error && PERMANENT_ERRORS.has(answer.error)) refuseNotice(`Slack refused the message: ${answer.error}`);
+  throw ApplicationFailure.retryable(
+    `Slack refused the message: ${answer.error ?? 'unknown error'}`,
+    'ApproverSlackFailed',
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * Notifying approvers (DESIGN section 15): what the task workflow and the worker's channel
+ * activities agree on. Pure: the workflow sandbox and Node code import it alike. The workflow
+ * decides who hears what and when; the activities (src/channels) look up addresses and send, so
+ * addresses never enter workflow history.
+ */
+
+/** The channels a question can reach its approvers by. */
+export const APPROVAL_CHANNELS = ['email', 'webhook', 'slack'] as const;
+export type ApprovalChannel = (typeof APPROVAL_CHANNELS)[number];
+
+export function isApprovalChannel(value: unknown): value is ApprovalChannel {
+  return (APPROVAL_CHANNELS as readonly unknown[]).includes(value);
+}
+
+/** Resolves a question's responders (principals, `group:NAME`) to the principals to notify. */
+export const RESOLVE_APPROVERS_ACTIVITY = 'a2aResolveApprovers';
+/** Sends one notice to one approver by one channel. */
+export const NOTIFY_APPROVER_ACTIVITY = 'a2aNotifyApprover';
+/** The Slack buttons' action IDs (src/channels/slack.ts) and the answer each gives (src/channels/slack-interactions.ts). */
+export const SLACK_APPROVE_ACTION = 'a2a_approve';
+export const SLACK_DENY_ACTION = 'a2a_deny';
+export const SLACK_ANSWER_ACTIONS: Readonly<Record<string, string>> = {
+  [SLACK_APPROVE_ACTION]: 'approve',
+  [SLACK_DENY_ACTION]: 'deny',
+};
+
+/** The failure type of a notice that cannot be sent however often it is tried (no address, no channel set up). */
+export const NOTICE_REFUSED = 'ApproverNoticeRefused';
+
+export interface ResolveApproversInput {
+  /** The question's responders; absent: `fallback` (the owner) answers. */
+  responders?: string[];
+  fallback?: string;
+  /** Not notified (a requester who may not approve their own request). */
+  exclude?: string;
+}
+
+export interface ResolvedApprovers {
+  /** Principals, each once, in the order the responders name them (groups expanded in place). */
+  approvers: string[];
+  /** Responders the directory does not know (a group without members there). */
+  unknown: string[];
+}
+
+/** What a notice tells its approver. */
+export type NoticeKind = 'ask' | 'reminder' | 'answered' | 'expired';
+
+/** One notice, as the channel activity gets it: everything to write the message, no address. */
+export interface ApproverNotice {
+  /** Idempotency key: `<taskId>:<question seq>:<approver>:<channel>:<kind>[<n>]`; the email's Message-ID and the webhook's X-A2A-Notification-Id derive from it. */
+  id: string;
+  kind: NoticeKind;
+  channel: ApprovalChannel;
+  /** The principal it goes to (the channel looks up the address). */
+  approver: string;
+  taskId: string;
+  agent: string;
+  question: string;
+  /** The first words of the request that started the task. */
+  request?: string;
+  askedAt: string;
+  deadline?: string;
+  /** Who answered (kind 'answered'). */
+  answeredBy?: string;
+}
+
+/** What a sent notice says of its recipient: the address masked (`a***@example.com`), never in clear. */
+export interface NoticeReceipt {
+  to: string;
+}
+
+/** A notice as the task records it (`metadata.approverNotifications`). */
+export interface NoticeState {
+  id: string;
+  question: number;
+  kind: NoticeKind;
+  approver: string;
+  channel: ApprovalChannel;
+  state: 'pending' | 'sent' | 'failed' | 'skipped';
+  /** The masked address it went to. */
+  to?: string;
+  /** When it was sent, failed or skipped (or last failed, while still pending). */
+  at?: string;
+  /** Why it failed (or why its retries continue, while pending). */
+  reason?: string;
+  answeredBy?: string;
+  /** For a note on a closed question (answered, expired): the question, since the next may be asked before it is sent. */
+  about?: { prompt: string; askedAt: string; deadline?: string };
+}
+
+/** The question whose approvers are being notified, as the task carries it across continue-as-new. */
+export interface NotifiedQuestion {
+  /** The sequence number of its input-required event: the question's ID within the task. */
+  seq: number;
+  channels: ApprovalChannel[];
+  open: boolean;
+  prompt: string;
+  askedAt: string;
+  deadline?: string;
+  responders?: string[];
+  notByRequester?: boolean;
+  /** Resolved once, by an activity; absent until then. */
+  approvers?: string[];
+  /** Reminder times not yet reached (ISO), earliest first. */
+  reminders: string[];
+  /** How many reminders were sent: the next one's number. */
+  remindersSent: number;
+}
+
+export interface ApproverNotifications {
+  question?: NotifiedQuestion;
+  notices: NoticeState[];
+}
+
+/**
+ * `'1 day before'` (relative to the question's deadline) as the duration before it: `'1 day'`.
+ * Undefined when the text is not of that form.
+ */
+export function reminderOffset(text: string): string | undefined {
+  const match = /^\s*(.+?)\s+before\s*$/i.exec(text);
+  return match?.[1];
+}

@@ -1,0 +1,392 @@
+/**
+ * Tells a question's approvers that it waits for them (DESIGN section 15), from inside the task
+ * workflow. When a question with notify channels starts waiting, one activity resolves its
+ * responders to principals (groups expanded by the project's directory), then each approver gets
+ * one notice per channel, each an activity tried once (a failure shows in the task at once) and
+ * then retried with backoff for up to a day. Reminders are durable timers before the deadline; when
+ * the question is answered or expires, those who were told hear of it. Notices to one approver by
+ * one channel go one at a time, in order (a lane), so a reminder never overtakes its question.
+ *
+ * Everything lives in the task record (`approvals`), so continue-as-new carries it: the next run
+ * resumes unsent notices under the same idempotency keys and re-arms the reminders. A task's
+ * questions without channels schedule nothing, so histories recorded before replay as they were;
+ * the project-wide default applies only to tasks that started on release 4 (task-patches.ts).
+ */
+import {
+  CancellationScope,
+  condition,
+  log,
+  proxyActivities,
+  sleep,
+  type ActivityOptions,
+  type RetryPolicy,
+} from '@temporalio/workflow';
+import {
+  APPROVAL_CHANNELS,
+  NOTICE_REFUSED,
+  NOTIFY_APPROVER_ACTIVITY,
+  RESOLVE_APPROVERS_ACTIVITY,
+  isApprovalChannel,
+  reminderOffset,
+  type ApprovalChannel,
+  type ApproverNotice,
+  type NoticeKind,
+  type NoticeReceipt,
+  type NoticeState,
+  type NotifiedQuestion,
+  type ResolveApproversInput,
+  type ResolvedApprovers,
+} from '../protocol/approvals.js';
+import type { Duration } from '@temporalio/common';
+import { AgentFailure } from './agent-api.js';
+import { failedForGood, reasonOf } from './activity-failures.js';
+import type { TaskRecord } from './task-record.js';
+import { notifiesByDefault } from './task-patches.js';
+import { msToNumber } from './temporal-sdk-compat.js';
+
+/** The project's defaults (`approvals` in a2a-temporal.config.ts), put into the workflow bundle by the agents plugin. */
+export interface ApprovalDefaults {
+  notify?: ApprovalChannel[];
+  remind?: string[];
+}
+
+// Defined by the agents plugin's webpack hook (src/worker/agents-plugin.ts); absent in other bundles and in unit tests.
+declare const A2A_TEMPORAL_APPROVAL_DEFAULTS: ApprovalDefaults | undefined;
+
+function projectDefaults(): ApprovalDefaults {
+  return typeof A2A_TEMPORAL_APPROVAL_DEFAULTS === 'undefined' ? {} : A2A_TEMPORAL_APPROVAL_DEFAULTS;
+}
+
+/** What the waiting question asked for (ReplyWaiter's fields, task-runtime.ts). */
+export interface NotifyRequest {
+  kind: 'input' | 'auth';
+  notify?: string[];
+  remind?: string[];
+  reply?: { responder?: string; timedOut: boolean };
+}
+
+/** Settled notices kept in the task (pending ones are always kept): a long chat's record stays bounded. */
+const KEPT_NOTICES = 100;
+const FIRST_RETRY_AFTER = '1 second';
+const RETRY_POLICY: RetryPolicy = {
+  initialInterval: FIRST_RETRY_AFTER,
+  backoffCoefficient: 2,
+  maximumInterval: '10 minutes',
+  nonRetryableErrorTypes: [NOTICE_REFUSED],
+};
+const SEND_OPTIONS: ActivityOptions = {
+  // The channels bound their own attempts (SMTP and HTTP timeouts under 30 s); this is the backstop.
+  startToCloseTimeout: '45 seconds',
+  // A mail server down for up to a day still gets the notice once it is back.
+  scheduleToCloseTimeout: '24 hours',
+  retry: RETRY_POLICY,
+};
+const ONE_ATTEMPT: ActivityOptions = { ...SEND_OPTIONS, retry: { ...RETRY_POLICY, maximumAttempts: 1 } };
+const RESOLVE_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { ...RETRY_POLICY, maximumInterval: '1 minute', maximumAttempts: 10 },
+  summary: 'resolve approvers',
+};
+
+type ResolveActivity = (input: ResolveApproversInput) => Promise<ResolvedApprovers>;
+type NotifyActivity = (notice: ApproverNotice) => Promise<NoticeReceipt>;
+
+export class ApproverNotifications {
+  /** Lanes (approver and channel) whose loop runs. */
+  private readonly lanes = new Set<string>();
+  /** Notices whose activity is under way: not skipped when their question closes. */
+  private readonly sending = new Set<string>();
+  private resolving = false;
+  private reminding = false;
+
+  constructor(private readonly record: TaskRecord) {}
+
+  /** No activity under way or due: the workflow may end or continue as new (reminder timers are re-armed after it). */
+  get idle(): boolean {
+    return !this.resolving && this.lanes.size === 0;
+  }
+
+  /** A continued run picks up where the last one stopped. */
+  resume(): void {
+    const question = this.record.approvals?.question;
+    if (question?.open && !question.approvers) this.resolveAndAsk(question);
+    else this.armReminders();
+    this.drain();
+  }
+
+  /** A question starts waiting: its approvers are told by each of its channels. */
+  questionAsked(request: NotifyRequest): void {
+    const pending = this.record.pending;
+    const { channels, remind } = this.chosen(request);
+    if (!pending || channels.length === 0) return;
+    const question: NotifiedQuestion = {
+      seq: this.record.lastSeq,
+      channels,
+      open: true,
+      prompt: pending.prompt,
+      askedAt: pending.askedAt,
+      ...(pending.deadline && { deadline: pending.deadline }),
+      ...(pending.responders && { responders: pending.responders }),
+      ...(pending.notByRequester && { notByRequester: true }),
+      reminders: reminderTimes(remind, pending.deadline),
+      remindersSent: 0,
+    };
+    this.record.approvalsState().question = question;
+    this.resolveAndAsk(question);
+  }
+
+  /** The question stopped waiting: answered, expired, or withdrawn (the task canceled). */
+  questionClosed(request: NotifyRequest): void {
+    const question = this.record.approvals?.question;
+    if (!question?.open) return;
+    question.open = false;
+    question.reminders = [];
+    const state = this.record.approvalsState();
+    // Notices not yet under way are moot now; the lanes skip them too, but the task says so at once.
+    for (const notice of state.notices) {
+      if (this.stale(notice) && !this.sending.has(notice.id)) this.settle(notice, 'skipped');
+    }
+    const reply = request.reply && !request.reply.timedOut ? request.reply : undefined;
+    const expired = !reply && question.deadline !== undefined && Date.now() >= Date.parse(question.deadline);
+    if (!reply && !expired) return;
+    // Those who were told (or are being told) of the question hear how it ended; who answered does not.
+    const told = state.notices.filter(
+      (notice) =>
+        notice.question === question.seq &&
+        notice.kind === 'ask' &&
+        (notice.state === 'sent' || this.sending.has(notice.id)) &&
+        notice.approver !== reply?.responder,
+    );
+    for (const ask of told) {
+      this.add(question, ask.approver, ask.channel, reply ? 'answered' : 'expired', reply?.responder);
+    }
+    this.drain();
+  }
+
+  private chosen(request: NotifyRequest): { channels: ApprovalChannel[]; remind: string[] } {
+    // Auth questions go to the requester, in band: only an explicit choice notifies anyone.
+    const defaults = request.kind === 'input' && notifiesByDefault() ? projectDefaults() : {};
+    const names = request.notify ?? defaults.notify ?? [];
+    for (const name of names) {
+      if (!isApprovalChannel(name)) {
+        throw new AgentFailure(`ask: unknown notify channel "${name}" (known: ${APPROVAL_CHANNELS.join(', ')})`);
+      }
+    }
+    return { channels: [...new Set(names as ApprovalChannel[])], remind: request.remind ?? defaults.remind ?? [] };
+  }
+
+  private resolveAndAsk(question: NotifiedQuestion): void {
+    this.resolving = true;
+    // Not cancellable: a notice under way finishes even if the task is canceled meanwhile.
+    void CancellationScope.nonCancellable(async () => {
+      try {
+        const resolved = await this.resolve(question);
+        if (!resolved) return;
+        question.approvers = resolved.approvers;
+        for (const group of resolved.unknown) {
+          for (const channel of question.channels) {
+            this.add(question, group, channel, 'ask', undefined, `${group} is not in the approver directory`);
+          }
+        }
+        if (!question.open) return;
+        for (const approver of resolved.approvers) {
+          for (const channel of question.channels) this.add(question, approver, channel, 'ask');
+        }
+      } finally {
+        this.resolving = false;
+      }
+      this.drain();
+      this.armReminders();
+    });
+  }
+
+  private async resolve(question: NotifiedQuestion): Promise<ResolvedApprovers | undefined> {
+    const { owner, firstResponder } = this.record;
+    const input: ResolveApproversInput = {
+      ...(question.responders && { responders: question.responders }),
+      ...((owner ?? firstResponder) && { fallback: owner ?? firstResponder }),
+      ...(question.notByRequester && (owner ?? firstResponder) && { exclude: owner ?? firstResponder }),
+    };
+    try {
+      return await proxyActivities<Record<string, ResolveActivity>>(RESOLVE_OPTIONS)[RESOLVE_APPROVERS_ACTIVITY]!(
+        input,
+      );
+    } catch (error) {
+      // A directory that cannot be read: the task says so, once per channel, and the question waits on.
+      for (const channel of question.channels) {
+        this.add(question, '(directory)', channel, 'ask', undefined, reasonOf(error));
+      }
+      return undefined;
+    }
+  }
+
+  /** Records a notice (failed at once when `failure` is given) and starts its lane. */
+  private add(
+    question: NotifiedQuestion,
+    approver: string,
+    channel: ApprovalChannel,
+    kind: NoticeKind,
+    answeredBy?: string,
+    failure?: string,
+  ): void {
+    const tag = kind === 'reminder' ? `reminder${question.remindersSent}` : kind;
+    const notice: NoticeState = {
+      id: `${this.record.id}:${question.seq}:${approver}:${channel}:${tag}`,
+      question: question.seq,
+      kind,
+      approver,
+      channel,
+      state: failure ? 'failed' : 'pending',
+      ...(failure && { at: new Date().toISOString(), reason: failure }),
+      ...(answeredBy && { answeredBy }),
+      ...((kind === 'answered' || kind === 'expired') && { about: questionFacts(question) }),
+    };
+    const state = this.record.approvalsState();
+    if (state.notices.some((existing) => existing.id === notice.id)) return;
+    state.notices.push(notice);
+    const settled = state.notices.filter((kept) => kept.state !== 'pending');
+    if (settled.length > KEPT_NOTICES) {
+      const dropped = new Set(settled.slice(0, settled.length - KEPT_NOTICES));
+      state.notices = state.notices.filter((kept) => !dropped.has(kept));
+    }
+    if (!failure) this.drain();
+  }
+
+  /** Starts the lane of every approver and channel with a notice due. */
+  private drain(): void {
+    for (const notice of this.record.approvals?.notices ?? []) {
+      if (notice.state === 'pending') this.runLane(`${notice.approver}\n${notice.channel}`);
+    }
+  }
+
+  private runLane(lane: string): void {
+    if (this.lanes.has(lane)) return;
+    this.lanes.add(lane);
+    void CancellationScope.nonCancellable(async () => {
+      try {
+        for (;;) {
+          const notice = this.record.approvals?.notices.find(
+            (next) => next.state === 'pending' && `${next.approver}\n${next.channel}` === lane,
+          );
+          if (!notice) return;
+          if (this.stale(notice)) this.settle(notice, 'skipped');
+          else await this.send(notice);
+        }
+      } finally {
+        this.lanes.delete(lane);
+      }
+    });
+  }
+
+  /** A question or reminder whose question no longer waits. */
+  private stale(notice: NoticeState): boolean {
+    if (notice.state !== 'pending' || (notice.kind !== 'ask' && notice.kind !== 'reminder')) return false;
+    const question = this.record.approvals?.question;
+    return !question?.open || question.seq !== notice.question;
+  }
+
+  private async send(notice: NoticeState): Promise<void> {
+    const input = this.noticeInput(notice);
+    // The Temporal UI's summary names the principal and the channel, never an address.
+    const summary = `notify ${notice.approver} by ${notice.channel} (${notice.kind})`;
+    const call = (options: ActivityOptions) =>
+      proxyActivities<Record<string, NotifyActivity>>({ ...options, summary })[NOTIFY_APPROVER_ACTIVITY]!(input);
+    this.sending.add(notice.id);
+    try {
+      let receipt: NoticeReceipt;
+      try {
+        // One attempt first, so that a failure shows in the task (tasks show) at once, not after a day.
+        receipt = await call(ONE_ATTEMPT);
+      } catch (error) {
+        if (failedForGood(error)) return this.settle(notice, 'failed', reasonOf(error));
+        notice.at = new Date().toISOString();
+        notice.reason = reasonOf(error);
+        await sleep(FIRST_RETRY_AFTER);
+        receipt = await call(SEND_OPTIONS);
+      }
+      this.settle(notice, 'sent', undefined, receipt.to);
+    } catch (error) {
+      log.warn('approver notice given up', { taskId: this.record.id, notice: notice.id, reason: reasonOf(error) });
+      this.settle(notice, 'failed', reasonOf(error));
+    } finally {
+      this.sending.delete(notice.id);
+    }
+  }
+
+  private noticeInput(notice: NoticeState): ApproverNotice {
+    // Questions and reminders are sent only while their question waits: it is the current one.
+    const question = notice.about ?? questionFacts(this.record.approvals!.question!);
+    const request = this.record.requestText();
+    return {
+      id: notice.id,
+      kind: notice.kind,
+      channel: notice.channel,
+      approver: notice.approver,
+      taskId: this.record.id,
+      agent: this.record.agent,
+      question: question.prompt,
+      ...(request && { request: request.slice(0, 500) }),
+      askedAt: question.askedAt,
+      ...(question.deadline && { deadline: question.deadline }),
+      ...(notice.answeredBy && { answeredBy: notice.answeredBy }),
+    };
+  }
+
+  private settle(notice: NoticeState, state: NoticeState['state'], reason?: string, to?: string): void {
+    notice.state = state;
+    notice.at = new Date().toISOString();
+    if (reason) notice.reason = reason;
+    else delete notice.reason;
+    if (to) notice.to = to;
+  }
+
+  /** Waits for each reminder's time while the question waits; one watch at a time. */
+  private armReminders(): void {
+    const question = this.record.approvals?.question;
+    if (!question?.open || !question.approvers || question.reminders.length === 0 || this.reminding) return;
+    this.reminding = true;
+    void CancellationScope.nonCancellable(async () => {
+      try {
+        while (question.open && question.reminders.length > 0) {
+          const wait = Math.max(Date.parse(question.reminders[0]!) - Date.now(), 1);
+          const closed = await condition(() => !question.open, wait, { summary: 'approver reminder' });
+          if (closed) return;
+          question.reminders.shift();
+          question.remindersSent += 1;
+          for (const approver of question.approvers!) {
+            for (const channel of question.channels) this.add(question, approver, channel, 'reminder');
+          }
+        }
+      } finally {
+        this.reminding = false;
+      }
+    });
+  }
+}
+
+function questionFacts({ prompt, askedAt, deadline }: NotifiedQuestion): NonNullable<NoticeState['about']> {
+  return { prompt, askedAt, ...(deadline && { deadline }) };
+}
+
+/** The reminder times of `remind` ('1 day before', ...) before `deadline`, earliest first; those already past are dropped. */
+function reminderTimes(remind: readonly string[], deadline: string | undefined): string[] {
+  if (remind.length === 0) return [];
+  if (!deadline) throw new AgentFailure('ask: remind needs a deadline (reminders are counted back from it)');
+  const times = remind.map((text) => {
+    const offset = reminderOffset(text);
+    let ms: number | undefined;
+    try {
+      ms = offset === undefined ? undefined : msToNumber(offset as Duration);
+    } catch {
+      ms = undefined;
+    }
+    if (ms === undefined || !Number.isFinite(ms) || ms <= 0) {
+      throw new AgentFailure(`ask: remind "${text}" must read like '1 day before' or '30 minutes before'`);
+    }
+    return Date.parse(deadline) - ms;
+  });
+  return [...new Set(times)]
+    .filter((at) => at > Date.now())
+    .sort((a, b) => a - b)
+    .map((at) => new Date(at).toISOString());
+}

@@ -1,0 +1,149 @@
+/**
+ * The parts of the channels that need no server: the directory (validation, groups expanded), the
+ * SMTP settings (clear errors for bad variables), the notice text (everything escaped in HTML), the
+ * masking of addresses and the config's `approvals` checks.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DirectoryError, parseDirectory, readDirectory, resolveApprovers } from '../../src/channels/directory.js';
+import { SmtpConfigError, smtpSettingsFromEnv } from '../../src/channels/email.js';
+import { maskEmail, maskUrl } from '../../src/channels/mask.js';
+import { noticeHtml, noticeSubject, noticeText } from '../../src/channels/notice-text.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import type { ApproverNotice } from '../../src/protocol/approvals.js';
+
+const directory = parseDirectory(
+  {
+    principals: { alice: { email: 'alice@example.com' }, bob: { email: 'bob@example.com' } },
+    groups: { finance: ['alice', 'bob'], legal: ['carol'] },
+  },
+  'test',
+);
+
+describe('the approver directory', () => {
+  it('expands groups in place, each principal once, without the excluded requester', () => {
+    expect(resolveApprovers(directory, { responders: ['bob', 'group:finance', 'group:legal'] })).toEqual({
+      approvers: ['bob', 'alice', 'carol'],
+      unknown: [],
+    });
+    expect(resolveApprovers(directory, { responders: ['group:finance'], exclude: 'alice' }).approvers).toEqual(['bob']);
+    expect(resolveApprovers(directory, { responders: ['group:ops'] })).toEqual({
+      approvers: [],
+      unknown: ['group:ops'],
+    });
+    // A question that names nobody goes to the owner.
+    expect(resolveApprovers(directory, { fallback: 'dave' }).approvers).toEqual(['dave']);
+  });
+
+  it('says what is wrong with a file, and where', async () => {
+    expect(() => parseDirectory({ principals: { alice: { email: 'not an address' } } }, 'dir.json')).toThrow(
+      /The approver directory dir.json is not valid: principals.alice.email: /,
+    );
+    expect(() => parseDirectory({ principals: {}, groups: { a: ['group:b'] } }, 'dir.json')).toThrow(
+      'group a lists group:b; list principals',
+    );
+    expect(() => parseDirectory({ people: {} }, 'dir.json')).toThrow(DirectoryError);
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-directory-'));
+    writeFileSync(join(dir, 'bad.json'), '{ not json');
+    await expect(readDirectory(join(dir, 'bad.json'))).rejects.toThrow(/bad.json is not JSON/);
+    await expect(readDirectory(join(dir, 'missing.json'))).rejects.toThrow(/Cannot read the approver directory/);
+  });
+});
+
+describe('the SMTP settings', () => {
+  it('defaults to STARTTLS on 587 and implicit TLS on 465', () => {
+    expect(smtpSettingsFromEnv({})).toBeUndefined();
+    const base = { A2A_SMTP_HOST: 'smtp.example.com', A2A_SMTP_FROM: 'approvals@example.com' };
+    expect(smtpSettingsFromEnv(base)).toEqual({ ...hostAndFrom(), port: 587, tls: 'starttls' });
+    expect(smtpSettingsFromEnv({ ...base, A2A_SMTP_PORT: '465' })).toMatchObject({ port: 465, tls: 'implicit' });
+    expect(smtpSettingsFromEnv({ ...base, A2A_SMTP_TLS: 'implicit' })).toMatchObject({ port: 465 });
+  });
+
+  it('refuses settings it cannot use, naming the variable', () => {
+    const base = { A2A_SMTP_HOST: 'smtp.example.com', A2A_SMTP_FROM: 'approvals@example.com' };
+    expect(() => smtpSettingsFromEnv({ A2A_SMTP_HOST: 'smtp.example.com' })).toThrow('set A2A_SMTP_FROM too');
+    expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_TLS: 'maybe' })).toThrow(SmtpConfigError);
+    expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_PORT: 'smtp' })).toThrow('A2A_SMTP_PORT must be a port');
+    expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_USER: 'u' })).toThrow('A2A_SMTP_PASSWORD');
+  });
+});
+
+function hostAndFrom() {
+  return { host: 'smtp.example.com', from: 'approvals@example.com' };
+}
+
+describe('the notice text', () => {
+  const notice: ApproverNotice = {
+    id: 't:3:alice:email:ask',
+    kind: 'ask',
+    channel: 'email',
+    approver: 'alice',
+    taskId: 't',
+    agent: 'purchase',
+    question: 'Approve <b>450 EUR</b> & more?',
+    request: 'Buy "monitors"',
+    askedAt: '2026-11-25T14:00:00.000Z',
+    deadline: '2026-11-28T14:00:00.000Z',
+  };
+
+  it('puts agent and user text in HTML as text, never markup', () => {
+    const html = noticeHtml(notice, 'https://x.example/inbox/task?agent=purchase&id=t');
+    expect(html).toContain('Approve &lt;b&gt;450 EUR&lt;/b&gt; &amp; more?');
+    expect(html).toContain('Buy &quot;monitors&quot;');
+    expect(html).toContain('href="https://x.example/inbox/task?agent=purchase&amp;id=t"');
+    expect(html).not.toContain('<b>');
+  });
+
+  it('says the question, the request, the deadline and the link in plain text', () => {
+    const text = noticeText(notice, 'https://x.example/inbox/task?agent=purchase&id=t');
+    expect(text).toContain('Question: Approve <b>450 EUR</b> & more?');
+    expect(text).toContain('Deadline: 2026-11-28 14:00 UTC');
+    expect(text).toContain('Answer it here: https://x.example/inbox/task?agent=purchase&id=t');
+    expect(noticeSubject({ ...notice, kind: 'answered', answeredBy: 'bob' })).toBe(
+      'Answered by bob: Approve <b>450 EUR</b> & more?',
+    );
+  });
+
+  it('masks addresses', () => {
+    expect(maskEmail('alice.martin@example.com')).toBe('a***@example.com');
+    expect(maskUrl('https://hooks.example.com/T000/B000/secret')).toBe('webhook at hooks.example.com');
+  });
+});
+
+describe("the config's approvals", () => {
+  /** A project whose config says `approvals`; each in a folder of its own (imports are cached by path). */
+  function project(approvals: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-approvals-config-'));
+    const agent = "{ name: 'x', description: 'x', skills: [], run: async () => 'ok' }";
+    writeFileSync(join(dir, 'agents.ts'), `export default [${agent}];\n`);
+    writeFileSync(join(dir, 'directory.json'), '{}');
+    writeFileSync(
+      join(dir, 'a2a-temporal.config.ts'),
+      `export default { agents: './agents.ts', approvals: ${approvals} };\n`,
+    );
+    return dir;
+  }
+
+  it('refuses an unknown channel and a reminder it cannot read', async () => {
+    await expect(loadConfig(undefined, project(`{ notify: ['sms'] }`))).rejects.toThrow(
+      'approvals.notify: unknown channel "sms"',
+    );
+    await expect(loadConfig(undefined, project(`{ remind: ['tomorrow'] }`))).rejects.toThrow(
+      `approvals.remind: "tomorrow" must read like '1 day before'`,
+    );
+    await expect(loadConfig(undefined, project(`{ directory: './people.json' }`))).rejects.toThrow(
+      'approvals.directory ./people.json does not exist',
+    );
+  });
+
+  it('resolves the directory against the config file', async () => {
+    const dir = project(`{ directory: './directory.json', notify: ['email'], remind: ['1 day before'] }`);
+    expect((await loadConfig(undefined, dir)).approvals).toEqual({
+      directory: join(dir, 'directory.json'),
+      notify: ['email'],
+      remind: ['1 day before'],
+    });
+  });
+});

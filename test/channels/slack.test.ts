@@ -1,0 +1,171 @@
+/**
+ * The Slack channel against a Slack stand-in (a local HTTP server that checks the Web API calls'
+ * shape): the approver's Slack user gets the question with a link button to the inbox; a user Slack
+ * does not know and an approver without a Slack user fail for good, saying so; an incoming webhook
+ * gets the same message with the approver mentioned.
+ */
+import type { Client } from '@temporalio/client';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NoticeState } from '../../src/protocol/approvals.js';
+import { slackSettingsFromEnv } from '../../src/channels/slack.js';
+import { finalTask, reply, startTask, waitForState } from '../support/tasks.js';
+import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
+import { eventually } from './mail-server.js';
+
+const BOT_TOKEN = 'xoxb-test-token';
+
+interface SlackCall {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: { channel?: string; text: string; blocks: Array<Record<string, unknown>> };
+}
+
+/** Answers chat.postMessage as Slack does (200 with ok or an error), and incoming webhooks with "ok". */
+class SlackStandIn {
+  readonly calls: SlackCall[] = [];
+  private readonly server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const call = { path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString()) };
+      this.calls.push(call);
+      if (call.path === '/hooks/incoming') return res.writeHead(200).end('ok');
+      const json = (value: unknown) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (req.headers.authorization !== `Bearer ${BOT_TOKEN}`) return json({ ok: false, error: 'invalid_auth' });
+      if (call.path !== '/api/chat.postMessage') return json({ ok: false, error: 'unknown_method' });
+      if (call.body.channel === 'UNKNOWN1') return json({ ok: false, error: 'channel_not_found' });
+      json({ ok: true, channel: 'D0001', ts: `${this.calls.length}.000100` });
+    });
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const directory = {
+  principals: { frank: { slack: 'U0FRANK1' }, gina: { slack: 'UNKNOWN1' }, hank: { email: 'hank@example.com' } },
+  groups: { buyers: ['frank', 'gina', 'hank'] },
+};
+
+let slack: SlackStandIn;
+let base: string;
+let client: Client;
+
+beforeAll(async () => {
+  slack = new SlackStandIn();
+  base = await slack.start();
+  client = await testClient();
+});
+
+afterAll(async () => {
+  await client?.connection.close();
+  await slack?.close();
+});
+
+function notices(task: { metadata?: Record<string, unknown> }): NoticeState[] {
+  return (task.metadata?.approverNotifications ?? []) as NoticeState[];
+}
+
+describe('the Slack channel', () => {
+  it('reads its settings from the environment, refusing two ways at once', () => {
+    expect(slackSettingsFromEnv({})).toBeUndefined();
+    expect(slackSettingsFromEnv({ A2A_SLACK_BOT_TOKEN: 'xoxb-1' })).toEqual({
+      botToken: 'xoxb-1',
+      apiUrl: 'https://slack.com/api',
+    });
+    expect(() => slackSettingsFromEnv({ A2A_SLACK_BOT_TOKEN: 'x', A2A_SLACK_WEBHOOK_URL: 'https://h' })).toThrow(
+      'not both',
+    );
+  });
+
+  describe('with a bot token (Web API)', () => {
+    let worker: TestWorker;
+    beforeAll(async () => {
+      const settings = slackSettingsFromEnv({ A2A_SLACK_BOT_TOKEN: BOT_TOKEN, A2A_SLACK_API_URL: `${base}/api/` })!;
+      worker = await startTestWorker(undefined, {
+        approvals: { directory, slack: settings, publicUrl: 'https://approvals.example.com' },
+      });
+    });
+    afterAll(() => worker?.shutdown());
+
+    it("posts the question to the approver's Slack user, with a link to the inbox", async () => {
+      const { taskId, handle } = await startTask(client, worker.taskQueue, 'test-ask', {
+        text: 'Buy <b>2</b> chairs & a desk',
+        data: { responders: ['frank', 'group:buyers'], notify: ['slack'], deadline: '1 hour' },
+      });
+      await waitForState(handle, 'input-required');
+      const waiting = await eventually(async () => {
+        const task = await waitForState(handle, 'input-required');
+        return notices(task).every((notice) => notice.state !== 'pending') && notices(task).length === 3 && task;
+      });
+      const byApprover = Object.fromEntries(notices(waiting).map((notice) => [notice.approver, notice]));
+      expect(byApprover.frank).toMatchObject({ state: 'sent', to: 'Slack user U0F***' });
+      expect(byApprover.gina).toMatchObject({
+        state: 'failed',
+        reason: 'Slack refused the message: channel_not_found',
+      });
+      expect(byApprover.hank).toMatchObject({
+        state: 'failed',
+        reason: 'The approver directory has no Slack user for hank',
+      });
+
+      const posted = slack.calls.filter((call) => call.body.channel === 'U0FRANK1');
+      expect(posted).toHaveLength(1);
+      const [call] = posted;
+      expect(call!.path).toBe('/api/chat.postMessage');
+      expect(call!.headers['content-type']).toContain('application/json');
+      expect(call!.body.text).toBe('Approval needed: Your answer?');
+      const blocks = JSON.stringify(call!.body.blocks);
+      // Agent and user text is escaped for Slack's mrkdwn.
+      expect(blocks).toContain('Buy &lt;b&gt;2&lt;/b&gt; chairs &amp; a desk');
+      const actions = call!.body.blocks.find((block) => block.type === 'actions') as {
+        elements: Array<{ url: string }>;
+      };
+      expect(actions.elements[0]!.url).toBe(`https://approvals.example.com/inbox/task?agent=test-ask&id=${taskId}`);
+
+      // Gina was never told (Slack refused): only those told hear who answered, and frank answered himself.
+      await reply(handle, { text: 'approve', responder: 'frank' });
+      const { task } = await finalTask(handle);
+      expect(notices(task).filter((notice) => notice.kind === 'answered')).toEqual([]);
+    });
+  });
+
+  describe('with an incoming webhook', () => {
+    let worker: TestWorker;
+    beforeAll(async () => {
+      worker = await startTestWorker(undefined, {
+        approvals: { directory, slack: { webhookUrl: `${base}/hooks/incoming` } },
+      });
+    });
+    afterAll(() => worker?.shutdown());
+
+    it('posts the message to the channel, mentioning the approver', async () => {
+      const before = slack.calls.length;
+      const { handle } = await startTask(client, worker.taskQueue, 'test-ask', {
+        text: 'Renew the domain',
+        data: { responders: ['frank'], notify: ['slack'] },
+      });
+      await waitForState(handle, 'input-required');
+      const [call] = await eventually(() => {
+        const calls = slack.calls.slice(before).filter((c) => c.path === '/hooks/incoming');
+        return calls.length > 0 && calls;
+      });
+      expect(call!.body.text).toBe('<@U0FRANK1> Approval needed: Your answer?');
+      expect(call!.body.channel).toBeUndefined();
+      expect(call!.headers.authorization).toBeUndefined();
+      await reply(handle, { text: 'ok', responder: 'frank' });
+      const { task } = await finalTask(handle);
+      expect(notices(task)).toMatchObject([{ approver: 'frank', state: 'sent', to: 'Slack user U0F***' }]);
+    });
+  });
+});
