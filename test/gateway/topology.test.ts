@@ -65,8 +65,9 @@ describe('several gateways', () => {
   });
 
   it('after a gateway dies mid-stream, another one resubscribes: snapshot, then the rest, nothing lost or repeated', async () => {
-    const first = await gatewayProcess();
-    // Long enough that the task is still running once a fresh gateway process is up on a loaded machine.
+    // Both up before the stream starts (several gateways behind a load balancer): the client's
+    // resubscribe then comes while the task still runs, however slowly a process starts on a loaded machine.
+    const [first, second] = await Promise.all([gatewayProcess(), gatewayProcess()]);
     const sections = 5;
     const request = message('durability', { parts: [{ text: 'durability' }, { data: { sections, sectionMs: 1200 } }] });
     const url = (gateway: GatewayProcess) => `${gateway.url}/agents/long-report`;
@@ -83,7 +84,6 @@ describe('several gateways', () => {
     }
     expect(before.some((e) => e.artifactUpdate)).toBe(true);
 
-    const second = await gatewayProcess();
     const after: any[] = [];
     for await (const event of sseRpc(url(second), 'SubscribeToTask', { id: taskId })) after.push(event);
     const snapshot = after[0].task;
