@@ -12,15 +12,8 @@
  * questions without channels schedule nothing, so histories recorded before replay as they were;
  * the project-wide default applies only to tasks that started on release 4 (task-patches.ts).
  */
-import {
-  CancellationScope,
-  condition,
-  log,
-  proxyActivities,
-  sleep,
-  type ActivityOptions,
-  type RetryPolicy,
-} from '@temporalio/workflow';
+import { CancellationScope, condition, log, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
+import { deliveryOptions, FIRST_RETRY_AFTER } from './delivery-retries.js';
 import {
   APPROVAL_CHANNELS,
   NOTICE_REFUSED,
@@ -67,21 +60,12 @@ export interface NotifyRequest {
 
 /** Settled notices kept in the task (pending ones are always kept): a long chat's record stays bounded. */
 const KEPT_NOTICES = 100;
-const FIRST_RETRY_AFTER = '1 second';
-const RETRY_POLICY: RetryPolicy = {
-  initialInterval: FIRST_RETRY_AFTER,
-  backoffCoefficient: 2,
-  maximumInterval: '10 minutes',
-  nonRetryableErrorTypes: [NOTICE_REFUSED],
-};
-const SEND_OPTIONS: ActivityOptions = {
-  // The channels bound their own attempts (SMTP and HTTP timeouts under 30 s); this is the backstop.
-  startToCloseTimeout: '45 seconds',
-  // A mail server down for up to a day still gets the notice once it is back.
-  scheduleToCloseTimeout: '24 hours',
+// The channels bound their own attempts (SMTP and HTTP timeouts under 30 s); 45 s is the backstop.
+const {
   retry: RETRY_POLICY,
-};
-const ONE_ATTEMPT: ActivityOptions = { ...SEND_OPTIONS, retry: { ...RETRY_POLICY, maximumAttempts: 1 } };
+  retried: SEND_OPTIONS,
+  oneAttempt: ONE_ATTEMPT,
+} = deliveryOptions('45 seconds', NOTICE_REFUSED);
 const RESOLVE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { ...RETRY_POLICY, maximumInterval: '1 minute', maximumAttempts: 10 },

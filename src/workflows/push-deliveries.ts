@@ -5,15 +5,7 @@
  * task record, so they survive worker restarts and continue-as-new. Tasks without configs schedule
  * nothing and add nothing to their history.
  */
-import {
-  CancellationScope,
-  condition,
-  log,
-  proxyActivities,
-  sleep,
-  type ActivityOptions,
-  type RetryPolicy,
-} from '@temporalio/workflow';
+import { CancellationScope, condition, log, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
 import {
   PUSH_ACTIVITY,
   PUSH_URL_REFUSED,
@@ -23,27 +15,12 @@ import {
 } from '../protocol/push.js';
 import { failedForGood, reasonOf } from './activity-failures.js';
 import type { TaskRecord } from './task-record.js';
+import { deliveryOptions, FIRST_RETRY_AFTER } from './delivery-retries.js';
 import { hasPatch, PATCH } from './task-patches.js';
 
-const FIRST_RETRY_AFTER = '1 second';
-
-const RETRY_POLICY: RetryPolicy = {
-  initialInterval: FIRST_RETRY_AFTER,
-  backoffCoefficient: 2,
-  maximumInterval: '10 minutes',
-  nonRetryableErrorTypes: [PUSH_URL_REFUSED],
-};
-
-const DELIVERY_OPTIONS: ActivityOptions = {
-  // The activity bounds each attempt to 10 s itself (see src/push/deliver.ts); this is the backstop,
-  // and how soon an attempt lost with its worker is tried again.
-  startToCloseTimeout: '15 seconds',
-  // A webhook down for up to a day still gets everything once it is back.
-  scheduleToCloseTimeout: '24 hours',
-  retry: RETRY_POLICY,
-};
-
-const ONE_ATTEMPT: ActivityOptions = { ...DELIVERY_OPTIONS, retry: { ...RETRY_POLICY, maximumAttempts: 1 } };
+// The activity bounds each attempt to 10 s itself (see src/push/deliver.ts); 15 s is the backstop,
+// and how soon an attempt lost with its worker is tried again.
+const { retried: DELIVERY_OPTIONS, oneAttempt: ONE_ATTEMPT } = deliveryOptions('15 seconds', PUSH_URL_REFUSED);
 
 /**
  * The config's last notification was given up (a failure after its last success; a failure that
