@@ -32,6 +32,7 @@ import {
   SUMMARY_MEMO,
   taskQuery,
   type ActivityRetrying,
+  type AuthCompletion,
   type CancelRequest,
   type IncomingMessage,
   type MessageAccepted,
@@ -110,8 +111,15 @@ export class TaskRuntime {
   firstMessage?: UserMessage;
   readonly push: PushDeliveries;
   readonly approvers: ApproverNotifications;
+  /**
+   * A run continued-as-new while its question waited re-runs the agent up to that question. A reply
+   * arriving before the agent waits again is checked against the question the task still shows, then
+   * held until the agent waits (`acceptResumedReply`), where the question's schema checks it too.
+   */
+  private questionResuming: boolean;
 
   constructor(readonly record: TaskRecord) {
+    this.questionResuming = record.pending !== undefined;
     this.push = new PushDeliveries(record);
     this.approvers = new ApproverNotifications(record);
     this.firstReplyWait = new Promise((resolve) => (this.firstReplyWaitStarted = resolve));
@@ -142,6 +150,7 @@ export class TaskRuntime {
   /** The agent waits for a reply to its question. */
   startWaiting(waiter: ReplyWaiter): void {
     this.waiter = waiter;
+    this.questionResuming = false;
     this.firstReplyWaitStarted();
     // A question resumed after continue-as-new is already on its way to its approvers.
     if (!this.record.approvals?.question?.open) this.approvers.questionAsked(waiter);
@@ -234,30 +243,15 @@ export class TaskRuntime {
     );
     setHandler(
       completeAuthUpdate,
-      (completion) => {
+      async (completion) => {
+        await this.acceptResumedReply(() => this.validateAuthCompletion(completion));
         const by = completion?.caller?.id ?? (typeof completion?.by === 'string' ? completion.by : 'auth-callback');
         const data = completion?.data;
         this.deliver({ ...emptyReply(), data, value: data, responder: by }, by);
         return this.record.header();
       },
       {
-        // The checks a reply gets: who may see the task, its agent, a question still open, the
-        // deadline, who may answer; a late completion after an outage is refused as a late reply is.
-        validator: (completion) => {
-          const problem = sizeProblem(completion ?? {}, MAX_MESSAGE_BYTES, 'The completion');
-          if (problem) reject(TaskErrorType.InvalidReply, problem);
-          this.checkOwner(completion?.caller);
-          this.checkAgent(completion?.agent);
-          if (!this.waiter?.outOfBand || this.waiter.reply) {
-            reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
-          }
-          this.checkDeadline();
-          this.checkResponder(
-            this.waiter,
-            completion?.caller,
-            typeof completion?.by === 'string' ? completion.by : undefined,
-          );
-        },
+        validator: (completion) => this.validateAuthCompletion(completion),
       },
     );
     setHandler(
@@ -283,6 +277,46 @@ export class TaskRuntime {
     setHandler(snapshotQuery, (args) => ({ task: this.record.view(args.historyLength), lastSeq: this.record.lastSeq }));
   }
 
+  /**
+   * The checks a reply gets: who may see the task, its agent, a question still open, the deadline,
+   * who may answer; a late completion after an outage is refused as a late reply is.
+   */
+  private validateAuthCompletion(completion: AuthCompletion | undefined): void {
+    const problem = sizeProblem(completion ?? {}, MAX_MESSAGE_BYTES, 'The completion');
+    if (problem) reject(TaskErrorType.InvalidReply, problem);
+    this.checkOwner(completion?.caller);
+    this.checkAgent(completion?.agent);
+    const waiter = this.waitingFor();
+    if (!waiter?.outOfBand || waiter.reply) {
+      reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
+    }
+    this.checkDeadline();
+    this.checkResponder(waiter, completion?.caller, typeof completion?.by === 'string' ? completion.by : undefined);
+  }
+
+  /** The question a reply answers: the agent's waiter, or while it resumes (see questionResuming), the task's. */
+  private waitingFor(): ReplyWaiter | undefined {
+    if (this.waiter || !this.questionResuming || !this.record.pending) return this.waiter;
+    const { kind, outOfBand, responders, notByRequester } = this.record.pending;
+    return {
+      kind,
+      outOfBand: outOfBand ?? false,
+      ...(responders && { responders }),
+      ...(notByRequester && { notByRequester }),
+    };
+  }
+
+  /**
+   * A reply validated while the question resumed waits until the agent waits again (in the same
+   * workflow task, as the journal replays the agent up to its question), then is checked again in
+   * full; refused then, the update fails with the same error a validator would have given.
+   */
+  private async acceptResumedReply(validate: () => void): Promise<void> {
+    if (this.waiter || !this.questionResuming) return;
+    await condition(() => !this.questionResuming || !this.record.pending);
+    validate();
+  }
+
   private validateMessage(incoming: IncomingMessage): void {
     if (this.isDuplicate()) return;
     const problem = messageProblem(incoming);
@@ -290,7 +324,8 @@ export class TaskRuntime {
     // Owner first: a stranger learns nothing, not even which agent the task belongs to.
     this.checkOwner(incoming.caller);
     this.checkAgent(incoming.agent);
-    const { record, waiter } = this;
+    const { record } = this;
+    const waiter = this.waitingFor();
     if (incoming.firstMessageOnly && this.firstMessage) {
       reject(
         TaskErrorType.IdempotencyKeyReused,
@@ -402,6 +437,7 @@ export class TaskRuntime {
    * the task with further calls.
    */
   private async acceptMessage(incoming: IncomingMessage): Promise<MessageAccepted> {
+    if (!this.isDuplicate()) await this.acceptResumedReply(() => this.validateMessage(incoming));
     const accepted = this.applyMessage(incoming);
     if (!incoming.untilSettled || accepted.duplicate || !hasPatch(PATCH.settledAnswer)) return accepted;
     // Neither wait ends on a Temporal cancel: that settles the task as canceled, which is this sender's answer too.

@@ -54,20 +54,13 @@ function field(received: Received, name: string): unknown {
   return (received.body as Record<string, unknown>)[name];
 }
 
-/**
- * Waits until the task has recorded every notice as settled, then a moment more. The task may
- * continue as new right after a notice (it waits for its sends to finish first), and a reply that
- * lands in the first workflow task of the new run, before the agent is waiting again, is refused as
- * "not waiting for input": a race of the task workflow itself (push deliveries can cause it too),
- * kept out of these tests.
- */
+/** Waits until the task has recorded every notice as settled (sent or failed). */
 async function afterNoticesSettled(handle: WorkflowHandle): Promise<void> {
   await eventually(async () => {
     const task = await handle.query(taskQuery, {});
     const notices = (task.metadata?.approverNotifications ?? []) as NoticeState[];
     return notices.every((notice) => notice.state !== 'pending');
   });
-  await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
 describe('the webhook channel', () => {
