@@ -30,7 +30,8 @@ import {
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
 import { callRemoteAgent } from './remote-agent-call.js';
-import type { ReplyWaiter, TaskRuntime } from './task-runtime.js';
+import type { ReplyWait, ReplyWaitOptions } from './reply-wait.js';
+import type { TaskRuntime } from './task-runtime.js';
 import { msToNumber } from './temporal-sdk-compat.js';
 
 /** Thrown by `ctx.reject` (and a deadline whose outcome is reject); ends the task `rejected`. */
@@ -83,25 +84,27 @@ export function createAgentContext(runtime: TaskRuntime, journal: AgentJournal, 
 function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message: UserMessage): AgentContext {
   const { record } = runtime;
 
-  async function waitForReply(question: PendingQuestion, waiter: ReplyWaiter, outcome?: DeadlineOutcome) {
+  /** Asks `question` and waits for its reply or its deadline (reply-wait.ts). */
+  async function waitForReply(question: PendingQuestion, { onDeadline: outcome, ...options }: ReplyWaitOptions = {}) {
     return journal.step('ask', async (resumed): Promise<Reply> => {
-      // A question resumed after continue-as-new keeps the deadline it was asked with.
-      const active = resumed && record.pending ? record.pending : question;
+      // A question resumed after continue-as-new is the one the task kept, with the deadline it was asked with.
+      const wait: ReplyWait = { ...options, question: resumed && record.pending ? record.pending : question };
       if (!resumed) {
         const message = agentMessage(runtime, question.prompt);
         if (question.details) message.parts.push({ data: question.details });
         runtime.askQuestion(question, message);
       }
-      runtime.startWaiting(waiter);
+      runtime.startWaiting(wait);
       try {
-        const deadline = active.deadline ? Date.parse(active.deadline) - Date.now() : undefined;
+        const { deadline, prompt } = wait.question;
+        const remaining = deadline ? Date.parse(deadline) - Date.now() : undefined;
         const answered =
-          deadline === undefined
-            ? (await condition(() => waiter.reply !== undefined), true)
-            : await condition(() => waiter.reply !== undefined, Math.max(deadline, 1), {
-                summary: `deadline: ${active.prompt.slice(0, 60)}`,
+          remaining === undefined
+            ? (await condition(() => wait.reply !== undefined), true)
+            : await condition(() => wait.reply !== undefined, Math.max(remaining, 1), {
+                summary: `deadline: ${prompt.slice(0, 60)}`,
               });
-        if (answered && waiter.reply) return waiter.reply;
+        if (answered && wait.reply) return wait.reply;
         return onDeadline(outcome ?? { kind: 'fail' });
       } finally {
         runtime.stopWaiting();
@@ -177,16 +180,8 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
         ...(ask.details && { details: ask.details }),
         ...(ask.notByRequester && { notByRequester: true }),
       };
-      const waiter: ReplyWaiter = {
-        kind: 'input',
-        outOfBand: false,
-        ...(ask.responders && { responders: ask.responders }),
-        ...(ask.notByRequester && { notByRequester: true }),
-        ...(ask.schema && { schema: ask.schema }),
-        ...(ask.notify && { notify: ask.notify }),
-        ...(ask.remind && { remind: ask.remind }),
-      };
-      return (await waitForReply(question, waiter, ask.onDeadline)) as Reply<T>;
+      const { schema, notify, remind, onDeadline } = ask;
+      return (await waitForReply(question, { schema, notify, remind, onDeadline })) as Reply<T>;
     },
 
     async askAuth(options: AskAuthOptions) {
@@ -199,12 +194,7 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
         ...(deadline && { deadline }),
         ...(options.responders && { responders: options.responders }),
       };
-      const waiter: ReplyWaiter = {
-        kind: 'auth',
-        outOfBand: options.mode === 'out-of-band',
-        ...(options.responders && { responders: options.responders }),
-      };
-      return waitForReply(question, waiter, options.onDeadline);
+      return waitForReply(question, { onDeadline: options.onDeadline });
     },
 
     reject(reason) {
@@ -239,9 +229,9 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
     },
 
     callAgent(url, remoteMessage, options) {
-      const ask = (question: PendingQuestion, waiter: ReplyWaiter, deadline?: Duration) => {
+      const ask = (question: PendingQuestion, deadline?: Duration) => {
         const at = deadlineAt(deadline);
-        return waitForReply(at ? { ...question, deadline: at } : question, waiter);
+        return waitForReply(at ? { ...question, deadline: at } : question);
       };
       return callRemoteAgent({ runtime, journal, ask }, url, remoteMessage, options);
     },

@@ -33,6 +33,7 @@ import {
 import type { Duration } from '@temporalio/common';
 import { AgentFailure } from './agent-api.js';
 import { failedForGood, reasonOf } from './activity-failures.js';
+import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord } from './task-record.js';
 import { notifiesByDefault } from './task-patches.js';
 import { msToNumber } from './temporal-sdk-compat.js';
@@ -50,13 +51,8 @@ function projectDefaults(): ApprovalDefaults {
   return typeof A2A_TEMPORAL_APPROVAL_DEFAULTS === 'undefined' ? {} : A2A_TEMPORAL_APPROVAL_DEFAULTS;
 }
 
-/** What the waiting question asked for (ReplyWaiter's fields, task-runtime.ts). */
-export interface NotifyRequest {
-  kind: 'input' | 'auth';
-  notify?: string[];
-  remind?: string[];
-  reply?: { responder?: string; timedOut: boolean };
-}
+/** What the waiting question asked for (reply-wait.ts). */
+export type NotifyRequest = Pick<ReplyWait, 'question' | 'notify' | 'remind' | 'reply'>;
 
 /** Settled notices kept in the task (pending ones are always kept): a long chat's record stays bounded. */
 const KEPT_NOTICES = 100;
@@ -149,7 +145,7 @@ export class ApproverNotifications {
 
   private chosen(request: NotifyRequest): { channels: ApprovalChannel[]; remind: string[] } {
     // Auth questions go to the requester, in band: only an explicit choice notifies anyone.
-    const defaults = request.kind === 'input' && notifiesByDefault() ? projectDefaults() : {};
+    const defaults = request.question.kind === 'input' && notifiesByDefault() ? projectDefaults() : {};
     const names = request.notify ?? defaults.notify ?? [];
     for (const name of names) {
       if (!isApprovalChannel(name)) {

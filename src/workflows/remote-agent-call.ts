@@ -37,7 +37,7 @@ import {
   type Reply,
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
-import type { ReplyWaiter, TaskRuntime } from './task-runtime.js';
+import type { TaskRuntime } from './task-runtime.js';
 import { msToNumber } from './temporal-sdk-compat.js';
 
 type RemoteActivity = (input: RemoteSendInput | RemoteTaskInput) => Promise<RemoteTaskSnapshot>;
@@ -67,7 +67,7 @@ export interface RemoteCallHost {
   runtime: TaskRuntime;
   journal: AgentJournal;
   /** Asks this task's question and waits for the answer (agent-context.ts `waitForReply`). */
-  ask(question: PendingQuestion, waiter: ReplyWaiter, deadline?: Duration): Promise<Reply>;
+  ask(question: PendingQuestion, deadline?: Duration): Promise<Reply>;
 }
 
 /** A send refused by the remote agent (e.g. an answer its schema rejects), recorded rather than thrown. */
@@ -130,7 +130,7 @@ export async function callRemoteAgent(
         continue;
       }
       // The remote task waits for input: ask it here, and send the answer back.
-      const reply = await host.ask(...carriedQuestion(url, snapshot, options, refusal), options.questionDeadline);
+      const reply = await host.ask(carriedQuestion(url, snapshot, options, refusal), options.questionDeadline);
       const sent = await journal.step('remote-agent:send', async (): Promise<SendOutcome> => {
         const messageId = uuid4();
         return sendOutcome(() =>
@@ -218,13 +218,13 @@ function carriedQuestion(
   snapshot: RemoteTaskSnapshot,
   options: CallAgentOptions,
   refusal: string | undefined,
-): [PendingQuestion, ReplyWaiter] {
+): PendingQuestion {
   const kind = snapshot.state === 'auth-required' ? 'auth' : 'input';
   const prompt = refusal
     ? `The ${snapshot.agent} agent refused the last answer (${refusal}). ${snapshot.text}`
     : snapshot.text;
   const { responders, notByRequester } = options;
-  const question: PendingQuestion = {
+  return {
     kind,
     prompt: prompt || `The ${snapshot.agent} agent needs ${kind === 'auth' ? 'authorization' : 'input'}`,
     askedAt: new Date().toISOString(),
@@ -235,13 +235,6 @@ function carriedQuestion(
     ...(responders && { responders }),
     ...(notByRequester && { notByRequester: true }),
   };
-  const waiter: ReplyWaiter = {
-    kind,
-    outOfBand: false,
-    ...(responders && { responders }),
-    ...(notByRequester && { notByRequester: true }),
-  };
-  return [question, waiter];
 }
 
 async function sendOutcome(send: () => Promise<RemoteTaskSnapshot>): Promise<SendOutcome> {

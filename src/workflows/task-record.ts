@@ -134,8 +134,8 @@ export class TaskRecord {
     this.push({ kind: 'status', status, final: isTerminal(to) });
   }
 
-  /** Enter input-required or auth-required with the question on record. */
-  await(question: PendingQuestion, message: WireMessage): void {
+  /** The task becomes input-required or auth-required, showing the question (reply-wait.ts). */
+  showQuestion(question: PendingQuestion, message: WireMessage): void {
     this.transition(question.kind === 'input' ? 'input-required' : 'auth-required', { message, by: 'agent' });
     this.data.pending = question;
   }

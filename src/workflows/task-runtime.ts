@@ -1,5 +1,5 @@
 /**
- * One task's live state inside its workflow: the record, the pending question's waiter, the
+ * One task's live state inside its workflow: the record, the pending question's wait, the
  * cancellation request, and the update/query handlers that the gateway and operators talk to.
  * Every state change goes through `changeState` or `askQuestion`, which also refresh what operators
  * see and wake senders waiting for the task to settle (both call `publish`).
@@ -16,7 +16,6 @@ import {
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
-import type { ZodType } from 'zod';
 import {
   activityRetryingSignal,
   AUDIENCE_MEMO,
@@ -63,20 +62,8 @@ import { agentMessage } from './agent-context.js';
 import { ApproverNotifications } from './approver-notifications.js';
 import { PushDeliveries } from './push-deliveries.js';
 import { hasPatch, PATCH, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
+import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
-
-/** The pending question's side of a reply: what it accepts, and the reply once it came. */
-export interface ReplyWaiter {
-  kind: 'input' | 'auth';
-  outOfBand: boolean;
-  responders?: string[];
-  notByRequester?: boolean;
-  schema?: ZodType;
-  /** Channels (and reminders) the approvers are told by (approver-notifications.ts). */
-  notify?: string[];
-  remind?: string[];
-  reply?: Reply;
-}
 
 /** A model call whose text streams into an artifact (see llm-agent.ts). */
 export interface ModelStream {
@@ -99,7 +86,8 @@ const SETTLED_TASK_MAX_BYTES = 256 * 1024;
 const MAX_PUSH_CONFIGS = 10;
 
 export class TaskRuntime {
-  waiter?: ReplyWaiter;
+  /** The question the agent waits on now (reply-wait.ts). */
+  replyWait?: ReplyWait;
   /** Resolves when the agent first waits for a reply (from release 2 on, task-workflow.ts watches for continue-as-new from then). */
   readonly firstReplyWait: Promise<void>;
   private firstReplyWaitStarted!: () => void;
@@ -143,22 +131,22 @@ export class TaskRuntime {
 
   /** The agent asks: the task is input-required (or auth-required) with this question. */
   askQuestion(question: PendingQuestion, message: WireMessage): void {
-    this.record.await(question, message);
+    this.record.showQuestion(question, message);
     this.publish();
   }
 
   /** The agent waits for a reply to its question. */
-  startWaiting(waiter: ReplyWaiter): void {
-    this.waiter = waiter;
+  startWaiting(wait: ReplyWait): void {
+    this.replyWait = wait;
     this.questionResuming = false;
     this.firstReplyWaitStarted();
     // A question resumed after continue-as-new is already on its way to its approvers.
-    if (!this.record.approvals?.question?.open) this.approvers.questionAsked(waiter);
+    if (!this.record.approvals?.question?.open) this.approvers.questionAsked(wait);
   }
 
   stopWaiting(): void {
-    if (this.waiter) this.approvers.questionClosed(this.waiter);
-    this.waiter = undefined;
+    if (this.replyWait) this.approvers.questionClosed(this.replyWait);
+    this.replyWait = undefined;
   }
 
   /**
@@ -244,7 +232,7 @@ export class TaskRuntime {
     setHandler(
       completeAuthUpdate,
       async (completion) => {
-        await this.acceptResumedReply(() => this.validateAuthCompletion(completion));
+        if (this.heldUntilWaiting()) await this.acceptResumedReply(() => this.validateAuthCompletion(completion));
         const by = completion?.caller?.id ?? (typeof completion?.by === 'string' ? completion.by : 'auth-callback');
         const data = completion?.data;
         this.deliver({ ...emptyReply(), data, value: data, responder: by }, by);
@@ -286,24 +274,26 @@ export class TaskRuntime {
     if (problem) reject(TaskErrorType.InvalidReply, problem);
     this.checkOwner(completion?.caller);
     this.checkAgent(completion?.agent);
-    const waiter = this.waitingFor();
-    if (!waiter?.outOfBand || waiter.reply) {
+    const wait = this.waitingFor();
+    if (!wait?.question.outOfBand || wait.reply) {
       reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
     }
     this.checkDeadline();
-    this.checkResponder(waiter, completion?.caller, typeof completion?.by === 'string' ? completion.by : undefined);
+    this.checkResponder(wait, completion?.caller, typeof completion?.by === 'string' ? completion.by : undefined);
   }
 
-  /** The question a reply answers: the agent's waiter, or while it resumes (see questionResuming), the task's. */
-  private waitingFor(): ReplyWaiter | undefined {
-    if (this.waiter || !this.questionResuming || !this.record.pending) return this.waiter;
-    const { kind, outOfBand, responders, notByRequester } = this.record.pending;
-    return {
-      kind,
-      outOfBand: outOfBand ?? false,
-      ...(responders && { responders }),
-      ...(notByRequester && { notByRequester }),
-    };
+  /** The question a reply answers: the agent's, or while it resumes (see questionResuming), the task's. */
+  private waitingFor(): ReplyWait | undefined {
+    if (this.replyWait || !this.questionResuming || !this.record.pending) return this.replyWait;
+    return { question: this.record.pending };
+  }
+
+  /**
+   * Whether a reply is held (below). Asked before any await: every other reply is applied in the
+   * handler's first synchronous step, as it always was, so the history's commands keep their order.
+   */
+  private heldUntilWaiting(): boolean {
+    return !this.replyWait && this.questionResuming;
   }
 
   /**
@@ -312,7 +302,6 @@ export class TaskRuntime {
    * full; refused then, the update fails with the same error a validator would have given.
    */
   private async acceptResumedReply(validate: () => void): Promise<void> {
-    if (this.waiter || !this.questionResuming) return;
     await condition(() => !this.questionResuming || !this.record.pending);
     validate();
   }
@@ -325,7 +314,7 @@ export class TaskRuntime {
     this.checkOwner(incoming.caller);
     this.checkAgent(incoming.agent);
     const { record } = this;
-    const waiter = this.waitingFor();
+    const wait = this.waitingFor();
     if (incoming.firstMessageOnly && this.firstMessage) {
       reject(
         TaskErrorType.IdempotencyKeyReused,
@@ -345,19 +334,19 @@ export class TaskRuntime {
     const parts = partsOf(incoming);
     if (parts.length === 0) reject(TaskErrorType.InvalidReply, 'The message has no parts: send text, parts or data');
     if (!this.firstMessage) return;
-    if (!waiter || waiter.reply) {
+    if (!wait || wait.reply) {
       reject(
         TaskErrorType.TaskNotWaitingForInput,
         `Task ${record.id} is ${record.state}, not waiting for input; wait for input-required before replying`,
       );
     }
-    if (waiter.outOfBand) {
+    if (wait.question.outOfBand) {
       reject(TaskErrorType.TaskNotWaitingForInput, 'Task waits for an out-of-band authorization, not a message');
     }
     this.checkDeadline();
-    this.checkResponder(waiter, incoming.caller, incoming.responder);
-    if (waiter.schema) {
-      const parsed = waiter.schema.safeParse(dataOf(parts));
+    this.checkResponder(wait, incoming.caller, incoming.responder);
+    if (wait.schema) {
+      const parsed = wait.schema.safeParse(dataOf(parts));
       if (!parsed.success) {
         const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
         reject(TaskErrorType.InvalidReply, `The reply does not match the expected data: ${issues}`);
@@ -377,19 +366,18 @@ export class TaskRuntime {
   }
 
   /** Authenticated callers are checked by principal and groups; operators (no caller) by the name they give. */
-  private checkResponder(waiter: ReplyWaiter, caller: Caller | undefined, named: string | undefined): void {
+  private checkResponder({ question }: ReplyWait, caller: Caller | undefined, named: string | undefined): void {
     const who = caller?.id ?? named;
-    const allowed = caller
-      ? isAllowedResponder(waiter.responders ?? [], caller)
-      : waiter.responders?.includes(who ?? '');
-    if (waiter.responders && !allowed) {
+    const { responders, notByRequester } = question;
+    const allowed = caller ? isAllowedResponder(responders ?? [], caller) : responders?.includes(who ?? '');
+    if (responders && !allowed) {
       reject(
         TaskErrorType.ResponderNotAllowed,
-        `Only ${waiter.responders.join(', ')} may answer this question${who ? `, not ${who}` : ''}`,
+        `Only ${responders.join(', ')} may answer this question${who ? `, not ${who}` : ''}`,
       );
     }
     const { record } = this;
-    if (waiter.notByRequester && who !== undefined && who === (record.owner ?? record.firstResponder)) {
+    if (notByRequester && who !== undefined && who === (record.owner ?? record.firstResponder)) {
       reject(TaskErrorType.ResponderNotAllowed, 'The requester may not answer their own request; another person must');
     }
   }
@@ -437,7 +425,9 @@ export class TaskRuntime {
    * the task with further calls.
    */
   private async acceptMessage(incoming: IncomingMessage): Promise<MessageAccepted> {
-    if (!this.isDuplicate()) await this.acceptResumedReply(() => this.validateMessage(incoming));
+    if (this.heldUntilWaiting() && !this.isDuplicate()) {
+      await this.acceptResumedReply(() => this.validateMessage(incoming));
+    }
     const accepted = this.applyMessage(incoming);
     if (!incoming.untilSettled || accepted.duplicate || !hasPatch(PATCH.settledAnswer)) return accepted;
     // Neither wait ends on a Temporal cancel: that settles the task as canceled, which is this sender's answer too.
@@ -483,7 +473,7 @@ export class TaskRuntime {
       this.firstMessage = user;
       this.record.recordFirstResponder(responder, incoming.caller?.id);
     } else {
-      const value = this.waiter?.schema ? this.waiter.schema.parse(user.data) : user.data;
+      const value = this.replyWait?.schema ? this.replyWait.schema.parse(user.data) : user.data;
       if (incoming.caller) this.record.addParticipant(incoming.caller.id);
       this.deliver({ ...user, value, timedOut: false }, responder ?? 'user');
     }
@@ -526,8 +516,8 @@ export class TaskRuntime {
 
   /** Hands the reply to the waiting question; the task is working again from this moment. */
   private deliver(reply: Reply, by: string): void {
-    if (!this.waiter) return;
-    this.waiter.reply = reply;
+    if (!this.replyWait) return;
+    this.replyWait.reply = reply;
     this.changeState('working', { by });
   }
 

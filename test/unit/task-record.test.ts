@@ -64,7 +64,7 @@ describe('TaskRecord', () => {
     const record = newRecord();
     record.addUserMessage({ messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, 'key-1');
     record.transition('working', { by: 'agent' });
-    record.await({ kind: 'input', prompt: 'sure?', askedAt: clock() }, agentSays('sure?'));
+    record.showQuestion({ kind: 'input', prompt: 'sure?', askedAt: clock() }, agentSays('sure?'));
     record.addUserMessage({ messageId: 'u2', role: 'ROLE_USER', parts: [{ text: 'yes' }] }, 'key-2');
     record.transition('working', { by: 'zoe' });
     record.addArtifact({ artifactId: 'a', parts: [{ text: 'x' }] }, false, false);
