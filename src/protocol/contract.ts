@@ -17,16 +17,16 @@ export interface TaskWorkflowInput {
   carried?: CarriedTaskState;
 }
 
-/**
- * "A message arrives" (the first one or a follow-up). Kept small and human-writable so an operator
- * can answer from the Temporal UI with just `{"text": "approve"}`.
- */
 /** The authenticated caller, as the gateway established it (never what a client claims). */
 export interface Caller {
   id: string;
   groups: string[];
 }
 
+/**
+ * "A message arrives" (the first one or a follow-up). Kept small and human-writable so an operator
+ * can answer from the Temporal UI with just `{"text": "approve"}`.
+ */
 export interface IncomingMessage {
   text?: string;
   /** Full A2A parts; when given, `text` and `data` are ignored. */
@@ -65,13 +65,13 @@ export interface MessageAccepted {
   /** True when this exact message had been applied before and nothing changed. */
   duplicate: boolean;
   /** When the sender asked to wait (untilSettled): the state the task settled in, and its direct answer, if any. */
-  /**
-   * `notifying`: the task has push configs, so its workflow may stay open after the task ended,
-   * until its webhooks have the news (read it by query, not by waiting for the result).
-   */
   settled?: {
     state: TaskStateName;
     directMessage?: WireMessage;
+    /**
+     * The task has push configs, so its workflow may stay open after the task ended, until its
+     * webhooks have the news (read it by query, not by waiting for the result).
+     */
     notifying?: boolean;
     /** The whole task when it ended (terminal) and is small enough; absent: read it. */
     task?: WireTask;
@@ -143,6 +143,13 @@ export interface PendingQuestion {
   from?: { agent: string; taskId: string; url: string };
 }
 
+/**
+ * Message metadata naming the question a reply answers, by its `askedAt` (`metadata.pendingQuestion`).
+ * A reply that names a question no longer waiting is refused, so an answer given to what a page, a
+ * mail or a chat message showed never lands on the next question the agent asked meanwhile.
+ */
+export const ANSWERS_QUESTION_METADATA = 'a2a-temporal/answers';
+
 /** A responders entry that names a group rather than a principal. */
 export const GROUP_PREFIX = 'group:';
 
@@ -175,7 +182,7 @@ export function mayAccessTask(audience: TaskAudience, caller: Caller | undefined
 }
 
 /** Everything a run hands to its continuation. */
-export interface CarriedTaskState {
+interface CarriedTaskState {
   task: TaskSnapshot;
   journal: JournalEntry[];
 }
@@ -248,7 +255,7 @@ export interface TaskSnapshotView {
   lastSeq: number;
 }
 
-/** Memo key holding the final task when Temporal itself canceled the workflow (there is no result then). */
+/** Memo key holding the final task when the workflow ends failed or canceled (it has no result then). */
 export const FINAL_TASK_MEMO = 'a2aFinalTask';
 /**
  * The task without history and artifacts (status message text capped), kept in a memo so ListTasks

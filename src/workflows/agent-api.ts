@@ -1,5 +1,5 @@
 /**
- * The API agents are written against (DESIGN section 4). An agent's `run(ctx)` is the body of its
+ * The API agents are written against (README, "Writing an agent"). An agent's `run(ctx)` is the body of its
  * task workflow: it reads like a plain async function and never touches A2A wire types or
  * Temporal handles directly.
  */
@@ -222,6 +222,14 @@ export class AgentFailure extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'AgentFailure';
+  }
+}
+
+/** Thrown by `ctx.reject` (and a deadline whose outcome is reject); ends the task `rejected`. */
+export class TaskRejection extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'TaskRejection';
   }
 }
 

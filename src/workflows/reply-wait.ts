@@ -14,9 +14,22 @@
  * - `TaskRuntime` (task-runtime.ts) checks each reply against the wait (validateMessage,
  *   checkResponder) and hands it over (deliver); `ApproverNotifications` tells the responders.
  */
-import type { ZodType } from 'zod';
+import { condition } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
+import { toJSONSchema, type ZodType } from 'zod';
 import type { PendingQuestion } from '../protocol/contract.js';
-import type { DeadlineOutcome, Reply } from './agent-api.js';
+import type { JsonObject, WirePart } from '../protocol/wire.js';
+import {
+  AgentFailure,
+  TaskRejection,
+  type AskAuthOptions,
+  type AskOptions,
+  type DeadlineOutcome,
+  type Reply,
+} from './agent-api.js';
+import type { AgentJournal } from './agent-journal.js';
+import { agentMessage, type TaskRuntime } from './task-runtime.js';
+import { msToNumber } from './temporal-sdk-compat.js';
 
 /** What a wait holds beyond its question; none of it is persisted. */
 export interface ReplyWaitOptions {
@@ -33,4 +46,102 @@ export interface ReplyWaitOptions {
 export interface ReplyWait extends Omit<ReplyWaitOptions, 'onDeadline'> {
   readonly question: PendingQuestion;
   reply?: Reply;
+}
+
+/** Asks `question` and waits for its reply, or its deadline's outcome. */
+export function waitForReply(
+  runtime: TaskRuntime,
+  journal: AgentJournal,
+  question: PendingQuestion,
+  { onDeadline, ...options }: ReplyWaitOptions = {},
+): Promise<Reply> {
+  const { record } = runtime;
+  return journal.step('ask', async (resumed): Promise<Reply> => {
+    // A question resumed after continue-as-new is the one the task kept, with the deadline it was asked with.
+    const wait: ReplyWait = { ...options, question: resumed && record.pending ? record.pending : question };
+    if (!resumed) {
+      const message = agentMessage(runtime, question.prompt);
+      if (question.details) message.parts.push({ data: question.details });
+      runtime.askQuestion(question, message);
+    }
+    runtime.startWaiting(wait);
+    try {
+      const { deadline, prompt } = wait.question;
+      const remaining = deadline ? Date.parse(deadline) - Date.now() : undefined;
+      const answered =
+        remaining === undefined
+          ? (await condition(() => wait.reply !== undefined), true)
+          : await condition(() => wait.reply !== undefined, Math.max(remaining, 1), {
+              summary: `deadline: ${prompt.slice(0, 60)}`,
+            });
+      if (answered && wait.reply) return wait.reply;
+      return deadlinePassed(runtime, onDeadline ?? { kind: 'fail' });
+    } finally {
+      runtime.stopWaiting();
+    }
+  });
+}
+
+/** The deadline's outcome: the task fails or is rejected, or the agent goes on with a default answer. */
+function deadlinePassed(runtime: TaskRuntime, outcome: DeadlineOutcome): Reply {
+  if (outcome.kind === 'reject') throw new TaskRejection(outcome.reason ?? 'No answer before the deadline');
+  if (outcome.kind === 'fail') throw new AgentFailure(outcome.reason ?? 'No answer before the deadline');
+  const parts: WirePart[] = [];
+  if (outcome.text) parts.push({ text: outcome.text });
+  if (outcome.data !== undefined) parts.push({ data: outcome.data });
+  runtime.changeState('working', { by: 'deadline' });
+  return {
+    messageId: '',
+    text: outcome.text ?? '',
+    parts,
+    data: outcome.data,
+    value: outcome.data,
+    responder: 'deadline',
+    timedOut: true,
+  };
+}
+
+/** `ctx.ask`'s question as the task shows it. */
+export function inputQuestion(ask: AskOptions<unknown>): PendingQuestion {
+  const deadline = deadlineAt(ask.deadline);
+  return {
+    kind: 'input',
+    prompt: ask.question,
+    askedAt: new Date().toISOString(),
+    ...(deadline && { deadline }),
+    ...(ask.responders && { responders: ask.responders }),
+    ...(ask.schema && { expects: ask.schema.description ?? 'a DataPart matching the agent schema' }),
+    ...(ask.schema && jsonSchemaOf(ask.schema)),
+    ...(ask.details && { details: ask.details }),
+    ...(ask.notByRequester && { notByRequester: true }),
+  };
+}
+
+/** `ctx.askAuth`'s question as the task shows it. */
+export function authQuestion(options: AskAuthOptions): PendingQuestion {
+  const deadline = deadlineAt(options.deadline);
+  return {
+    kind: 'auth',
+    prompt: options.message,
+    askedAt: new Date().toISOString(),
+    outOfBand: options.mode === 'out-of-band',
+    ...(deadline && { deadline }),
+    ...(options.responders && { responders: options.responders }),
+  };
+}
+
+/** A question's deadline as an ISO time, `deadline` from now. */
+export function deadlineAt(deadline?: Duration): string | undefined {
+  return deadline === undefined ? undefined : new Date(Date.now() + msToNumber(deadline)).toISOString();
+}
+/**
+ * The reply's schema as JSON Schema, for clients that build a form from it (the inbox). A schema
+ * with parts JSON Schema cannot say (a transform, a custom check) is described as far as it can be.
+ */
+function jsonSchemaOf(schema: ZodType): { schema?: JsonObject } {
+  try {
+    return { schema: toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as JsonObject };
+  } catch {
+    return {};
+  }
 }

@@ -25,9 +25,9 @@ import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateNa
 import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
 
 /** Under Temporal's 2 MB payload limit, with room for the rest of the payload. */
-export const MAX_RESULT_BYTES = 1_500_000;
+const MAX_RESULT_BYTES = 1_500_000;
 /** Events a new run keeps: subscribers further behind than this get a fresh snapshot instead. */
-export const CARRIED_EVENTS = 200;
+const CARRIED_EVENTS = 200;
 const TIMELINE_NOTE_CHARS = 200;
 /** Model calls whose usage `metadata.usage.calls` lists (the latest); its sums count them all. */
 const RECORDED_MODEL_CALLS = 100;

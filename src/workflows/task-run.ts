@@ -20,11 +20,11 @@ import {
 } from '@temporalio/workflow';
 import { FINAL_EVENTS_MEMO, FINAL_TASK_MEMO, type TaskWorkflowInput } from '../protocol/contract.js';
 import type { WireTask } from '../protocol/wire.js';
-import { AgentFailure, type AgentDefinition, type AgentResult } from './agent-api.js';
+import { AgentFailure, TaskRejection, type AgentDefinition, type AgentResult } from './agent-api.js';
 import { AgentJournal } from './agent-journal.js';
-import { TaskRejection, WAITING_STEPS, agentMessage, createAgentContext } from './agent-context.js';
+import { WAITING_STEPS, createAgentContext } from './agent-context.js';
 import { TaskRecord } from './task-record.js';
-import { TaskRuntime } from './task-runtime.js';
+import { TaskRuntime, agentMessage } from './task-runtime.js';
 import { hasPatch, PATCH, settlesWithoutConditionRounds } from './task-patches.js';
 
 /** How long a task canceled through A2A waits for the gateway's Temporal cancellation before ending anyway. */

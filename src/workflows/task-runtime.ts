@@ -21,6 +21,7 @@ import {
   AUDIENCE_MEMO,
   audienceMemo,
   cancelTaskUpdate,
+  ANSWERS_QUESTION_METADATA,
   completeAuthUpdate,
   isAllowedResponder,
   mayAccessTask,
@@ -58,7 +59,6 @@ import {
   type PushConfig,
   type PushConfigChange,
 } from '../protocol/push.js';
-import { agentMessage } from './agent-context.js';
 import { ApproverNotifications } from './approver-notifications.js';
 import { PushDeliveries } from './push-deliveries.js';
 import { hasPatch, PATCH, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
@@ -75,6 +75,17 @@ export interface ModelStream {
   maxChars: number;
   /** The model call's attempt whose text the artifact holds (set by its first chunk). */
   attempt?: number;
+}
+
+/** A message from the agent in this task, as its status message or the question it asks. */
+export function agentMessage(runtime: TaskRuntime, text: string): WireMessage {
+  return {
+    messageId: uuid4(),
+    contextId: runtime.record.contextId,
+    taskId: runtime.record.id,
+    role: 'ROLE_AGENT',
+    parts: [{ text }],
+  };
 }
 
 /**
@@ -344,6 +355,13 @@ export class TaskRuntime {
       reject(TaskErrorType.TaskNotWaitingForInput, 'Task waits for an out-of-band authorization, not a message');
     }
     this.checkDeadline();
+    const answers = incoming.metadata?.[ANSWERS_QUESTION_METADATA];
+    if (answers !== undefined && answers !== wait.question.askedAt) {
+      reject(
+        TaskErrorType.TaskNotWaitingForInput,
+        `The reply answers the question asked at ${String(answers)}; task ${record.id} now waits on the one asked at ${wait.question.askedAt}`,
+      );
+    }
     this.checkResponder(wait, incoming.caller, incoming.responder);
     if (wait.schema) {
       const parsed = wait.schema.safeParse(dataOf(parts));
@@ -540,7 +558,7 @@ function reject(type: TaskErrorType, message: string): never {
   throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
-export function toUserMessage(message: WireMessage, responder?: string): UserMessage {
+function toUserMessage(message: WireMessage, responder?: string): UserMessage {
   return {
     messageId: message.messageId,
     text: textOf(message.parts),

@@ -9,7 +9,7 @@ import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { A2AError, RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Request, Response } from 'express';
-import type { PendingQuestion, TimelineEntry } from '../../protocol/contract.js';
+import { ANSWERS_QUESTION_METADATA, type PendingQuestion, type TimelineEntry } from '../../protocol/contract.js';
 import { TemporalUnavailableError } from '../errors.js';
 import { GatewayUser } from '../request-context.js';
 import { lifetimeOf } from '../sdk-compat/index.js';
@@ -60,7 +60,7 @@ export class InboxTasks {
       role: 'ROLE_USER',
       taskId,
       parts,
-      ...(responder && { metadata: { responder } }),
+      metadata: { ...(responder && { responder }), ...(body.askedAt && { [ANSWERS_QUESTION_METADATA]: body.askedAt }) },
     };
     const request = SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } });
     try {
