@@ -33,7 +33,7 @@ const DirectoryFile = z.strictObject({
 });
 
 export type ApproverDirectory = z.infer<typeof DirectoryFile>;
-export type DirectoryPrincipal = z.infer<typeof PrincipalEntry>;
+type DirectoryPrincipal = z.infer<typeof PrincipalEntry>;
 
 /** A directory file that is missing or says something it may not; the message names the file and the entry. */
 export class DirectoryError extends Error {
@@ -89,4 +89,16 @@ export function resolveApprovers(directory: ApproverDirectory, input: ResolveApp
     }
   }
   return { approvers, unknown };
+}
+
+/** The groups the directory puts `principal` in: its groups when it answers through a channel (Slack, an email link). */
+export function groupsOf(directory: ApproverDirectory, principal: string): string[] {
+  return Object.entries(directory.groups)
+    .filter(([, members]) => members.includes(principal))
+    .map(([group]) => group);
+}
+
+/** The directory as given: a file (read anew, so an edit takes effect without a restart) or the directory itself. */
+export function loadDirectory(source: string | ApproverDirectory): Promise<ApproverDirectory> {
+  return typeof source === 'string' ? readDirectory(source) : Promise.resolve(parseDirectory(source, '(given)'));
 }

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { createTransport } from 'nodemailer';
 import type { ApproverNotice } from '../protocol/approvals.js';
+import type { AnswerLinks } from './answer-links.js';
 import { noticeHtml, noticeSubject, noticeText } from './notice-text.js';
 
 export const SMTP_ENV = {
@@ -65,8 +66,11 @@ export function smtpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SmtpS
   return { host, port, tls, from, ...(user && pass && { auth: { user, pass } }) };
 }
 
-/** What the channel activity needs of a mail sender; the SMTP failure it throws carries `responseCode`. */
-export type EmailSender = (to: string, notice: ApproverNotice, link: string) => Promise<void>;
+/**
+ * What the channel activity needs of a mail sender; the SMTP failure it throws carries `responseCode`.
+ * `answers`: the one-click Approve / Deny links, when the worker has A2A_APPROVAL_LINK_SECRET.
+ */
+export type EmailSender = (to: string, notice: ApproverNotice, link: string, answers?: AnswerLinks) => Promise<void>;
 
 export function smtpSender(settings: SmtpSettings): EmailSender {
   const transport = createTransport({
@@ -82,13 +86,13 @@ export function smtpSender(settings: SmtpSettings): EmailSender {
     socketTimeout: 20_000,
   });
   const domain = settings.from.split('@').pop()?.replace(/[>\s]/g, '') || 'a2a-temporal';
-  return async (to, notice, link) => {
+  return async (to, notice, link, answers) => {
     await transport.sendMail({
       from: settings.from,
       to,
       subject: noticeSubject(notice),
-      text: noticeText(notice, link),
-      html: noticeHtml(notice, link),
+      text: noticeText(notice, link, answers),
+      html: noticeHtml(notice, link, answers),
       messageId: `<${createHash('sha256').update(notice.id).digest('hex').slice(0, 40)}@${domain}>`,
       headers: { 'X-A2A-Notification-Id': notice.id },
     });

@@ -5,6 +5,7 @@
  */
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import type { ApproverNotice } from '../protocol/approvals.js';
+import type { AnswerLinks } from './answer-links.js';
 import { utcMinuteText } from '../protocol/time-text.js';
 
 const SUBJECT_QUESTION_CHARS = 120;
@@ -50,22 +51,41 @@ function lines(notice: ApproverNotice): { intro: string; facts: Array<[string, s
   return { intro, facts };
 }
 
-export function noticeText(notice: ApproverNotice, link: string): string {
+/** `answers`: one-click Approve / Deny links (answer-links.ts), each opening a confirmation page. */
+export function noticeText(notice: ApproverNotice, link: string, answers?: AnswerLinks): string {
   const { intro, facts } = lines(notice);
   const open = notice.kind === 'ask' || notice.kind === 'reminder' ? 'Answer it here' : 'The task';
-  return [intro, '', ...facts.map(([label, value]) => `${label}: ${value}`), '', `${open}: ${link}`, ''].join('\n');
+  const oneClick = answers
+    ? ['', 'Or in one click (a page asks you to confirm):', `Approve: ${answers.approve}`, `Deny: ${answers.deny}`]
+    : [];
+  return [
+    intro,
+    '',
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    '',
+    `${open}: ${link}`,
+    ...oneClick,
+    '',
+  ].join('\n');
 }
 
-export function noticeHtml(notice: ApproverNotice, link: string): string {
+export function noticeHtml(notice: ApproverNotice, link: string, answers?: AnswerLinks): string {
   const { intro, facts } = lines(notice);
   const open =
     notice.kind === 'ask' || notice.kind === 'reminder' ? 'Answer it in the approvals inbox' : 'See the task';
   const rows = facts
-    .map(([label, value]) => `<tr><th align="left" valign="top">${escape(label)}</th><td>${multiline(value)}</td></tr>`)
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${multiline(value)}</td></tr>`,
+    )
     .join('');
+  const oneClick = answers
+    ? `<p><a href="${escapeHtml(answers.approve)}">Approve</a> &nbsp; <a href="${escapeHtml(answers.deny)}">Deny</a>` +
+      ` (a page asks you to confirm)</p>`
+    : '';
   return (
-    `<!doctype html><html><body><p>${escape(intro)}</p><table cellpadding="4">${rows}</table>` +
-    `<p><a href="${escape(link)}">${escape(open)}</a></p></body></html>`
+    `<!doctype html><html><body><p>${escapeHtml(intro)}</p><table cellpadding="4">${rows}</table>` +
+    `<p><a href="${escapeHtml(link)}">${escapeHtml(open)}</a></p>${oneClick}</body></html>`
   );
 }
 
@@ -74,11 +94,12 @@ function oneLine(text: string): string {
 }
 
 function multiline(text: string): string {
-  return escape(text).replace(/\n/g, '<br>');
+  return escapeHtml(text).replace(/\n/g, '<br>');
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-function escape(text: string): string {
+/** Text in HTML, never markup. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }

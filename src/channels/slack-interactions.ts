@@ -15,10 +15,11 @@ import express, { Router, type Request, type Response } from 'express';
 import { GatewayUser } from '../gateway/request-context.js';
 import { lifetimeOf } from '../gateway/sdk-compat/index.js';
 import { SLACK_ANSWER_ACTIONS } from '../protocol/approvals.js';
-import { parseDirectory, readDirectory, type ApproverDirectory } from './directory.js';
+import { ANSWERS_QUESTION_METADATA } from '../protocol/contract.js';
+import { groupsOf, loadDirectory, type ApproverDirectory } from './directory.js';
 
 export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
-export const SLACK_SIGNING_SECRET_ENV = 'A2A_SLACK_SIGNING_SECRET';
+const SLACK_SIGNING_SECRET_ENV = 'A2A_SLACK_SIGNING_SECRET';
 const MAX_AGE_SECONDS = 5 * 60;
 
 export interface SlackInteractionSettings {
@@ -88,24 +89,25 @@ export function slackInteractionsRouter(
     const text = SLACK_ANSWER_ACTIONS[action?.action_id ?? ''];
     const target = parseTarget(action?.value);
     if (!text || !target) return void res.status(400).json({ error: 'Not an a2a-temporal button' });
-    const directory =
-      typeof settings.directory === 'string'
-        ? await readDirectory(settings.directory)
-        : parseDirectory(settings.directory, '(given)');
+    const directory = await loadDirectory(settings.directory);
     const principal = Object.entries(directory.principals).find(([, entry]) => entry.slack === click.user?.id)?.[0];
     if (!principal) {
       return void res
         .status(403)
         .json(ephemeral('Your Slack account is not in the approver directory: answer in the inbox.'));
     }
-    const groups = Object.entries(directory.groups)
-      .filter(([, members]) => members.includes(principal))
-      .map(([group]) => group);
+    const groups = groupsOf(directory, principal);
     const handler = handlers.get(target.agent);
     if (!handler) return void res.status(404).json(ephemeral(`No agent ${target.agent} is served here`));
     const { signal, outcome } = lifetimeOf(req);
     const user = new GatewayUser('slack', signal, outcome, { id: principal, groups, via: 'slack' }, false);
-    const message = { messageId: randomUUID(), role: 'ROLE_USER', taskId: target.taskId, parts: [{ text }] };
+    const message = {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      taskId: target.taskId,
+      parts: [{ text }],
+      ...(target.askedAt && { metadata: { [ANSWERS_QUESTION_METADATA]: target.askedAt } }),
+    };
     try {
       await handler.sendMessage(
         SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } }),
@@ -121,11 +123,16 @@ export function slackInteractionsRouter(
   return router;
 }
 
-function parseTarget(value: string | undefined): { agent: string; taskId: string } | undefined {
+/** The button's task, and the question it answers (buttons posted before it was named answer any). */
+function parseTarget(value: string | undefined): { agent: string; taskId: string; askedAt?: string } | undefined {
   try {
-    const parsed = JSON.parse(value ?? '') as { agent?: unknown; taskId?: unknown };
+    const parsed = JSON.parse(value ?? '') as { agent?: unknown; taskId?: unknown; askedAt?: unknown };
     return typeof parsed.agent === 'string' && typeof parsed.taskId === 'string'
-      ? { agent: parsed.agent, taskId: parsed.taskId }
+      ? {
+          agent: parsed.agent,
+          taskId: parsed.taskId,
+          ...(typeof parsed.askedAt === 'string' && { askedAt: parsed.askedAt }),
+        }
       : undefined;
   } catch {
     return undefined;

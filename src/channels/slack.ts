@@ -10,10 +10,17 @@
  * and A2A_SLACK_API_URL (default https://slack.com/api) for a proxy or a stand-in. With a bot token
  * and A2A_SLACK_INTERACTIVE=true the message has Approve / Deny buttons, which Slack sends to the
  * gateway (src/channels/slack-interactions.ts); always a button that opens the task's inbox page.
+ * With a bot token, the messages of a question are updated (chat.update) once it is answered or
+ * expires (release 5, src/workflows/task-patches.ts); an incoming webhook posts a new message instead.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
-import { SLACK_APPROVE_ACTION, SLACK_DENY_ACTION, type ApproverNotice } from '../protocol/approvals.js';
+import {
+  SLACK_APPROVE_ACTION,
+  SLACK_DENY_ACTION,
+  type ApproverNotice,
+  type PostedMessage,
+} from '../protocol/approvals.js';
 import { utcMinuteText } from '../protocol/time-text.js';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { refuseNotice } from './failures.js';
@@ -39,6 +46,10 @@ const PERMANENT_ERRORS = new Set([
   'is_archived',
   'not_in_channel',
   'invalid_blocks',
+  // chat.update's own (https://api.slack.com/methods/chat.update#errors).
+  'message_not_found',
+  'cant_update_message',
+  'edit_window_closed',
 ]);
 
 /** `interactive`: Approve / Deny buttons, answered at the gateway (src/channels/slack-interactions.ts). */
@@ -98,7 +109,7 @@ export function slackMessage(
 
 /** Approve and Deny: the gateway answers the task named in the value as the clicking Slack user's principal. */
 function answerButtons(notice: ApproverNotice): Array<Record<string, unknown>> {
-  const value = JSON.stringify({ agent: notice.agent, taskId: notice.taskId });
+  const value = JSON.stringify({ agent: notice.agent, taskId: notice.taskId, askedAt: notice.askedAt });
   return [
     {
       type: 'button',
@@ -117,14 +128,17 @@ function answerButtons(notice: ApproverNotice): Array<Record<string, unknown>> {
   ];
 }
 
-/** Posts one notice to `user` (a Slack user ID); throws what Temporal should see. */
+/**
+ * Posts one notice to `user` (a Slack user ID); throws what Temporal should see. With the Web API,
+ * the message posted (its conversation and `ts`), which a later note updates (updateSlackMessages).
+ */
 export async function postToSlack(
   settings: SlackSettings,
   user: string,
   notice: ApproverNotice,
   link: string,
-): Promise<void> {
-  const signal = AbortSignal.any([Context.current().cancellationSignal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]);
+): Promise<PostedMessage | undefined> {
+  const signal = attemptSignal();
   if ('webhookUrl' in settings) {
     const response = await fetch(settings.webhookUrl, {
       method: 'POST',
@@ -133,28 +147,61 @@ export async function postToSlack(
       signal,
     });
     const text = (await response.text()).slice(0, 200);
-    if (response.ok) return;
+    if (response.ok) return undefined;
     // Incoming webhooks answer 4xx for a message they will never take (e.g. invalid_payload, no_service).
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       refuseNotice(`Slack refused the message: ${response.status} ${text}`);
     }
     throw ApplicationFailure.retryable(`Slack answered ${response.status}: ${text}`, 'ApproverSlackFailed');
   }
-  const response = await fetch(`${settings.apiUrl}/chat.postMessage`, {
+  const answer = await callWebApi(settings, 'chat.postMessage', {
+    channel: user,
+    unfurl_links: false,
+    ...slackMessage(notice, link, { buttons: settings.interactive === true }),
+  });
+  return typeof answer.channel === 'string' && typeof answer.ts === 'string'
+    ? { channel: answer.channel, ts: answer.ts }
+    : undefined;
+}
+
+/**
+ * A note (answered, expired) as an update of the messages that asked (chat.update): the question
+ * stays where the approver saw it, its buttons replaced by what became of it.
+ */
+export async function updateSlackMessages(
+  settings: SlackSettings,
+  messages: readonly PostedMessage[],
+  notice: ApproverNotice,
+  link: string,
+): Promise<void> {
+  if ('webhookUrl' in settings) refuseNotice('An incoming webhook cannot update its messages: set a bot token');
+  const message = slackMessage(notice, link);
+  for (const { channel, ts } of messages) {
+    await callWebApi(settings, 'chat.update', { channel, ts, ...message });
+  }
+}
+
+function attemptSignal(): AbortSignal {
+  return AbortSignal.any([Context.current().cancellationSignal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]);
+}
+
+/** One Web API call; Slack's answer when ok, else a failure, permanent for errors retrying cannot fix. */
+async function callWebApi(
+  settings: { botToken: string; apiUrl: string },
+  method: string,
+  body: Record<string, unknown>,
+): Promise<{ channel?: unknown; ts?: unknown }> {
+  const response = await fetch(`${settings.apiUrl}/${method}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${settings.botToken}` },
-    body: JSON.stringify({
-      channel: user,
-      unfurl_links: false,
-      ...slackMessage(notice, link, { buttons: settings.interactive === true }),
-    }),
-    signal,
+    body: JSON.stringify(body),
+    signal: attemptSignal(),
   });
   if (!response.ok) {
     throw ApplicationFailure.retryable(`Slack answered ${response.status}`, 'ApproverSlackFailed');
   }
-  const answer = (await response.json()) as { ok?: boolean; error?: string };
-  if (answer.ok) return;
+  const answer = (await response.json()) as { ok?: boolean; error?: string; channel?: unknown; ts?: unknown };
+  if (answer.ok) return answer;
   if (answer.error && PERMANENT_ERRORS.has(answer.error)) refuseNotice(`Slack refused the message: ${answer.error}`);
   throw ApplicationFailure.retryable(
     `Slack refused the message: ${answer.error ?? 'unknown error'}`,

@@ -5,7 +5,7 @@
  * (A2A_PUSH_ALLOWED_HOSTS), the same `X-A2A-Notification-Id` (the notice's idempotency key: dedupe
  * on it) and, with A2A_PUSH_SIGNING_KEY, the same signature header over the body.
  */
-import { deliverNotification } from '../push/deliver.js';
+import { deliverNotification } from '../activities/push.js';
 import type { NotificationSigner } from '../push/signing.js';
 import type { PushUrlPolicy } from '../push/url-policy.js';
 import type { ApproverNotice } from '../protocol/approvals.js';
@@ -14,7 +14,7 @@ import { noticeSubject, noticeText } from './notice-text.js';
 export const APPROVER_WEBHOOK_ENV = 'A2A_APPROVER_WEBHOOK_URL';
 
 /** The JSON a webhook receives: the notice's facts, a ready-made subject and text, and the inbox link. */
-export function webhookBody(notice: ApproverNotice, link: string): Record<string, unknown> {
+function webhookBody(notice: ApproverNotice, link: string): Record<string, unknown> {
   const { id, channel: _channel, ...facts } = notice;
   return { notificationId: id, ...facts, link, subject: noticeSubject(notice), text: noticeText(notice, link) };
 }

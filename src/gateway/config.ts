@@ -16,6 +16,7 @@ import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
 import { metricsPortFromEnv } from '../telemetry/metrics-settings.js';
 import { slackInteractionsFromEnv } from '../channels/slack-interactions.js';
+import { answerLinkPageFromEnv } from '../channels/answer-link-page.js';
 
 export type GatewaySettings = Omit<GatewayServerOptions, 'client' | 'agents' | 'taskQueue'>;
 type GatewayMode = 'production' | 'development';
@@ -32,6 +33,7 @@ export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): Gate
   const auth = authSettingsFromEnv(env);
   if (!auth && mode === 'production') throw new AuthConfigError(AUTH_REQUIRED_MESSAGE);
   const slackInteractions = slackInteractionsFromEnv(env);
+  const answerLinks = answerLinkPageFromEnv(env);
   return {
     host: env.HOST ?? (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port,
@@ -43,5 +45,6 @@ export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): Gate
     ...(metricsPort !== undefined && { metricsPort }),
     ...(auth && { authenticator: createAuthenticator(auth), newTaskLimit: newTaskRateLimitFromEnv(env) }),
     ...(slackInteractions && { slackInteractions }),
+    ...(answerLinks && { answerLinks }),
   };
 }

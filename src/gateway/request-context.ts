@@ -14,7 +14,7 @@ import { callLifetime, lifetimeOf, type GrpcCall, type RequestOutcome } from './
 import { grpcRefusal, sendRefusal } from './refusals.js';
 
 /** The gateway's transports: JSON-RPC, HTTP+JSON and gRPC; and the approvals inbox's pages (src/gateway/inbox). */
-export type Transport = 'jsonrpc' | 'rest' | 'grpc' | 'inbox' | 'slack';
+export type Transport = 'jsonrpc' | 'rest' | 'grpc' | 'inbox' | 'slack' | 'email';
 
 /**
  * The caller of one request, with that request's lifetime: the principal authentication

@@ -1,5 +1,5 @@
 /**
- * Notifying approvers (DESIGN section 15): what the task workflow and the worker's channel
+ * Notifying approvers (README, "Notifying approvers"): what the task workflow and the worker's channel
  * activities agree on. Pure: the workflow sandbox and Node code import it alike. The workflow
  * decides who hears what and when; the activities (src/channels) look up addresses and send, so
  * addresses never enter workflow history.
@@ -63,11 +63,24 @@ export interface ApproverNotice {
   deadline?: string;
   /** Who answered (kind 'answered'). */
   answeredBy?: string;
+  /**
+   * A note (answered, expired) given by updating the messages that asked, rather than by a new
+   * message: the Slack channel's chat.update of the messages its chat.postMessage answered with.
+   */
+  update?: PostedMessage[];
+}
+
+/** A message a channel posted and can change later: a Slack conversation and the message's `ts`. */
+export interface PostedMessage {
+  channel: string;
+  ts: string;
 }
 
 /** What a sent notice says of its recipient: the address masked (`a***@example.com`), never in clear. */
 export interface NoticeReceipt {
   to: string;
+  /** The message posted, when the channel can update it (Slack's Web API). */
+  message?: PostedMessage;
 }
 
 /** A notice as the task records it (`metadata.approverNotifications`). */
@@ -111,6 +124,11 @@ export interface NotifiedQuestion {
 export interface ApproverNotifications {
   question?: NotifiedQuestion;
   notices: NoticeState[];
+  /**
+   * The Slack messages that asked a question (release 5, task-patches.ts), updated once it is
+   * answered or expires; kept out of the task's metadata (which shows `notices`).
+   */
+  posted?: Array<PostedMessage & { question: number; approver: string }>;
 }
 
 /**

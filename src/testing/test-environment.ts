@@ -58,10 +58,15 @@ const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 export async function startTestEnvironment(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
   quietLogs();
   const config = await loadConfig(options.config);
-  let bundle = bundles.get(config.agentsModule);
+  // The config's approval defaults are part of the workflow code (src/worker/agents-plugin.ts): a bundle per defaults.
+  const { notify, remind } = config.approvals ?? {};
+  const defaults = { ...(notify && { notify }), ...(remind && { remind }) };
+  const bundleKey = `${config.agentsModule}\n${JSON.stringify(defaults)}`;
+  let bundle = bundles.get(bundleKey);
   if (!bundle) {
-    bundle = bundleAgents(config.agentsModule, { logger: new DefaultLogger('WARN'), plugins: tracingPlugins() });
-    bundles.set(config.agentsModule, bundle);
+    const bundleOptions = { logger: new DefaultLogger('WARN'), plugins: tracingPlugins() };
+    bundle = bundleAgents(config.agentsModule, bundleOptions, defaults);
+    bundles.set(bundleKey, bundle);
   }
   const address = options.temporalAddress ?? process.env.TEMPORAL_ADDRESS;
   const devServer: DevServer | undefined = address ? undefined : await startDevServer();
@@ -75,7 +80,12 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
     workflowBundle: await bundle,
     plugins: [
       ...tracingPlugins(),
-      agentsPlugin({ agents: config.agentsModule, activities: await config.loadActivities() }),
+      agentsPlugin({
+        agents: config.agentsModule,
+        activities: await config.loadActivities(),
+        // Questions reach their approvers as on the project's own worker (channels from the A2A_* environment).
+        ...(config.approvals && { approvals: config.approvals }),
+      }),
     ],
   });
   const workerRun = worker.run();

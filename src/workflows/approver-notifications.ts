@@ -1,5 +1,5 @@
 /**
- * Tells a question's approvers that it waits for them (DESIGN section 15), from inside the task
+ * Tells a question's approvers that it waits for them (README, "Notifying approvers"), from inside the task
  * workflow. When a question with notify channels starts waiting, one activity resolves its
  * responders to principals (groups expanded by the project's directory), then each approver gets
  * one notice per channel, each an activity tried once (a failure shows in the task at once) and
@@ -27,6 +27,7 @@ import {
   type NoticeReceipt,
   type NoticeState,
   type NotifiedQuestion,
+  type PostedMessage,
   type ResolveApproversInput,
   type ResolvedApprovers,
 } from '../protocol/approvals.js';
@@ -35,8 +36,8 @@ import { AgentFailure } from './agent-api.js';
 import { failedForGood, reasonOf } from './activity-failures.js';
 import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord } from './task-record.js';
-import { notifiesByDefault } from './task-patches.js';
-import { msToNumber } from './temporal-sdk-compat.js';
+import { notifiesByDefault, updatesApprovalNotices } from './task-patches.js';
+import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 
 /** The project's defaults (`approvals` in a2a-temporal.config.ts), put into the workflow bundle by the agents plugin. */
 export interface ApprovalDefaults {
@@ -129,18 +130,33 @@ export class ApproverNotifications {
     const reply = request.reply && !request.reply.timedOut ? request.reply : undefined;
     const expired = !reply && question.deadline !== undefined && Date.now() >= Date.parse(question.deadline);
     if (!reply && !expired) return;
-    // Those who were told (or are being told) of the question hear how it ended; who answered does not.
+    // Those who were told (or are being told) of the question hear how it ended; who answered does
+    // not, but from release 5 on their Slack messages are updated too (their buttons answer nothing now).
     const told = state.notices.filter(
       (notice) =>
         notice.question === question.seq &&
         notice.kind === 'ask' &&
         (notice.state === 'sent' || this.sending.has(notice.id)) &&
-        notice.approver !== reply?.responder,
+        (notice.approver !== reply?.responder || this.mayUpdate(notice)),
     );
     for (const ask of told) {
       this.add(question, ask.approver, ask.channel, reply ? 'answered' : 'expired', reply?.responder);
     }
     this.drain();
+  }
+
+  /** Release 5: a Slack question whose message exists (or may, its post under way) can be updated. */
+  private mayUpdate(ask: NoticeState): boolean {
+    if (!updatesApprovalNotices() || ask.channel !== 'slack') return false;
+    return this.sending.has(ask.id) || this.postedFor(ask).length > 0;
+  }
+
+  /** The messages posted for a notice's question to its approver (release 5; Slack's Web API only). */
+  private postedFor(notice: Pick<NoticeState, 'question' | 'approver' | 'channel'>): PostedMessage[] {
+    if (notice.channel !== 'slack') return [];
+    return (this.record.approvals?.posted ?? [])
+      .filter((posted) => posted.question === notice.question && posted.approver === notice.approver)
+      .map(({ channel, ts }) => ({ channel, ts }));
   }
 
   private chosen(request: NotifyRequest): { channels: ApprovalChannel[]; remind: string[] } {
@@ -228,6 +244,9 @@ export class ApproverNotifications {
     if (settled.length > KEPT_NOTICES) {
       const dropped = new Set(settled.slice(0, settled.length - KEPT_NOTICES));
       state.notices = state.notices.filter((kept) => !dropped.has(kept));
+      if (state.posted) {
+        state.posted = state.posted.filter((posted) => state.notices.some((kept) => kept.question === posted.question));
+      }
     }
     if (!failure) this.drain();
   }
@@ -266,7 +285,14 @@ export class ApproverNotifications {
   }
 
   private async send(notice: NoticeState): Promise<void> {
-    const input = this.noticeInput(notice);
+    // Release 5: a note by Slack updates the messages that asked; with none (an incoming webhook, a
+    // post that failed) it is a message of its own, except to who answered, who needs none.
+    const closing = notice.kind === 'answered' || notice.kind === 'expired';
+    const update = updatesApprovalNotices() && closing ? this.postedFor(notice) : [];
+    if (closing && update.length === 0 && notice.answeredBy === notice.approver) {
+      return this.settle(notice, 'skipped');
+    }
+    const input = { ...this.noticeInput(notice), ...(update.length > 0 && { update }) };
     // The Temporal UI's summary names the principal and the channel, never an address.
     const summary = `notify ${notice.approver} by ${notice.channel} (${notice.kind})`;
     const call = (options: ActivityOptions) =>
@@ -285,11 +311,23 @@ export class ApproverNotifications {
         receipt = await call(SEND_OPTIONS);
       }
       this.settle(notice, 'sent', undefined, receipt.to);
+      if (receipt.message && updatesApprovalNotices()) {
+        const posted = { question: notice.question, approver: notice.approver, ...receipt.message };
+        this.record.approvalsState().posted ??= [];
+        this.record.approvalsState().posted!.push(posted);
+      }
     } catch (error) {
       log.warn('approver notice given up', { taskId: this.record.id, notice: notice.id, reason: reasonOf(error) });
       this.settle(notice, 'failed', reasonOf(error));
     } finally {
       this.sending.delete(notice.id);
+      // Updated (or given up): those messages are done with.
+      if (update.length > 0) {
+        const state = this.record.approvalsState();
+        state.posted = state.posted?.filter(
+          (posted) => posted.question !== notice.question || posted.approver !== notice.approver,
+        );
+      }
     }
   }
 

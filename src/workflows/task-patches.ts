@@ -55,6 +55,9 @@ const RELEASES = [
   // 4: the project-wide notify default (a2a-temporal.config.ts `approvals`) applies to questions;
   // a task of an earlier release never schedules approver notices it did not ask for.
   'approver-notifications',
+  // 5: a question's Slack messages are updated (chat.update) when it is answered or expires, the one
+  // who answered included; a task of an earlier release posts a separate note to the others instead.
+  'approval-notice-updates',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -100,4 +103,9 @@ export function recordsResponders(): boolean {
 /** Release 4: questions without `notify` of their own take the project's default channels. */
 export function notifiesByDefault(): boolean {
   return release >= 4;
+}
+
+/** Release 5: the posted Slack messages of a question are updated once it is answered or expires. */
+export function updatesApprovalNotices(): boolean {
+  return release >= 5;
 }

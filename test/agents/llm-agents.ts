@@ -70,4 +70,32 @@ export const llmProviderAgent = defineLlmAgent({
   modelSettings: { temperature: 0.2, maxOutputTokens: 321 },
 });
 
-export const llmTestAgents = [llmRetryAgent, llmBudgetAgent, llmCallBudgetAgent, llmBatchedAgent, llmProviderAgent];
+/** A tool whose approval reaches its approvers by webhook, with a reminder before its deadline. */
+export const llmNotifyAgent = defineLlmAgent({
+  name: 'test-llm-notify',
+  description: 'Tool approvals notify their approvers',
+  skills,
+  instructions: 'You buy things for the user.',
+  model: 'fake-model',
+  tools: {
+    place_order: defineTool({
+      description: 'Orders items',
+      input: z.object({ item: z.string(), quantity: z.number().int().positive(), total: z.number() }),
+      activity: 'testPlaceOrder',
+      approval: 'always',
+      approvers: ['dave'],
+      approvalDeadline: '30 seconds',
+      notify: ['webhook'],
+      remind: ['28 seconds before'],
+    }),
+  },
+});
+
+export const llmTestAgents = [
+  llmRetryAgent,
+  llmBudgetAgent,
+  llmCallBudgetAgent,
+  llmBatchedAgent,
+  llmProviderAgent,
+  llmNotifyAgent,
+];

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { DirectoryError, parseDirectory, readDirectory, resolveApprovers } from '../../src/channels/directory.js';
 import { SmtpConfigError, smtpSettingsFromEnv } from '../../src/channels/email.js';
 import { maskEmail, maskUrl } from '../../src/channels/mask.js';
+import { answerLinks, answerLinkSettingsFromEnv, readAnswerToken } from '../../src/channels/answer-links.js';
 import { noticeHtml, noticeSubject, noticeText } from '../../src/channels/notice-text.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { ApproverNotice } from '../../src/protocol/approvals.js';
@@ -145,5 +146,41 @@ describe("the config's approvals", () => {
       notify: ['email'],
       remind: ['1 day before'],
     });
+  });
+});
+
+describe('the email answer links', () => {
+  const secret = 'a'.repeat(32);
+
+  it('are off without a secret, and refuse a short secret or a TTL they cannot read', () => {
+    expect(answerLinkSettingsFromEnv({})).toBeUndefined();
+    expect(answerLinkSettingsFromEnv({ A2A_APPROVAL_LINK_SECRET: secret })).toMatchObject({ ttlMs: 7 * 86_400_000 });
+    expect(() => answerLinkSettingsFromEnv({ A2A_APPROVAL_LINK_SECRET: 'short' })).toThrow('at least 32 bytes');
+    expect(() =>
+      answerLinkSettingsFromEnv({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: 'soon' }),
+    ).toThrow('A2A_APPROVAL_LINK_TTL must be a duration');
+  });
+
+  it("expire at the question's deadline or after the TTL, and only questions and reminders carry them", () => {
+    const settings = answerLinkSettingsFromEnv({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: '1 day' })!;
+    const now = Date.parse('2026-11-25T14:00:00.000Z');
+    const notice = {
+      id: 't:3:alice:email:ask',
+      kind: 'ask' as const,
+      channel: 'email' as const,
+      approver: 'alice',
+      taskId: 't',
+      agent: 'purchase',
+      question: 'Approve?',
+      askedAt: '2026-11-25T14:00:00.000Z',
+    };
+    const expiry = (deadline?: string) => {
+      const links = answerLinks('https://x.example', settings, { ...notice, ...(deadline && { deadline }) }, now)!;
+      const reading = readAnswerToken(settings.secret, new URL(links.deny).searchParams.get('token'), now);
+      return 'claims' in reading ? new Date(reading.claims.expiresAt).toISOString() : reading.problem;
+    };
+    expect(expiry()).toBe('2026-11-26T14:00:00.000Z');
+    expect(expiry('2026-11-25T18:00:00.000Z')).toBe('2026-11-25T18:00:00.000Z');
+    expect(answerLinks('https://x.example', settings, { ...notice, kind: 'answered' }, now)).toBeUndefined();
   });
 });

@@ -19,6 +19,11 @@ export class MailServer {
   readonly received: ReceivedMail[] = [];
   refusing = 0;
   refused = 0;
+  /**
+   * Runs once a message is received and kept, before the server acknowledges it (250): a test may
+   * kill the sender there, so that the message is delivered and its sender never learns it.
+   */
+  beforeAck?: (received: ReceivedMail) => Promise<void>;
   private readonly server = new SMTPServer({
     authOptional: false,
     // Loopback only, in a test: the channel's TLS modes are its own settings (A2A_SMTP_TLS=none here).
@@ -38,13 +43,16 @@ export class MailServer {
           this.refused += 1;
           return callback(Object.assign(new Error('Mail system busy, try again later'), { responseCode: 451 }));
         }
-        simpleParser(Buffer.concat(chunks)).then(
-          (mail) => {
-            this.received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), mail });
-            callback();
-          },
-          (error: Error) => callback(error),
-        );
+        simpleParser(Buffer.concat(chunks))
+          .then(async (mail) => {
+            const received = { to: session.envelope.rcptTo.map((rcpt) => rcpt.address), mail };
+            this.received.push(received);
+            await this.beforeAck?.(received);
+          })
+          .then(
+            () => callback(),
+            (error: Error) => callback(error),
+          );
       });
     },
   });

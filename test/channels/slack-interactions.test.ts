@@ -10,6 +10,7 @@ import exampleAgents from '../../examples/agents/index.js';
 import { slackMessage } from '../../src/channels/slack.js';
 import { SLACK_INTERACTIONS_PATH, slackSignatureProblem } from '../../src/channels/slack-interactions.js';
 import type { ApproverNotice } from '../../src/protocol/approvals.js';
+import type { PendingQuestion } from '../../src/protocol/contract.js';
 import { askingAgent } from '../agents/test-agents.js';
 import { useGatewayHarness } from '../gateway/harness.js';
 import { finalTask, startTask, waitForState } from '../support/tasks.js';
@@ -24,8 +25,8 @@ const harness = useGatewayHarness({
   gateway: { agents: [...exampleAgents, askingAgent], slackInteractions: { signingSecret: SECRET, directory } },
 });
 
-/** The buttons of the message the Slack channel posts for this task (the value Slack sends back). */
-function buttonValue(taskId: string): string {
+/** The buttons of the message the Slack channel posts for this question (the value Slack sends back). */
+function buttonValue(taskId: string, askedAt: string): string {
   const notice: ApproverNotice = {
     id: 'x',
     kind: 'ask',
@@ -34,7 +35,7 @@ function buttonValue(taskId: string): string {
     taskId,
     agent: 'test-ask',
     question: 'Your answer?',
-    askedAt: new Date().toISOString(),
+    askedAt,
   };
   const { blocks } = slackMessage(notice, 'https://inbox.example/inbox/task', { buttons: true }) as {
     blocks: Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>;
@@ -90,8 +91,8 @@ describe('Slack buttons', () => {
       text: 'Buy chairs',
       data: { responders: ['group:buyers'] },
     });
-    await waitForState(handle, 'input-required');
-    const value = buttonValue(taskId);
+    const asked = await waitForState(handle, 'input-required');
+    const value = buttonValue(taskId, (asked.metadata?.pendingQuestion as PendingQuestion).askedAt);
 
     expect((await click('U0FRANK1', value, { secret: 'not-the-secret' })).status).toBe(401);
     expect((await click('U0FRANK1', value, { timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);

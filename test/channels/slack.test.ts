@@ -19,12 +19,18 @@ const BOT_TOKEN = 'xoxb-test-token';
 interface SlackCall {
   path: string;
   headers: IncomingHttpHeaders;
-  body: { channel?: string; text: string; blocks: Array<Record<string, unknown>> };
+  body: { channel?: string; ts?: string; text: string; blocks: Array<Record<string, unknown>> };
 }
 
-/** Answers chat.postMessage as Slack does (200 with ok or an error), and incoming webhooks with "ok". */
+/**
+ * Answers chat.postMessage and chat.update as Slack does (200 with ok or an error), and incoming
+ * webhooks with "ok". Each posted message gets a conversation and a `ts` of its own; an update must
+ * name a message that was posted (message_not_found otherwise), and bring text and blocks.
+ */
 class SlackStandIn {
   readonly calls: SlackCall[] = [];
+  /** `channel ts` of every message posted. */
+  readonly posted = new Set<string>();
   private readonly server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -35,9 +41,19 @@ class SlackStandIn {
       const json = (value: unknown) =>
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.headers.authorization !== `Bearer ${BOT_TOKEN}`) return json({ ok: false, error: 'invalid_auth' });
+      if (call.path === '/api/chat.update') {
+        const { channel, ts, text, blocks } = call.body;
+        if (!this.posted.has(`${channel} ${ts}`)) return json({ ok: false, error: 'message_not_found' });
+        if (typeof text !== 'string' || !Array.isArray(blocks)) return json({ ok: false, error: 'invalid_arguments' });
+        return json({ ok: true, channel, ts, text });
+      }
       if (call.path !== '/api/chat.postMessage') return json({ ok: false, error: 'unknown_method' });
       if (call.body.channel === 'UNKNOWN1') return json({ ok: false, error: 'channel_not_found' });
-      json({ ok: true, channel: 'D0001', ts: `${this.calls.length}.000100` });
+      // A direct message's conversation is the bot's with that user.
+      const channel = `D${call.body.channel?.slice(1)}`;
+      const ts = `${this.calls.length}.000100`;
+      this.posted.add(`${channel} ${ts}`);
+      json({ ok: true, channel, ts });
     });
   });
 
@@ -53,7 +69,12 @@ class SlackStandIn {
 }
 
 const directory = {
-  principals: { frank: { slack: 'U0FRANK1' }, gina: { slack: 'UNKNOWN1' }, hank: { email: 'hank@example.com' } },
+  principals: {
+    frank: { slack: 'U0FRANK1' },
+    gina: { slack: 'UNKNOWN1' },
+    hank: { email: 'hank@example.com' },
+    ivy: { slack: 'U0IVY001' },
+  },
   groups: { buyers: ['frank', 'gina', 'hank'] },
 };
 
@@ -133,10 +154,75 @@ describe('the Slack channel', () => {
       };
       expect(actions.elements[0]!.url).toBe(`https://approvals.example.com/inbox/task?agent=test-ask&id=${taskId}`);
 
-      // Gina was never told (Slack refused): only those told hear who answered, and frank answered himself.
+      // Gina was never told (Slack refused): only those told hear who answered. Frank answered
+      // himself: his message is updated (its question answered), and no message of its own says so.
       await reply(handle, { text: 'approve', responder: 'frank' });
       const { task } = await finalTask(handle);
-      expect(notices(task).filter((notice) => notice.kind === 'answered')).toEqual([]);
+      expect(notices(task).filter((notice) => notice.kind === 'answered')).toMatchObject([
+        { approver: 'frank', state: 'sent', answeredBy: 'frank', to: 'Slack user U0F***' },
+      ]);
+      const updates = slack.calls.filter((c) => c.path === '/api/chat.update');
+      expect(updates).toHaveLength(1);
+      const [update] = updates;
+      expect(update!.headers.authorization).toBe(`Bearer ${BOT_TOKEN}`);
+      expect(update!.body).toMatchObject({ channel: 'D0FRANK1', ts: `${slack.calls.indexOf(call!) + 1}.000100` });
+      expect(update!.body.text).toBe('Answered by frank: Your answer?');
+      const updated = JSON.stringify(update!.body.blocks);
+      expect(updated).toContain('Buy &lt;b&gt;2&lt;/b&gt; chairs &amp; a desk');
+      expect(updated).toContain('See the task');
+      expect(updated).not.toContain('Answer in the inbox');
+      // The addresses of the messages stay out of the task's metadata.
+      expect(JSON.stringify(task.metadata)).not.toContain('D0FRANK1');
+    });
+
+    it('updates every message of the question when someone answers, and when it expires', async () => {
+      const updatesOf = (channel: string, from: number) =>
+        slack.calls.slice(from).filter((c) => c.path === '/api/chat.update' && c.body.channel === channel);
+
+      // Answered by frank: the messages (question and reminder) to ivy and to frank himself are updated.
+      let from = slack.calls.length;
+      const answered = await startTask(client, worker.taskQueue, 'test-ask', {
+        text: 'Renew the lease',
+        data: {
+          responders: ['frank', 'ivy'],
+          notify: ['slack'],
+          deadline: '30 seconds',
+          remind: ['29 seconds before'],
+        },
+      });
+      await eventually(() => slack.calls.slice(from).filter((c) => c.body.channel === 'U0IVY001').length === 2);
+      await reply(answered.handle, { text: 'approve', responder: 'frank' });
+      await finalTask(answered.handle);
+      const ivyUpdates = updatesOf('D0IVY001', from);
+      expect(ivyUpdates.map((c) => c.body.text)).toEqual([
+        'Answered by frank: Your answer?',
+        'Answered by frank: Your answer?',
+      ]);
+      const ivyPosts = slack.calls.slice(from).filter((c) => c.body.channel === 'U0IVY001');
+      expect(ivyPosts.map((c) => c.body.text)).toEqual([
+        'Approval needed: Your answer?',
+        expect.stringMatching(/^Reminder, approval needed by /),
+      ]);
+      expect(new Set(ivyUpdates.map((c) => c.body.ts)).size).toBe(2);
+      expect(updatesOf('D0FRANK1', from)).toHaveLength(2);
+
+      // Expired: the message says so.
+      from = slack.calls.length;
+      const expiring = await startTask(client, worker.taskQueue, 'test-ask', {
+        text: 'Order toner',
+        data: {
+          responders: ['ivy'],
+          notify: ['slack'],
+          deadline: '2 seconds',
+          onDeadline: { kind: 'answer', text: 'nobody answered' },
+        },
+      });
+      const { task } = await finalTask(expiring.handle);
+      expect(updatesOf('D0IVY001', from).map((c) => c.body.text)).toEqual(['Expired without an answer: Your answer?']);
+      expect(notices(task).map(({ kind, state }) => ({ kind, state }))).toEqual([
+        { kind: 'ask', state: 'sent' },
+        { kind: 'expired', state: 'sent' },
+      ]);
     });
   });
 

@@ -7,6 +7,9 @@
 export interface Principal {
   id: string;
   groups: string[];
-  /** 'slack': a Slack button click, its signature checked and its user mapped by the approver directory. */
-  via: 'api-key' | 'jwt' | 'trusted-header' | 'slack';
+  /**
+   * 'slack': a Slack button click, its signature checked and its user mapped by the approver directory;
+   * 'email': an email's one-click answer link, its signed token naming the principal.
+   */
+  via: 'api-key' | 'jwt' | 'trusted-header' | 'slack' | 'email';
 }

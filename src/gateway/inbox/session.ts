@@ -12,8 +12,8 @@ import type { Principal } from '../auth/principal.js';
 export const SESSION_COOKIE = 'a2a_inbox_session';
 export const SESSION_SECRET_ENV = 'A2A_INBOX_SESSION_SECRET';
 /** An HMAC-SHA256 key shorter than the hash adds nothing but weakness (RFC 2104 §3). */
-export const MIN_SESSION_SECRET_BYTES = 32;
-export const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
+const MIN_SESSION_SECRET_BYTES = 32;
+const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 
 export interface Session {
   /** Random, per sign-in: CSRF tokens are bound to it, and sign-out revokes it. */
@@ -29,15 +29,37 @@ export class SessionSecretError extends Error {
 
 /** The key from the environment, or a random one (then `ephemeral`: sessions end with the process). */
 export function sessionSecretFromEnv(env: NodeJS.ProcessEnv): { secret: Buffer; ephemeral: boolean } {
-  const value = env[SESSION_SECRET_ENV]?.trim();
-  if (!value) return { secret: randomBytes(MIN_SESSION_SECRET_BYTES), ephemeral: true };
+  const secret = hmacSecretFromEnv(env, SESSION_SECRET_ENV);
+  if (!secret) return { secret: randomBytes(MIN_SESSION_SECRET_BYTES), ephemeral: true };
+  return { secret, ephemeral: false };
+}
+
+/**
+ * An HMAC key read from `variable` (undefined when unset), refused when shorter than
+ * MIN_SESSION_SECRET_BYTES. Also the key of other gateway-signed tokens (the email answer links).
+ */
+export function hmacSecretFromEnv(env: NodeJS.ProcessEnv, variable: string): Buffer | undefined {
+  const value = env[variable]?.trim();
+  if (!value) return undefined;
   const secret = Buffer.from(value, 'utf8');
   if (secret.length < MIN_SESSION_SECRET_BYTES) {
     throw new SessionSecretError(
-      `${SESSION_SECRET_ENV} must be at least ${MIN_SESSION_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`)`,
+      `${variable} must be at least ${MIN_SESSION_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`)`,
     );
   }
-  return { secret, ephemeral: false };
+  return secret;
+}
+
+/** HMAC-SHA256 of `text` under `secret`, base64url. */
+export function hmacSign(secret: Buffer, text: string): string {
+  return createHmac('sha256', secret).update(text, 'utf8').digest('base64url');
+}
+
+/** Whether `signature` is `hmacSign(secret, text)`, compared in constant time. */
+export function hmacVerify(secret: Buffer, text: string, signature: string): boolean {
+  const expected = Buffer.from(hmacSign(secret, text), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 export class SessionKeeper {
@@ -88,13 +110,11 @@ export class SessionKeeper {
   }
 
   private sign(text: string): string {
-    return createHmac('sha256', this.secret).update(text, 'utf8').digest('base64url');
+    return hmacSign(this.secret, text);
   }
 
   private verify(text: string, signature: string): boolean {
-    const expected = Buffer.from(this.sign(text), 'utf8');
-    const given = Buffer.from(signature, 'utf8');
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return hmacVerify(this.secret, text, signature);
   }
 }
 

@@ -25,13 +25,26 @@ import {
   readDirectory,
   resolveApprovers,
   type ApproverDirectory,
-} from './directory.js';
-import { isPermanentSmtpFailure, smtpSender, smtpSettingsFromEnv, SMTP_ENV, type EmailSender } from './email.js';
-import { refuseNotice } from './failures.js';
-import { maskEmail, maskSlackUser, maskUrl } from './mask.js';
-import { postToSlack, SLACK_ENV, slackSettingsFromEnv, type SlackSettings } from './slack.js';
-import { inboxTaskUrl, publicUrlFromEnv } from './notice-text.js';
-import { APPROVER_WEBHOOK_ENV, postNotice } from './webhook.js';
+} from '../channels/directory.js';
+import { answerLinks, answerLinkSettingsFromEnv, type AnswerLinkSettings } from '../channels/answer-links.js';
+import {
+  isPermanentSmtpFailure,
+  smtpSender,
+  smtpSettingsFromEnv,
+  SMTP_ENV,
+  type EmailSender,
+} from '../channels/email.js';
+import { refuseNotice } from '../channels/failures.js';
+import { maskEmail, maskSlackUser, maskUrl } from '../channels/mask.js';
+import {
+  postToSlack,
+  SLACK_ENV,
+  slackSettingsFromEnv,
+  updateSlackMessages,
+  type SlackSettings,
+} from '../channels/slack.js';
+import { inboxTaskUrl, publicUrlFromEnv } from '../channels/notice-text.js';
+import { APPROVER_WEBHOOK_ENV, postNotice } from '../channels/webhook.js';
 
 export interface ApproverChannelOptions {
   /** The directory file's path, or the directory itself. Default: A2A_APPROVER_DIRECTORY; none: principals only, no addresses. */
@@ -46,6 +59,8 @@ export interface ApproverChannelOptions {
   publicUrl?: string;
   policy?: PushUrlPolicy;
   signingKey?: JWK;
+  /** One-click Approve / Deny links in emails (answer-links.ts). Default: from A2A_APPROVAL_LINK_SECRET; false: none. */
+  answerLinks?: AnswerLinkSettings | false;
 }
 
 /** Reads the environment once (a bad A2A_SMTP_* setting stops the worker at start, naming it). */
@@ -60,6 +75,7 @@ export function createApproverActivities(options: ApproverChannelOptions = {}) {
   const signingKey = options.signingKey ?? pushSigningKeyFromEnv(env);
   const sign = signingKey && notificationSigner(signingKey);
   const source = options.directory ?? env[APPROVER_DIRECTORY_ENV];
+  const links = options.answerLinks === undefined ? answerLinkSettingsFromEnv(env) : options.answerLinks || undefined;
 
   async function directory(): Promise<ApproverDirectory> {
     try {
@@ -80,7 +96,7 @@ export function createApproverActivities(options: ApproverChannelOptions = {}) {
     if (!address) refuseNotice(`The approver directory has no email address for ${notice.approver}`);
     const to = maskEmail(address);
     try {
-      await sendEmail(address, notice, link);
+      await sendEmail(address, notice, link, links && answerLinks(publicUrl, links, notice));
     } catch (error) {
       // A mail server's answer often quotes the recipient: masked before Temporal keeps it.
       const reason = (error instanceof Error ? error.message : String(error)).split(address).join(to);
@@ -105,8 +121,12 @@ export function createApproverActivities(options: ApproverChannelOptions = {}) {
     }
     const user = (await directory()).principals[notice.approver]?.slack;
     if (!user) refuseNotice(`The approver directory has no Slack user for ${notice.approver}`);
-    await postToSlack(slackSettings, user, notice, link);
-    return { to: maskSlackUser(user) };
+    if (notice.update?.length) {
+      await updateSlackMessages(slackSettings, notice.update, notice, link);
+      return { to: maskSlackUser(user) };
+    }
+    const message = await postToSlack(slackSettings, user, notice, link);
+    return { to: maskSlackUser(user), ...(message && { message }) };
   }
 
   const channels = { email, webhook, slack };

@@ -1,0 +1,174 @@
+/**
+ * The confirmation page of an email's one-click answer (answer-links.ts), at ANSWER_LINKS_PATH on
+ * the gateway. A GET only shows the question and the answer the link would give, with a button:
+ * mail scanners and link previews follow links, and must not answer. The button POSTs the token
+ * itself (the form's only field: no session, so no other CSRF token is needed; a forged form would
+ * need the token, which answers anyway) from a page of this origin (Sec-Fetch-Site / Origin, as the
+ * inbox checks). The answer then goes through the agent's request handler as an A2A reply does, as
+ * the token's principal (its groups from the approver directory): who may answer, no self-approval,
+ * the deadline. A token answers only its own question while that question waits: replayed after
+ * the answer, or against a later question of the task, it is refused.
+ */
+import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
+import { A2AError, TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
+import express, { Router, type Request, type Response } from 'express';
+import { ANSWERS_QUESTION_METADATA, type PendingQuestion } from '../protocol/contract.js';
+import { hmacSecretFromEnv } from '../gateway/inbox/session.js';
+import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
+import { GatewayUser } from '../gateway/request-context.js';
+import { lifetimeOf } from '../gateway/sdk-compat/index.js';
+import { ANSWER_LINK_SECRET_ENV, answerMessageId, readAnswerToken, type AnswerClaims } from './answer-links.js';
+import { APPROVER_DIRECTORY_ENV, groupsOf, loadDirectory, type ApproverDirectory } from './directory.js';
+import { escapeHtml } from './notice-text.js';
+
+export interface AnswerLinkPageSettings {
+  /** The HMAC key the workers sign the links with (A2A_APPROVAL_LINK_SECRET). */
+  secret: Buffer;
+  /** The approver directory (a file's path, or the directory): the groups of the token's principal. */
+  directory?: string | ApproverDirectory;
+}
+
+/** The page's settings, or undefined when A2A_APPROVAL_LINK_SECRET is unset (no page). */
+export function answerLinkPageFromEnv(env: NodeJS.ProcessEnv): AnswerLinkPageSettings | undefined {
+  const secret = hmacSecretFromEnv(env, ANSWER_LINK_SECRET_ENV);
+  if (!secret) return undefined;
+  const directory = env[APPROVER_DIRECTORY_ENV]?.trim();
+  return { secret, ...(directory && { directory }) };
+}
+
+interface TaskView {
+  status?: { state?: string };
+  metadata?: { pendingQuestion?: PendingQuestion };
+}
+
+type Outcome = { question: PendingQuestion } | { status: number; title: string; text: string };
+
+export function answerLinkPageRouter(
+  settings: AnswerLinkPageSettings,
+  handlers: ReadonlyMap<string, A2ARequestHandler>,
+  publicBaseUrl: string,
+): Router {
+  const publicOrigin = new URL(publicBaseUrl).origin;
+  const router = Router();
+  router.use(securityHeaders, (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  router.get('/', (req, res, next) => {
+    show(req, res).catch(next);
+  });
+  router.post('/', express.urlencoded({ extended: false, limit: '8kb' }), (req, res, next) => {
+    answer(req, res).catch(next);
+  });
+
+  async function show(req: Request, res: Response): Promise<void> {
+    const token = req.query['token'];
+    const checked = await check(req, token);
+    if ('status' in checked) return page(res, checked.status, checked.title, `<p>${escapeHtml(checked.text)}</p>`);
+    const { claims, question } = checked;
+    const verb = claims.decision === 'approve' ? 'Approve' : 'Deny';
+    page(
+      res,
+      200,
+      `${verb}?`,
+      `<p>The ${escapeHtml(claims.agent)} agent asks:</p><blockquote>${escapeHtml(question.prompt)}</blockquote>` +
+        `<p>You answer <strong>${claims.decision}</strong>, as ${escapeHtml(claims.approver)}.</p>` +
+        `<form method="post" action="answer"><input type="hidden" name="token" value="${escapeHtml(String(token))}">` +
+        `<button type="submit">${verb}</button></form>`,
+    );
+  }
+
+  async function answer(req: Request, res: Response): Promise<void> {
+    if (!fromThisOrigin(req, publicOrigin)) {
+      return page(res, 403, 'Refused', '<p>This answer did not come from the confirmation page.</p>');
+    }
+    const token = (req.body as Record<string, unknown> | undefined)?.['token'];
+    const checked = await check(req, token);
+    if ('status' in checked) return page(res, checked.status, checked.title, `<p>${escapeHtml(checked.text)}</p>`);
+    const { claims, user } = checked;
+    const message = {
+      messageId: answerMessageId(String(token)),
+      role: 'ROLE_USER',
+      taskId: claims.taskId,
+      parts: [{ text: claims.decision }],
+      metadata: { [ANSWERS_QUESTION_METADATA]: claims.askedAt },
+    };
+    try {
+      await handlers
+        .get(claims.agent)!
+        .sendMessage(
+          SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } }),
+          new ServerCallContext({ user, requestedVersion: '1.0' }),
+        );
+    } catch (error) {
+      // Refused as an A2A reply would be (not an approver, answered meanwhile, past the deadline).
+      if (!(error instanceof A2AError)) throw error;
+      return page(res, 409, 'Not recorded', `<p>Not recorded: ${escapeHtml(error.message)}</p>`);
+    }
+    page(res, 200, 'Recorded', `<p>Recorded: ${claims.decision}, as ${escapeHtml(claims.approver)}.</p>`);
+  }
+
+  /** The token's claims, and its question when it still waits, read as the token's principal. */
+  async function check(req: Request, token: unknown) {
+    const reading = readAnswerToken(settings.secret, token);
+    if ('problem' in reading) {
+      return reading.problem === 'expired'
+        ? refusal(410, 'Link expired', 'This link has expired: answer in the approvals inbox.')
+        : refusal(403, 'Invalid link', 'This link is not valid: answer in the approvals inbox.');
+    }
+    const { claims } = reading;
+    const handler = handlers.get(claims.agent);
+    if (!handler) return refusal(404, 'Unknown agent', `No agent ${claims.agent} is served here.`);
+    const directory = settings.directory === undefined ? undefined : await loadDirectory(settings.directory);
+    const groups = directory ? groupsOf(directory, claims.approver) : [];
+    const { signal, outcome } = lifetimeOf(req);
+    const user = new GatewayUser('email', signal, outcome, { id: claims.approver, groups, via: 'email' }, false);
+    const question = await waitingQuestion(handler, user, claims);
+    if (!question) {
+      return refusal(409, 'Nothing to answer', 'This question no longer waits for an answer: this link is used up.');
+    }
+    return { claims, user, question };
+  }
+  return router;
+}
+
+function refusal(status: number, title: string, text: string): Extract<Outcome, { status: number }> {
+  return { status, title, text };
+}
+
+/** The task's question when it is the token's and still waits (a task the principal may no longer see has none). */
+async function waitingQuestion(
+  handler: A2ARequestHandler,
+  user: GatewayUser,
+  claims: AnswerClaims,
+): Promise<PendingQuestion | undefined> {
+  let task: TaskView;
+  try {
+    const read = await handler.getTask(
+      GetTaskRequest.fromJSON({ id: claims.taskId, historyLength: 0 }),
+      new ServerCallContext({ user, requestedVersion: '1.0' }),
+    );
+    task = Task.toJSON(read) as TaskView;
+  } catch (error) {
+    if (error instanceof TaskNotFoundError) return undefined;
+    throw error;
+  }
+  const pending = task.metadata?.pendingQuestion;
+  const waiting =
+    task.status?.state === 'TASK_STATE_INPUT_REQUIRED' &&
+    pending?.kind === 'input' &&
+    pending.askedAt === claims.askedAt;
+  return waiting ? pending : undefined;
+}
+
+function page(res: Response, status: number, title: string, body: string): void {
+  res
+    .status(status)
+    .type('html')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+        `<title>${escapeHtml(title)}</title><link rel="stylesheet" href="inbox.css"></head>` +
+        `<body><main><h1>${escapeHtml(title)}</h1>${body}<p><a href="./">Open the approvals inbox</a></p></main></body></html>`,
+    );
+}

@@ -1,0 +1,132 @@
+/**
+ * One-click answers in an approval email: Approve and Deny links to a confirmation page of the
+ * gateway (answer-link-page.ts), which answers only on a POST from that page. Each link carries a
+ * token signed with A2A_APPROVAL_LINK_SECRET (HMAC-SHA256, the key rules of the inbox's session
+ * cookies; the same value on workers and gateways), naming the task, the question (its askedAt),
+ * the approver's principal and the decision, and when it expires. It answers nothing else: once its
+ * question no longer waits (answered, expired, replaced by the next one) the gateway refuses it,
+ * and two posts of one token are one message to the task (its messageId derives from the token).
+ *
+ *   A2A_APPROVAL_LINK_SECRET  32+ bytes; set on the worker, emails carry the links; on the gateway,
+ *                             it serves the confirmation page at ANSWER_LINKS_PATH
+ *   A2A_APPROVAL_LINK_TTL     how long a link lasts at most (default 7 days; never past the question's deadline)
+ */
+import { createHash } from 'node:crypto';
+import type { Duration } from '@temporalio/common';
+import type { ApproverNotice } from '../protocol/approvals.js';
+// As the workflows read durations: a link never outlives the deadline their timer enforces.
+import { msToNumber } from '../protocol/temporal-sdk-compat.js';
+import { hmacSecretFromEnv, hmacSign, hmacVerify } from '../gateway/inbox/session.js';
+
+export const ANSWER_LINK_SECRET_ENV = 'A2A_APPROVAL_LINK_SECRET';
+const ANSWER_LINK_TTL_ENV = 'A2A_APPROVAL_LINK_TTL';
+/** The confirmation page, under the inbox (its stylesheet, its security headers). */
+export const ANSWER_LINKS_PATH = '/inbox/answer';
+const DEFAULT_ANSWER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const ANSWER_DECISIONS = ['approve', 'deny'] as const;
+type AnswerDecision = (typeof ANSWER_DECISIONS)[number];
+
+/** Domain separation: a token of this kind never verifies as another HMAC made with the same key. */
+const PURPOSE = 'a2a-temporal.approval-link.v1.';
+
+/** What a token says. */
+export interface AnswerClaims {
+  agent: string;
+  taskId: string;
+  /** The question's askedAt: the question it answers, and no other. */
+  askedAt: string;
+  /** The principal the answer is given as. */
+  approver: string;
+  decision: AnswerDecision;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+export interface AnswerLinkSettings {
+  secret: Buffer;
+  /** The longest a link lasts (it never outlives its question's deadline). */
+  ttlMs: number;
+}
+
+/** The worker's link settings, or undefined when A2A_APPROVAL_LINK_SECRET is unset (no links in emails). */
+export function answerLinkSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): AnswerLinkSettings | undefined {
+  const secret = hmacSecretFromEnv(env, ANSWER_LINK_SECRET_ENV);
+  if (!secret) return undefined;
+  const ttlText = env[ANSWER_LINK_TTL_ENV]?.trim();
+  let ttlMs = DEFAULT_ANSWER_LINK_TTL_MS;
+  if (ttlText) {
+    try {
+      ttlMs = msToNumber(ttlText as Duration);
+    } catch {
+      ttlMs = Number.NaN;
+    }
+    if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+      throw new Error(`${ANSWER_LINK_TTL_ENV} must be a duration such as '3 days' (got "${ttlText}")`);
+    }
+  }
+  return { secret, ttlMs };
+}
+
+export function mintAnswerToken(secret: Buffer, claims: AnswerClaims): string {
+  const { agent: a, taskId: t, askedAt: q, approver: p, decision: d, expiresAt } = claims;
+  const payload = Buffer.from(JSON.stringify({ a, t, q, p, d, e: Math.floor(expiresAt / 1000) })).toString('base64url');
+  return `${payload}.${hmacSign(secret, PURPOSE + payload)}`;
+}
+
+export type TokenReading = { claims: AnswerClaims } | { problem: 'invalid' | 'expired' };
+
+/** The token's claims when this key signed it and it has not expired. */
+export function readAnswerToken(secret: Buffer, token: unknown, now = Date.now()): TokenReading {
+  if (typeof token !== 'string' || token.length > 2048) return { problem: 'invalid' };
+  const [payload, signature, extra] = token.split('.');
+  if (!payload || !signature || extra !== undefined || !hmacVerify(secret, PURPOSE + payload, signature)) {
+    return { problem: 'invalid' };
+  }
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return { problem: 'invalid' };
+  }
+  const { a, t, q, p, d, e } = value;
+  if (
+    typeof a !== 'string' ||
+    typeof t !== 'string' ||
+    typeof q !== 'string' ||
+    typeof p !== 'string' ||
+    typeof e !== 'number' ||
+    !(ANSWER_DECISIONS as readonly unknown[]).includes(d)
+  ) {
+    return { problem: 'invalid' };
+  }
+  if (e * 1000 <= now) return { problem: 'expired' };
+  return {
+    claims: { agent: a, taskId: t, askedAt: q, approver: p, decision: d as AnswerDecision, expiresAt: e * 1000 },
+  };
+}
+
+/** The messageId of the answer a token gives: posted twice, it is one message to the task. */
+export function answerMessageId(token: string): string {
+  return `answer-link-${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+}
+
+export type AnswerLinks = Record<AnswerDecision, string>;
+
+/** The Approve and Deny links of a notice that asks (a question, a reminder); none for a note. */
+export function answerLinks(
+  publicUrl: string,
+  settings: AnswerLinkSettings,
+  notice: ApproverNotice,
+  now = Date.now(),
+): AnswerLinks | undefined {
+  if (notice.kind !== 'ask' && notice.kind !== 'reminder') return undefined;
+  const deadline = notice.deadline ? Date.parse(notice.deadline) : Number.POSITIVE_INFINITY;
+  const expiresAt = Math.min(deadline, now + settings.ttlMs);
+  const link = (decision: AnswerDecision) => {
+    const claims = { agent: notice.agent, taskId: notice.taskId, askedAt: notice.askedAt, approver: notice.approver };
+    const token = mintAnswerToken(settings.secret, { ...claims, decision, expiresAt });
+    return `${publicUrl}${ANSWER_LINKS_PATH}?${new URLSearchParams({ token })}`;
+  };
+  return { approve: link('approve'), deny: link('deny') };
+}

@@ -1,0 +1,210 @@
+/**
+ * One-click answers from an approval email, end to end: the mail arrives on a real SMTP server with
+ * Approve / Deny links; following one (GET) only shows a confirmation page; its form's POST answers
+ * the task as the link's principal (its group from the directory), through the same checks as an
+ * A2A reply. A link replayed after the answer, used against the task's next question, expired,
+ * tampered with, or posted from another site is refused.
+ */
+import type { Client } from '@temporalio/client';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { smtpSender, smtpSettingsFromEnv } from '../../src/channels/email.js';
+import { mintAnswerToken, readAnswerToken } from '../../src/channels/answer-links.js';
+import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { askingAgent, chatAgent } from '../agents/test-agents.js';
+import { finalTask, startTask, waitForState } from '../support/tasks.js';
+import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
+import { eventually, MailServer, SMTP_PASSWORD, SMTP_USER, type ReceivedMail } from './mail-server.js';
+
+const SECRET = randomBytes(32).toString('base64url');
+const directory = {
+  principals: {
+    alice: { email: 'alice@example.com' },
+    bob: { email: 'bob@example.com' },
+    erin: { email: 'erin@example.com' },
+  },
+  groups: { finance: ['alice', 'bob'] },
+};
+
+let mail: MailServer;
+let gateway: RunningGateway;
+let worker: TestWorker;
+let client: Client;
+
+beforeAll(async () => {
+  mail = new MailServer();
+  const port = await mail.start();
+  client = await testClient();
+  const taskQueue = `test-links-${randomUUID()}`;
+  gateway = await startGateway({
+    client,
+    agents: [askingAgent, chatAgent],
+    taskQueue,
+    host: '127.0.0.1',
+    port: 0,
+    grpcPort: false,
+    answerLinks: { secret: Buffer.from(SECRET), directory },
+  });
+  const settings = smtpSettingsFromEnv({
+    A2A_SMTP_HOST: '127.0.0.1',
+    A2A_SMTP_PORT: String(port),
+    A2A_SMTP_TLS: 'none',
+    A2A_SMTP_USER: SMTP_USER,
+    A2A_SMTP_PASSWORD: SMTP_PASSWORD,
+    A2A_SMTP_FROM: 'approvals@example.com',
+  })!;
+  worker = await startTestWorker(taskQueue, {
+    approvals: {
+      directory,
+      sendEmail: smtpSender(settings),
+      publicUrl: gateway.url,
+      answerLinks: { secret: Buffer.from(SECRET), ttlMs: 60 * 60 * 1000 },
+    },
+  });
+});
+
+afterAll(async () => {
+  await worker?.shutdown();
+  await gateway?.close();
+  await client?.connection.close();
+  await mail?.close();
+});
+
+/** The one-click links of a mail, from its plain text; the HTML carries the same ones. */
+function linksOf(received: ReceivedMail): { approve: string; deny: string } {
+  const text = received.mail.text ?? '';
+  const approve = /^Approve: (\S+)$/m.exec(text)?.[1];
+  const deny = /^Deny: (\S+)$/m.exec(text)?.[1];
+  expect(approve && deny).toBeTruthy();
+  const html = String(received.mail.html);
+  for (const link of [approve!, deny!]) expect(html).toContain(`href="${link.replace(/&/g, '&amp;')}"`);
+  return { approve: approve!, deny: deny! };
+}
+
+function tokenOf(link: string): string {
+  return new URL(link).searchParams.get('token')!;
+}
+
+/** The form's POST, as the browser sends it from the confirmation page. */
+async function confirm(link: string, headers: Record<string, string> = {}) {
+  const url = new URL(link);
+  const response = await fetch(`${url.origin}${url.pathname}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: url.origin,
+      'sec-fetch-site': 'same-origin',
+      ...headers,
+    },
+    body: new URLSearchParams({ token: tokenOf(link) }).toString(),
+    redirect: 'manual',
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+async function open(link: string) {
+  const response = await fetch(link, { redirect: 'manual' });
+  return { status: response.status, text: await response.text(), headers: response.headers };
+}
+
+describe('one-click answer links in approval emails', () => {
+  it('shows a confirmation page on GET, answers on its POST, and refuses the link replayed', async () => {
+    const { taskId, handle } = await startTask(client, worker.taskQueue, 'test-ask', {
+      text: 'Buy 3 monitors for 450 EUR',
+      data: { responders: ['group:finance'], notify: ['email'], deadline: '1 hour' },
+    });
+    await waitForState(handle, 'input-required');
+    const [toAlice] = await eventually(() => mail.to('alice@example.com').length === 1 && mail.to('alice@example.com'));
+    await eventually(() => mail.to('bob@example.com').length === 1);
+    const links = linksOf(toAlice!);
+    expect(links.approve.startsWith(`${gateway.url}/inbox/answer?token=`)).toBe(true);
+    expect(readAnswerToken(Buffer.from(SECRET), tokenOf(links.approve))).toMatchObject({
+      claims: { agent: 'test-ask', taskId, approver: 'alice', decision: 'approve' },
+    });
+
+    // Following the link (a person, or a mail scanner) only shows the page.
+    const page = await open(links.approve);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.text).toContain('Your answer?');
+    expect(page.text).toContain('You answer <strong>approve</strong>, as alice.');
+    expect(page.text).toContain(`<form method="post" action="answer">`);
+    expect(page.text).toContain(`name="token" value="${tokenOf(links.approve)}"`);
+    await open(links.approve);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await waitForState(handle, 'input-required')).metadata?.pendingQuestion).toBeDefined();
+
+    // Posted from another site: refused, the task still waits.
+    expect(
+      (await confirm(links.approve, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).status,
+    ).toBe(403);
+    await waitForState(handle, 'input-required');
+
+    const answered = await confirm(links.approve);
+    expect(answered).toMatchObject({ status: 200, text: expect.stringContaining('Recorded: approve, as alice.') });
+    const { task } = await finalTask(handle);
+    // Alice answered as herself, a member of group:finance (the gateway's directory says so).
+    expect(JSON.parse(task.status.message!.parts[0]!.text!)).toMatchObject({ text: 'approve', responder: 'alice' });
+    expect(task.metadata?.timeline).toEqual(
+      expect.arrayContaining([expect.objectContaining({ state: 'working', by: 'alice' })]),
+    );
+
+    // Replayed (the same link, or the other one): the question no longer waits.
+    const replayed = await confirm(links.approve);
+    expect(replayed.status).toBe(409);
+    expect(replayed.text).toContain('no longer waits');
+    expect((await open(links.deny)).status).toBe(409);
+    expect((await confirm(linksOf(mail.to('bob@example.com')[0]!).deny)).status).toBe(409);
+    // Bob heard who answered, with no links in that note.
+    const note = await eventually(() => mail.to('bob@example.com')[1]);
+    expect(note.mail.subject).toBe('Answered by alice: Your answer?');
+    expect(note.mail.text).not.toContain('/inbox/answer');
+  });
+
+  it("refuses a link against the task's next question, an expired link and a tampered one", async () => {
+    const { taskId, handle } = await startTask(client, worker.taskQueue, 'test-chat', {
+      text: 'chat',
+      responder: 'erin',
+      data: { turns: 2, notify: ['email'], deadline: '1 hour' },
+    });
+    const first = await eventually(() => mail.to('erin@example.com')[0]);
+    const q1 = linksOf(first);
+    expect((await confirm(q1.approve)).status).toBe(200);
+    const second = await eventually(() => mail.to('erin@example.com')[1]);
+    expect(second.mail.text).toContain('Question: Question 2?');
+    await waitForState(handle, 'input-required');
+
+    // The first question's other link does not answer the second question.
+    const stale = await confirm(q1.deny);
+    expect(stale.status).toBe(409);
+    await waitForState(handle, 'input-required');
+
+    const q2 = linksOf(second);
+    const secret = Buffer.from(SECRET);
+    const claims = readAnswerToken(secret, tokenOf(q2.deny));
+    if (!('claims' in claims)) throw new Error('the mailed token does not verify');
+    // Expired: signed with the right key, past its time.
+    const expired = mintAnswerToken(secret, { ...claims.claims, expiresAt: Date.now() - 1000 });
+    const expiredLink = `${gateway.url}/inbox/answer?token=${expired}`;
+    expect((await open(expiredLink)).status).toBe(410);
+    expect((await confirm(expiredLink)).status).toBe(410);
+    // Tampered: the deny link's payload turned into an approval by someone else, under its old signature.
+    const [payload, signature] = tokenOf(q2.deny).split('.');
+    const changed = { ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), d: 'approve', p: 'bob' };
+    const forged = `${Buffer.from(JSON.stringify(changed)).toString('base64url')}.${signature}`;
+    const forgedLink = `${gateway.url}/inbox/answer?token=${forged}`;
+    expect((await open(forgedLink)).status).toBe(403);
+    expect((await confirm(forgedLink)).status).toBe(403);
+    // Signed with another key.
+    const otherKey = mintAnswerToken(randomBytes(32), claims.claims);
+    expect((await confirm(`${gateway.url}/inbox/answer?token=${otherKey}`)).status).toBe(403);
+    await waitForState(handle, 'input-required');
+
+    expect((await confirm(q2.deny)).status).toBe(200);
+    const { task } = await finalTask(handle);
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.status.message?.parts[0]?.text).toBe('approve,deny');
+    expect(taskId).toBeTruthy();
+  });
+});
