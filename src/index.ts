@@ -48,6 +48,8 @@ export {
   type LlmTool,
   type RemoteAgentToolDefinition,
 } from './workflows/llm-agent.js';
+export type { McpApproval, McpServer, McpServerOptions, McpToolArguments } from './workflows/llm-mcp.js';
+export type { McpHttpConnection, McpStdioConnection, McpValue } from './protocol/mcp.js';
 export { defineConfig, type A2ATemporalConfig } from './config/define-config.js';
 export type { JsonObject, WirePart } from './protocol/wire.js';
 export type { Duration } from '@temporalio/common';

@@ -20,8 +20,8 @@ import {
   type ToolRunInput,
   type ToolRunResult,
 } from '../protocol/llm.js';
-import { missingModelSetting, modelSettingsFromEnv, providerModel, type ModelSettings } from './model-settings.js';
-import { recordModelUsage, tokenUsage } from './usage-telemetry.js';
+import { missingModelSetting, modelSettingsFromEnv, providerModel, type ModelSettings } from '../llm/model-settings.js';
+import { recordModelUsage, tokenUsage } from '../llm/usage-telemetry.js';
 
 type ActivityFunction = (...args: never[]) => Promise<unknown>;
 

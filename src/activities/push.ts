@@ -24,14 +24,14 @@ import {
   notificationSigner,
   pushSigningKeyFromEnv,
   type NotificationSigner,
-} from './signing.js';
+} from '../push/signing.js';
 import {
   guardedAgent,
   PushUrlRefusedError,
   pushUrlPolicyFromEnv,
   urlProblem,
   type PushUrlPolicy,
-} from './url-policy.js';
+} from '../push/url-policy.js';
 
 /** Per attempt: connecting, sending and the answer's head. */
 const ATTEMPT_TIMEOUT_MS = 10_000;

@@ -29,7 +29,7 @@ import {
 } from '../protocol/delegation.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { JsonObject, WireMessage, WireTask } from '../protocol/wire.js';
-import { remoteAgentClient, requestOptions } from './remote-agents.js';
+import { remoteAgentClient, requestOptions } from '../delegation/remote-agents.js';
 
 /** Polling a remote task: quick at first (an approval answered at once), then every few seconds. */
 const FIRST_POLL_MS = 250;
@@ -43,7 +43,7 @@ export function createDelegationActivities() {
   };
 }
 
-export async function sendToRemoteAgent(input: RemoteSendInput): Promise<RemoteTaskSnapshot> {
+async function sendToRemoteAgent(input: RemoteSendInput): Promise<RemoteTaskSnapshot> {
   const { name, client } = await remoteAgentClient(input);
   const message: WireMessage = {
     messageId: input.messageId,
@@ -65,7 +65,7 @@ export async function sendToRemoteAgent(input: RemoteSendInput): Promise<RemoteT
   return snapshotOf(name, result);
 }
 
-export async function followRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
+async function followRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
   const { name, client } = await remoteAgentClient(input);
   const context = Context.current();
   for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
@@ -84,7 +84,7 @@ export async function followRemoteTask(input: RemoteTaskInput): Promise<RemoteTa
 }
 
 /** Asks the remote agent to cancel, then follows the task until it has ended (canceled, or done anyway). */
-export async function cancelRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
+async function cancelRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
   const { name, client } = await remoteAgentClient(input);
   const signal = Context.current().cancellationSignal;
   const canceled = await client

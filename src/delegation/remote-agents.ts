@@ -61,7 +61,7 @@ async function connect(address: RemoteAgentAddress): Promise<RemoteAgent> {
 }
 
 /** A card URL as given, else the agent's base URL's well-known card. */
-export function cardUrlOf(url: string): string {
+function cardUrlOf(url: string): string {
   return url.endsWith('.json') ? url : `${withoutTrailingSlashes(url)}${CARD_PATH}`;
 }
 

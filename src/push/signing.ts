@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { importJWK, SignJWT, type JWK } from 'jose';
 
-export const PUSH_SIGNING_KEY_ENV = 'A2A_PUSH_SIGNING_KEY';
+const PUSH_SIGNING_KEY_ENV = 'A2A_PUSH_SIGNING_KEY';
 export const NOTIFICATION_SIGNATURE_HEADER = 'X-A2A-Notification-Signature';
 /** Where the gateway serves the public keys (one set for every agent: the workers sign for all). */
 export const PUSH_JWKS_PATH = '/.well-known/a2a-push-jwks.json';

@@ -16,7 +16,7 @@ export interface PushUrlPolicy {
   resolve?: typeof dnsLookup;
 }
 
-export const PUSH_ALLOWED_HOSTS_ENV = 'A2A_PUSH_ALLOWED_HOSTS';
+const PUSH_ALLOWED_HOSTS_ENV = 'A2A_PUSH_ALLOWED_HOSTS';
 
 /** Comma-separated; nothing is allowed inward by default, in development too (say so explicitly). */
 export function pushUrlPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): PushUrlPolicy {

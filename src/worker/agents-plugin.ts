@@ -19,10 +19,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { createLlmActivities } from '../llm/activities.js';
-import { createDelegationActivities } from '../delegation/activities.js';
-import { createPushActivities } from '../push/deliver.js';
-import { createApproverActivities, type ApproverChannelOptions } from '../channels/activities.js';
+import type { ApproverChannelOptions } from '../activities/approver-notices.js';
+import { createPackageActivities } from '../activities/index.js';
 import type { ApprovalDefaults } from '../workflows/approver-notifications.js';
 import { reportRetries } from './retry-reports.js';
 import { checkToolActivities } from './tool-activities-check.js';
@@ -46,17 +44,17 @@ const WORKFLOW_INTERCEPTOR_MODULES = ['metrics-interceptors', 'coalesced-upserts
  * Temporal's sandbox evaluates the bundle's modules again for every workflow (its module cache is per
  * workflow), so what evaluation costs, every task pays. Webpack's scope hoisting joins the ES modules
  * (the agents, this package) into one function instead of one per module with its export getters,
- * and drops the modules nothing uses (as each package's `sideEffects` field allows). Measured with
- * bench path 2: the worker's CPU per echo task 15.1/14.5 → 12.7/13.3 ms. Temporal bundles in
- * development mode, which leaves these off. The shared zod depends on it (sharedZodStaysWhole).
+ * and drops the modules nothing uses (as each package's `sideEffects` field allows): less worker CPU
+ * per task (bench/README.md, "What bought what"). Temporal bundles in development mode, which leaves
+ * these off. The shared zod depends on it (sharedZodStaysWhole).
  */
 const SCOPE_HOISTING = { concatenateModules: true, usedExports: true, innerGraph: true, sideEffects: true };
 
 /**
  * Preloaded: evaluated once per worker, before any workflow, and shared by all of them. zod (see
  * src/workflows/shared-zod.ts) and the rest of Temporal's workflow API, most of which its sandbox
- * already shares. Measured with bench paths 2 and 3, alternating: the worker's CPU per echo task
- * 14.8/14.6 → 11.3/12.4 ms, per HITL reply 8.6/10.6 → 7.7/8.3 ms; its RSS per waiting task 933 → 271 KB.
+ * already shares: no task pays for evaluating them, nor keeps a copy (bench/README.md, "What bought
+ * what" and path 7).
  */
 const SHARED_ZOD_MODULE = fileURLToPath(new URL(`../workflows/shared-zod${EXTENSION}`, import.meta.url));
 const PRELOADED_MODULES = ['@temporalio/workflow', SHARED_ZOD_MODULE];
@@ -138,8 +136,12 @@ export interface ApprovalSettings extends ApproverChannelOptions, ApprovalDefaul
 
 export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
   const hook = agentsWebpackHook(options.agents, approvalDefaults(options.approvals));
-  // Read at start: a bad A2A_SMTP_* setting stops the worker here, not at a question's first notice.
-  const approverActivities = createApproverActivities(options.approvals);
+  // The package's own activities; read at start, closed when the worker stops (src/activities).
+  const packaged = createPackageActivities({
+    projectActivities: options.activities,
+    model: options.model,
+    approvals: options.approvals,
+  });
   return {
     name: 'a2a-temporal.agents',
     async configureWorker(given: WorkerOptions): Promise<WorkerOptions> {
@@ -155,19 +157,19 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
         activities: {
           // An agent calling an activity nobody registered fails at once, saying so (below).
           default: unknownActivity,
-          // LLM agents' model calls and tool runner, beside (never over) the project's own activities.
-          ...createLlmActivities(options.activities, options.model),
-          // Push notification deliveries of the task workflow (src/workflows/push-deliveries.ts).
-          ...createPushActivities(),
-          // Delegation to remote A2A agents (ctx.callAgent, src/workflows/remote-agent-call.ts).
-          ...createDelegationActivities(),
-          // Approver notices of waiting questions (src/workflows/approver-notifications.ts).
-          ...approverActivities,
+          ...packaged.activities,
           ...(options.activities as WorkerOptions['activities']),
           ...worker.activities,
         },
         ...(!worker.workflowBundle && bundleSettings(worker, hook)),
       };
+    },
+    async runWorker(worker, next) {
+      try {
+        await next(worker);
+      } finally {
+        await packaged.close();
+      }
     },
     configureReplayWorker(worker: ReplayWorkerOptions): ReplayWorkerOptions {
       return { ...worker, ...(!worker.workflowBundle && bundleSettings(worker, hook)) };

@@ -4,6 +4,7 @@
  * `ctx.ask` with a structured question; a denial goes back to the model as the tool's result. The
  * conversation is rebuilt from the agent journal after continue-as-new, and every model output and
  * tool result is capped so a long session stays within Temporal's payload and history limits.
+ * Tools from MCP servers (llm-mcp.ts) are listed once when the task starts and run like the rest.
  */
 import { inWorkflowContext, isCancellation, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
@@ -22,7 +23,9 @@ import {
   type ToolRunInput,
   type ToolRunResult,
 } from '../protocol/llm.js';
+import { MCP_CALL_TOOL_ACTIVITY, type McpCallToolInput } from '../protocol/mcp.js';
 import type { JsonObject } from '../protocol/wire.js';
+import type { ApprovalChannel } from '../protocol/approvals.js';
 import {
   AgentFailure,
   defineAgent,
@@ -36,6 +39,7 @@ import { agentInternals } from './agent-context.js';
 import type { ModelStream } from './task-runtime.js';
 import { llmActivityOptions } from './llm-activity-options.js';
 import { checkBudget, ModelBudget, type BudgetLimits } from './llm-budget.js';
+import { checkMcpServers, mcpTools, type McpServer, type McpTool } from './llm-mcp.js';
 
 /** Characters of one model answer, and of one tool result, that the conversation keeps. */
 const MAX_MODEL_TEXT_CHARS = 32_000;
@@ -65,12 +69,16 @@ export interface LlmTool<I = unknown> {
   approvalDeadline?: Duration;
   /** When the deadline passes. Default: the call is denied and the model is told so. */
   onApprovalDeadline?: DeadlineOutcome;
+  /** How the approvers hear of a call waiting for them, as `ctx.ask`'s `notify` (default: the config's `approvals.notify`). */
+  notify?: ApprovalChannel[];
+  /** Reminders before `approvalDeadline`, as `ctx.ask`'s `remind`, e.g. `['1 hour before']`. */
+  remind?: string[];
   /** Retries and timeouts of the tool's activity, merged field by field with the defaults (llm-activity-options.ts: 5 minutes, 3 attempts, heartbeat timeout 5 s). */
   activityOptions?: ActivityOptions;
 }
 
 /** A remote A2A agent as a tool: where it is, how to reach it, and who answers its questions. */
-export interface RemoteAgentTarget extends CallAgentOptions {
+interface RemoteAgentTarget extends CallAgentOptions {
   url: string;
 }
 
@@ -115,6 +123,12 @@ export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'>, Budget
   /** Temperature, max output tokens, provider options of every model call. */
   modelSettings?: ModelCallSettings;
   tools?: Record<string, AnyLlmTool>;
+  /**
+   * MCP servers whose tools become the agent's, named `<server>_<tool>` (e.g. `github_create_issue`):
+   * `{ github: { url, bearerTokenEnv: 'GITHUB_TOKEN', approval: { create_issue: 'always' } } }`, or a
+   * stdio server the worker starts, `{ command, args, env }`. Listed once per task, when it starts.
+   */
+  mcp?: Record<string, McpServer>;
   /** The built-in `ask_user` tool, with which the model asks the user a question (input-required). Default true. */
   askUser?: boolean;
   /** Model calls per task before it fails. Default 20. */
@@ -137,6 +151,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
     model,
     modelSettings,
     tools = {},
+    mcp = {},
     askUser = true,
     maxSteps,
     modelActivityOptions,
@@ -155,6 +170,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
   if (!inWorkflowContext()) {
     toolSpecsOf(tools, askUser);
     checkBudget(card.name, budget);
+    checkMcpServers(card.name, mcp);
   }
   return defineAgent({
     ...card,
@@ -174,6 +190,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
         ...(modelSettings && { modelSettings }),
         tools,
         toolSpecs: toolSpecsOf(tools, askUser),
+        ...(Object.keys(mcp).length > 0 && { mcp }),
         askUser,
         maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
         modelOptions: llmActivityOptions('model', modelActivityOptions),
@@ -211,6 +228,7 @@ interface LoopSettings {
   modelSettings?: ModelCallSettings;
   tools: Record<string, AnyLlmTool>;
   toolSpecs: LlmToolSpec[];
+  mcp?: Record<string, McpServer>;
   askUser: boolean;
   maxSteps: number;
   modelOptions: ActivityOptions;
@@ -220,10 +238,14 @@ interface LoopSettings {
 
 type ModelActivity = (input: ModelCallInput) => Promise<ModelCallResult>;
 type ToolActivity = (input: ToolRunInput) => Promise<ToolRunResult>;
+type McpCallActivity = (input: McpCallToolInput) => Promise<ToolRunResult>;
 
 class LlmLoop {
   private readonly messages: LlmMessage[];
   private readonly budget: ModelBudget;
+  /** The project's tools, and the MCP servers' once listed. */
+  private tools: Record<string, AnyLlmTool | McpTool>;
+  private toolSpecs: LlmToolSpec[];
 
   constructor(
     private readonly ctx: AgentContext,
@@ -231,9 +253,12 @@ class LlmLoop {
   ) {
     this.messages = [{ role: 'user', text: ctx.message.text || JSON.stringify(ctx.message.data ?? '') }];
     this.budget = new ModelBudget(settings.budget);
+    this.tools = settings.tools;
+    this.toolSpecs = settings.toolSpecs;
   }
 
   async run(): Promise<string> {
+    if (this.settings.mcp) await this.addMcpTools(this.settings.mcp);
     for (let step = 1; step <= this.settings.maxSteps; step++) {
       await this.withinBudget();
       const answer = await this.callModel(step);
@@ -272,7 +297,7 @@ class LlmLoop {
               ...(this.settings.model && { model: this.settings.model }),
               system: this.settings.system,
               messages: this.messages,
-              tools: this.settings.toolSpecs,
+              tools: this.toolSpecs,
               maxTextChars: MAX_MODEL_TEXT_CHARS,
               stream: { streamId, intervalMs: this.settings.streamIntervalMs },
               ...(this.settings.modelSettings && { settings: this.settings.modelSettings }),
@@ -319,7 +344,7 @@ class LlmLoop {
       );
     }
     if (call.name === ASK_USER_TOOL && this.settings.askUser) return this.askUser(call, args);
-    const tool = this.settings.tools[call.name];
+    const tool = this.tools[call.name];
     if (!tool) return fail(`There is no tool named "${call.name}".`);
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return fail(`Invalid arguments: ${issuesOf(parsed.error)}`);
@@ -338,21 +363,28 @@ class LlmLoop {
     return this.execute(call, tool, input);
   }
 
-  private async execute(call: LlmToolCall, tool: AnyLlmTool, input: unknown): Promise<LlmToolResult> {
+  private async execute(call: LlmToolCall, tool: AnyLlmTool | McpTool, input: unknown): Promise<LlmToolResult> {
     if (tool.remoteAgent) return this.delegate(call, tool.remoteAgent, input as { message: string });
     const options = llmActivityOptions('tool', tool.activityOptions);
-    const run = proxyActivities<Record<string, ToolActivity>>(options)[TOOL_ACTIVITY]!;
     const { journal } = agentInternals(this.ctx);
-    const outcome = await journal.step(`tool:${call.name}`, () =>
-      run.executeWithOptions({ summary: `tool ${call.name}` }, [
-        {
-          activity: tool.activity,
-          input,
-          maxOutputChars: MAX_TOOL_OUTPUT_CHARS,
-          maxAttempts: options.retry?.maximumAttempts ?? 0,
-        },
-      ]),
-    );
+    const maxAttempts = options.retry?.maximumAttempts ?? 0;
+    const outcome = await journal.step(`tool:${call.name}`, () => {
+      if ('mcp' in tool) {
+        const run = proxyActivities<Record<string, McpCallActivity>>(options)[MCP_CALL_TOOL_ACTIVITY]!;
+        return run.executeWithOptions({ summary: `tool ${call.name}` }, [
+          {
+            ...tool.mcp,
+            arguments: input as Record<string, unknown>,
+            maxOutputChars: MAX_TOOL_OUTPUT_CHARS,
+            maxAttempts,
+          },
+        ]);
+      }
+      const run = proxyActivities<Record<string, ToolActivity>>(options)[TOOL_ACTIVITY]!;
+      return run.executeWithOptions({ summary: `tool ${call.name}` }, [
+        { activity: tool.activity, input, maxOutputChars: MAX_TOOL_OUTPUT_CHARS, maxAttempts },
+      ]);
+    });
     return { id: call.id, name: call.name, output: outcome.output, ...(outcome.isError && { isError: true }) };
   }
 
@@ -372,6 +404,27 @@ class LlmLoop {
       if (!(error instanceof RemoteAgentFailed)) throw error;
       return { id: call.id, name: call.name, output: error.message, isError: true };
     }
+  }
+
+  /** The MCP servers' tools, beside the project's (before `ask_user`); listed once per task. */
+  private async addMcpTools(servers: Record<string, McpServer>): Promise<void> {
+    let listed: Awaited<ReturnType<typeof mcpTools>>;
+    try {
+      listed = await mcpTools(agentInternals(this.ctx).journal, servers);
+    } catch (error) {
+      if (isCancellation(error) || error instanceof AgentFailure) throw error;
+      throw new AgentFailure(`The tools of the MCP servers could not be listed: ${failureMessage(error)}`);
+    }
+    const taken = Object.keys(this.tools).concat(this.settings.askUser ? [ASK_USER_TOOL] : []);
+    const clash = Object.keys(listed.tools).find((name) => taken.includes(name));
+    if (clash) {
+      throw new AgentFailure(
+        `An MCP tool and a tool of the agent are both named ${clash}: give the server a \`toolPrefix\``,
+      );
+    }
+    const projectSpecs = Object.keys(this.tools).length;
+    this.tools = { ...this.tools, ...listed.tools };
+    this.toolSpecs = [...this.toolSpecs.slice(0, projectSpecs), ...listed.specs, ...this.toolSpecs.slice(projectSpecs)];
   }
 
   /** Before a model call: once the budget is reached, a human says whether to go on. */
@@ -434,6 +487,8 @@ class LlmLoop {
         ...(tool.approvers && { responders: tool.approvers }),
         ...(tool.notByRequester && { notByRequester: true }),
         ...(tool.approvalDeadline !== undefined && { deadline: tool.approvalDeadline }),
+        ...(tool.notify && { notify: tool.notify }),
+        ...(tool.remind && { remind: tool.remind }),
         onDeadline: tool.onApprovalDeadline ?? {
           kind: 'answer',
           data: { decision: 'deny', reason: 'No decision before the approval deadline' },

@@ -18,7 +18,7 @@ import type { TaskRecord } from './task-record.js';
 import { deliveryOptions, FIRST_RETRY_AFTER } from './delivery-retries.js';
 import { hasPatch, PATCH } from './task-patches.js';
 
-// The activity bounds each attempt to 10 s itself (see src/push/deliver.ts); 15 s is the backstop,
+// The activity bounds each attempt to 10 s itself (see src/activities/push.ts); 15 s is the backstop,
 // and how soon an attempt lost with its worker is tried again.
 const { retried: DELIVERY_OPTIONS, oneAttempt: ONE_ATTEMPT } = deliveryOptions('15 seconds', PUSH_URL_REFUSED);
 

@@ -29,7 +29,7 @@ import {
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
 import { agentMessage, type TaskRuntime } from './task-runtime.js';
-import { msToNumber } from './temporal-sdk-compat.js';
+import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 
 /** What a wait holds beyond its question; none of it is persisted. */
 export interface ReplyWaitOptions {

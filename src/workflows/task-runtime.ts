@@ -355,6 +355,7 @@ export class TaskRuntime {
       reject(TaskErrorType.TaskNotWaitingForInput, 'Task waits for an out-of-band authorization, not a message');
     }
     this.checkDeadline();
+    this.checkResponder(wait, incoming.caller, incoming.responder);
     const answers = incoming.metadata?.[ANSWERS_QUESTION_METADATA];
     if (answers !== undefined && answers !== wait.question.askedAt) {
       reject(
@@ -362,7 +363,6 @@ export class TaskRuntime {
         `The reply answers the question asked at ${String(answers)}; task ${record.id} now waits on the one asked at ${wait.question.askedAt}`,
       );
     }
-    this.checkResponder(wait, incoming.caller, incoming.responder);
     if (wait.schema) {
       const parsed = wait.schema.safeParse(dataOf(parts));
       if (!parsed.success) {

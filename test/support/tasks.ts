@@ -102,3 +102,10 @@ export function useTaskWorker(options: Parameters<typeof startTestWorker>[1] = {
       startTask(started.client, started.worker.taskQueue, agent, message),
   };
 }
+
+/** The task's workflow history as text, with its payloads decoded (its JSON holds them in base64): to search, not to parse. */
+export async function historyText(handle: WorkflowHandle): Promise<string> {
+  return JSON.stringify(await handle.fetchHistory()).replace(/"data":"([A-Za-z0-9+/=]*)"/g, (_, data: string) =>
+    Buffer.from(data, 'base64').toString('utf8'),
+  );
+}

@@ -3,6 +3,7 @@
  * worker on its own task queue against the run's dev server.
  */
 import { Client, Connection } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,10 @@ export async function startTestWorker(
     reuseV8Context?: boolean;
     approvals?: ApprovalSettings;
     workflowBundle?: WorkflowBundleWithSourceMap;
+    /** Another agents module than the tests' (pass its `workflowBundle` too). */
+    agents?: string;
+    /** How long in-flight activities may finish once shutdown starts (Temporal's default: 0, they are canceled). */
+    shutdownGraceTime?: Duration;
   } = {},
 ): Promise<TestWorker> {
   if (!runtimeInstalled) {
@@ -50,9 +55,10 @@ export async function startTestWorker(
     taskQueue,
     workflowBundle: options.workflowBundle ?? (await workflowBundle()),
     ...(options.reuseV8Context !== undefined && { reuseV8Context: options.reuseV8Context }),
+    ...(options.shutdownGraceTime !== undefined && { shutdownGraceTime: options.shutdownGraceTime }),
     plugins: [
       agentsPlugin({
-        agents: TEST_AGENTS_MODULE,
+        agents: options.agents ?? TEST_AGENTS_MODULE,
         activities: TEST_ACTIVITIES,
         ...(options.model && { model: options.model }),
         ...(options.approvals && { approvals: options.approvals }),

@@ -1,7 +1,7 @@
 /**
- * Temporal's packages must be one exact version (DESIGN.md, section 7), and the SDK's internals
- * (`@temporalio/<package>/lib/...`), which any release may move, are reached from one fenced file
- * only: on an upgrade that file is the one to read again.
+ * Temporal's packages must be one exact version (Temporal releases them together and supports only
+ * matching versions), and the SDK's internals (`@temporalio/<package>/lib/...`), which any release
+ * may move, are reached from one fenced file only: on an upgrade that file is the one to read again.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -23,7 +23,7 @@ import { indexedValueType } from '../../src/cli/commands/setup.js';
 import { decodeMemo } from '../../src/gateway/task-workflows/decode-memo.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const FENCE = 'src/workflows/temporal-sdk-compat.ts';
+const FENCE = 'src/protocol/temporal-sdk-compat.ts';
 /** Any module specifier that reaches into a Temporal package's files. */
 const INTERNAL_SPECIFIER = /['"](@temporalio\/[^/'"]+\/lib\/[^'"]*)['"]/g;
 

@@ -1,0 +1,46 @@
+/**
+ * The activities this package itself runs for the task workflow, beside (never over) the project's
+ * own: LLM agents' model calls and tool runner, MCP tools, push deliveries, delegation to remote A2A
+ * agents, and approver notices. The worker's agents plugin registers them (src/worker/agents-plugin.ts).
+ * What an agent's code may call on its own side is the public `a2a-temporal/activity` (src/activity).
+ */
+import type { ModelSettings } from '../llm/model-settings.js';
+import { createApproverActivities, type ApproverChannelOptions } from './approver-notices.js';
+import { createLlmActivities } from './llm.js';
+import { createMcpActivities } from './mcp.js';
+import { createPushActivities } from './push.js';
+import { createDelegationActivities } from './remote-agents.js';
+
+export interface PackageActivitiesOptions {
+  /** The project's activities: the LLM tool runner calls them by name. */
+  projectActivities?: object;
+  model?: ModelSettings;
+  approvals?: ApproverChannelOptions;
+}
+
+export interface PackageActivities {
+  activities: Record<string, (input: never) => Promise<unknown>>;
+  /** Ends what the activities hold open (MCP connections, stdio servers the worker started). */
+  close(): Promise<void>;
+}
+
+/** Reads its settings now: a bad A2A_SMTP_* setting stops the worker at start, not at a question's first notice. */
+export function createPackageActivities(options: PackageActivitiesOptions = {}): PackageActivities {
+  const approverActivities = createApproverActivities(options.approvals);
+  const mcp = createMcpActivities();
+  return {
+    activities: {
+      // LLM agents' model calls and tool runner (src/workflows/llm-agent.ts).
+      ...createLlmActivities(options.projectActivities, options.model),
+      // Tools from MCP servers: listing and calling (src/workflows/llm-mcp.ts).
+      ...mcp.activities,
+      // Push notification deliveries of the task workflow (src/workflows/push-deliveries.ts).
+      ...createPushActivities(),
+      // Delegation to remote A2A agents (ctx.callAgent, src/workflows/remote-agent-call.ts).
+      ...createDelegationActivities(),
+      // Approver notices of waiting questions (src/workflows/approver-notifications.ts).
+      ...approverActivities,
+    },
+    close: () => mcp.close(),
+  };
+}
