@@ -7,11 +7,18 @@
  *   npm run bench -- --help       every count flag
  *   npm run bench -- --paths 2 --cpu-profile prof   CPU profiles of the gateway and the project's worker
  */
+import './log-env.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { acrossGateways } from './paths/across-gateways.js';
+import { coldResume } from './paths/cold-resume.js';
 import { echoInFlight, echoSequential } from './paths/echo.js';
 import { statusFanout } from './paths/fanout.js';
 import { hitlResume } from './paths/hitl.js';
 import { idleStreams } from './paths/idle-streams.js';
 import { listTasks } from './paths/list-tasks.js';
+import { manyWaiting } from './paths/many-waiting.js';
 import type { BenchPath } from './paths/types.js';
 import { waitingMemory } from './paths/waiting-memory.js';
 import { profileThisProcess } from './cpu-profile.js';
@@ -27,8 +34,12 @@ const PATHS: BenchPath[] = [
   statusFanout,
   idleStreams,
   listTasks,
-  // Last: it leaves thousands of waiting tasks behind.
+  // It leaves thousands of waiting tasks behind (later paths run on task queues of their own).
   waitingMemory,
+  coldResume,
+  acrossGateways,
+  // Only with --many-waiting N.
+  manyWaiting,
 ];
 
 const options = parseBenchOptions();
@@ -55,11 +66,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void stopAll().finally(() => process.exit(130)));
 }
 
+// Path 10 measures the dev server's database file.
+const dbDir = options.manyWaiting > 0 ? mkdtempSync(join(tmpdir(), 'a2a-bench-')) : undefined;
 const rows: Row[] = [];
 const failures: string[] = [];
 try {
   log(`options: ${JSON.stringify(options)}`);
-  stack = await startStack(log, options.cpuProfileDir);
+  stack = await startStack(log, options.cpuProfileDir, dbDir && join(dbDir, 'temporal.sqlite'));
   const stopProfiling = options.cpuProfileDir ? await profileThisProcess(options.cpuProfileDir) : undefined;
   for (const [index, path] of PATHS.entries()) {
     if (options.paths && !options.paths.includes(index + 1)) continue;
@@ -78,6 +91,7 @@ try {
 } finally {
   log('stopping');
   await stopAll();
+  if (dbDir) rmSync(dbDir, { recursive: true, force: true });
   clearTimeout(watchdog);
 }
 

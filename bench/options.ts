@@ -25,6 +25,10 @@ export interface BenchOptions {
   listIterations: number;
   /** Waiting tasks (and raw waiting workflows) for the worker memory path; 0 skips it. */
   waitingTasks: number;
+  /** Waiting approvals for path 10 (many waiting: worker memory, disk, lists, a burst of answers); 0 skips it. */
+  manyWaiting: number;
+  /** The workflow cache of path 10's workers. */
+  manyWaitingCache: number;
   /** The whole run is stopped (and everything it started) after this many minutes. */
   maxMinutes: number;
   /** Numbers of the paths to run (default all). */
@@ -47,6 +51,9 @@ const FULL = {
   'list-iterations': 50,
   // 10,000 takes ~12 min on a 2-core machine (about 20 expense tasks/s): run it with --waiting-tasks 10000.
   'waiting-tasks': 2000,
+  // Not in CI nor by default: 50,000 takes hours on a 2-core machine; 5,000 about 10 minutes.
+  'many-waiting': 0,
+  'many-waiting-cache': 1000,
   'max-minutes': 20,
 };
 const QUICK: typeof FULL = {
@@ -60,12 +67,14 @@ const QUICK: typeof FULL = {
   'idle-seconds': 3,
   'list-iterations': 10,
   'waiting-tasks': 500,
+  'many-waiting': 0,
+  'many-waiting-cache': 1000,
   'max-minutes': 6,
 };
 
 const USAGE = `npm run bench -- [--quick] [--iterations N] [--parallel-ops N] [--concurrency N] [--batches N]
   [--fanout 1,100,1000] [--fanout-rounds N] [--streams N] [--idle-seconds N] [--list-iterations N]
-  [--waiting-tasks N] [--max-minutes N] [--paths 1,3,4] [--cpu-profile DIR]`;
+  [--waiting-tasks N] [--many-waiting N] [--many-waiting-cache N] [--max-minutes N] [--paths 1,3,4] [--cpu-profile DIR]`;
 
 export function parseBenchOptions(argv: string[] = process.argv.slice(2)): BenchOptions {
   const flags = Object.fromEntries(Object.keys(FULL).map((name) => [name, { type: 'string' as const }]));
@@ -113,6 +122,8 @@ export function parseBenchOptions(argv: string[] = process.argv.slice(2)): Bench
     idleSeconds: count('idle-seconds', 1),
     listIterations: count('list-iterations', 1),
     waitingTasks: count('waiting-tasks'),
+    manyWaiting: count('many-waiting'),
+    manyWaitingCache: count('many-waiting-cache', 1),
     maxMinutes: count('max-minutes', 1),
     ...(paths && { paths }),
     ...(values['cpu-profile'] && { cpuProfileDir: values['cpu-profile'] }),

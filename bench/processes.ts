@@ -96,29 +96,90 @@ export function startProjectWorker(temporalAddress: string, taskQueue: string, p
   });
 }
 
-/** The raw floor's worker (bench/raw-worker.ts); resolves once it polls. */
-export async function startRawWorker(temporalAddress: string, taskQueue: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./raw-worker.ts', import.meta.url))],
-    {
-      cwd: ROOT,
-      env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress, RAW_TASK_QUEUE: taskQueue },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    },
-  );
+/** The raw floor's worker (bench/raw-worker.ts); resolves once it polls. `maxCached`: its workflow cache's size. */
+export function startRawWorker(temporalAddress: string, taskQueue: string, maxCached?: number): Promise<ChildProcess> {
+  return startReadyChild('raw worker', 'raw-worker.ts', {
+    TEMPORAL_ADDRESS: temporalAddress,
+    RAW_TASK_QUEUE: taskQueue,
+    ...(maxCached !== undefined && { RAW_MAX_CACHED_WORKFLOWS: String(maxCached) }),
+  });
+}
+
+/**
+ * The project's worker with a workflow cache of `maxCached` (bench/cold-worker.ts; path 8), else as
+ * `npm run worker` runs it; `env` adds to its environment (the model's endpoint). Resolves once it polls.
+ */
+export function startColdProjectWorker(
+  temporalAddress: string,
+  taskQueue: string,
+  maxCached: number,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
+  return startReadyChild('cold project worker', 'cold-worker.ts', {
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: 'default',
+    A2A_TASK_QUEUE: taskQueue,
+    A2A_MAX_CACHED_WORKFLOWS: String(maxCached),
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    ...env,
+  });
+}
+
+/** A bench child process (`node --import tsx bench/<script>`) that says "ready" over IPC once it polls. */
+async function startReadyChild(what: string, script: string, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url))], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
     await withTimeout(
-      'raw worker start',
+      `${what} start`,
       120_000,
-      Promise.race([
-        new Promise<void>((resolve) => child.once('message', () => resolve())),
-        exitedEarly(child, 'raw worker'),
-      ]),
+      Promise.race([new Promise<void>((resolve) => child.once('message', () => resolve())), exitedEarly(child, what)]),
     );
   } catch (error) {
     await stopChild(child, 'SIGKILL');
     throw error;
   }
   return child;
+}
+
+/** A second gateway as its own process (`a2a-temporal gateway`, the example agents), serving `taskQueue`; its URL once it answers. */
+export async function startGatewayProcess(
+  temporalAddress: string,
+  taskQueue: string,
+  port: number,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['bin/a2a-temporal.js', 'gateway', 'examples/a2a-temporal.config.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      GRPC_PORT: 'off',
+      HOST: '127.0.0.1',
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_NAMESPACE: 'default',
+      A2A_TASK_QUEUE: taskQueue,
+      A2A_AUTH: 'none',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+    },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the second gateway exited (${child.exitCode})`);
+    if (attempt > 300) {
+      await stopChild(child, 'SIGKILL');
+      throw new Error('the second gateway did not start within 60 s');
+    }
+    const ready = await fetch(`${url}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return { child, url };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

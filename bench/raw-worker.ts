@@ -2,10 +2,12 @@
  * Child process: the worker of the raw floor (bench/raw-workflows.ts), bundled with
  * `bundleWorkflowCode` and polling its own task queue. No project code. Tells the parent "ready"
  * over IPC; stops on SIGINT/SIGTERM (the SDK's default shutdown signals).
- *   node --import tsx bench/raw-worker.ts   (env TEMPORAL_ADDRESS, RAW_TASK_QUEUE)
+ *   node --import tsx bench/raw-worker.ts   (env TEMPORAL_ADDRESS, RAW_TASK_QUEUE; RAW_MAX_CACHED_WORKFLOWS
+ *   for a small workflow cache, path 8)
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
+import * as activities from './raw-activities.js';
 
 const address = process.env.TEMPORAL_ADDRESS;
 const taskQueue = process.env.RAW_TASK_QUEUE;
@@ -17,7 +19,15 @@ const workflowBundle = await bundleWorkflowCode({
   logger: Runtime.instance().logger,
 });
 const connection = await NativeConnection.connect({ address });
-const worker = await Worker.create({ connection, namespace: 'default', taskQueue, workflowBundle });
+const maxCached = process.env.RAW_MAX_CACHED_WORKFLOWS;
+const worker = await Worker.create({
+  connection,
+  namespace: 'default',
+  taskQueue,
+  workflowBundle,
+  activities,
+  ...(maxCached && { maxCachedWorkflows: Number(maxCached) }),
+});
 const running = worker.run();
 process.send?.('ready');
 // The parent going away (even killed) must not leave this worker polling.

@@ -10,7 +10,16 @@
  * what Temporal charges for those records.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { condition, defineUpdate, patched, setHandler, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  defineUpdate,
+  patched,
+  proxyActivities,
+  setHandler,
+  upsertMemo,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type * as rawActivities from './raw-activities.js';
 
 /** Returns its argument; the workflow then completes (echo agent: one message in, answer, done). */
 export const echoUpdate = defineUpdate<string, [string]>('echo');
@@ -105,4 +114,44 @@ export async function rawWaitingRecorded(): Promise<string> {
   record('completed', { summary: hitl.finalSummary, events: hitl.finalEvents });
   settled = true;
   return filler(hitl.result);
+}
+
+/**
+ * A history to build before waiting (path 8): `steps` activities whose results are `stepBytes` long
+ * each; after the reply, `afterSteps` more before the workflow completes.
+ */
+export interface StepsPlan {
+  steps: number;
+  stepBytes: number;
+  afterSteps: number;
+}
+
+const { rawStep } = proxyActivities<typeof rawActivities>({ startToCloseTimeout: '1 minute' });
+
+/**
+ * The floor of a cold resume (path 8): a workflow whose history is as long as a project task's when
+ * it waits (one activity per step, results of the same total size), answered by one update. The
+ * start's update returns once the steps are done and the workflow waits, as a blocking SendMessage
+ * returns at input-required; the reply's update returns once the workflow has done its last steps,
+ * as a blocking reply returns once the task completed.
+ */
+export async function rawStepsWaiting(plan: StepsPlan): Promise<string> {
+  let ready = false;
+  let reply: string | undefined;
+  let done = false;
+  setHandler(armUpdate, async (text) => {
+    await condition(() => ready);
+    return text;
+  });
+  setHandler(resumeUpdate, async (text) => {
+    reply = text;
+    await condition(() => done);
+    return text;
+  });
+  for (let step = 0; step < plan.steps; step++) await rawStep(plan.stepBytes);
+  ready = true;
+  await condition(() => reply !== undefined);
+  for (let step = 0; step < plan.afterSteps; step++) await rawStep(plan.stepBytes);
+  done = true;
+  return reply!;
 }

@@ -11,9 +11,11 @@ import {
   rawEcho,
   rawEchoRecorded,
   rawWaiting,
+  rawStepsWaiting,
   rawWaitingRecorded,
   RECORDED_BYTES,
   resumeUpdate,
+  type StepsPlan,
 } from './raw-workflows.js';
 
 const OPERATION_TIMEOUT_MS = 30_000;
@@ -53,6 +55,23 @@ export class RawFloor {
   /** The same, on a workflow that writes what the project's expense-approval task writes. */
   waitingRecorded(): Promise<string> {
     return this.waitingWith(rawWaitingRecorded);
+  }
+
+  /** A workflow that runs `plan`'s steps, then waits for the resume update (path 8); its ID once it waits. */
+  async stepsWaiting(plan: StepsPlan): Promise<string> {
+    const workflowId = `raw-steps-${randomUUID()}`;
+    const startWorkflowOperation = new WithStartWorkflowOperation(rawStepsWaiting, {
+      workflowId,
+      taskQueue: this.taskQueue,
+      args: [plan],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    await withTimeout(
+      'raw steps start',
+      OPERATION_TIMEOUT_MS,
+      this.client.workflow.executeUpdateWithStart(armUpdate, { args: ['ready'], startWorkflowOperation }),
+    );
+    return workflowId;
   }
 
   /** The one Update that resolves a waiting workflow's `condition`; returns when the update has. */

@@ -1,6 +1,6 @@
 /** Result rows: each path prints its rows as it finishes; the run ends with all of them in one table. */
 
-export type Target =
+type Target =
   /** project / raw at most `value` (latency). */
   | { kind: 'ratio-at-most'; value: number }
   /** project / raw at least `value` (throughput). */
@@ -26,7 +26,7 @@ export interface Verdict {
   by?: string;
 }
 
-export function ratioOf(row: Row): number | undefined {
+function ratioOf(row: Row): number | undefined {
   return row.raw === undefined || !(row.raw > 0) ? undefined : row.project / row.raw;
 }
 
@@ -52,14 +52,14 @@ function percent(fraction: number): string {
   return `${(fraction * 100).toFixed(0)}%`;
 }
 
-export function format(value: number | undefined, unit: string): string {
+function format(value: number | undefined, unit: string): string {
   if (value === undefined) return 'n/a';
   if (Number.isNaN(value)) return '—';
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
   return `${value.toFixed(digits)} ${unit}`;
 }
 
-export function targetText(row: Row): string {
+function targetText(row: Row): string {
   const { target } = row;
   switch (target.kind) {
     case 'ratio-at-most':
@@ -83,7 +83,7 @@ function ratioText(row: Row): string {
   return ratio === undefined ? 'n/a' : `${ratio.toFixed(2)}x`;
 }
 
-export function cells(row: Row): string[] {
+function cells(row: Row): string[] {
   return [
     row.path,
     row.metric,

@@ -14,11 +14,15 @@ import { RawHttpFront } from './raw-http.js';
 import { ReplySplit } from './reply-split.js';
 import { Subscribers } from './subscribers.js';
 
-export const RAW_TASK_QUEUE = 'bench-raw';
-export const PROJECT_TASK_QUEUE = 'bench-a2a';
+const RAW_TASK_QUEUE = 'bench-raw';
+const PROJECT_TASK_QUEUE = 'bench-a2a';
 
 export interface Stack {
   temporalAddress: string;
+  /** The task queue of the project's worker and gateway. */
+  taskQueue: string;
+  /** The dev server's SQLite file, when the run asked for one (path 10 measures its size). */
+  dbFile?: string;
   /** The dev server's process, when this run started it itself (not an SDK-downloaded server). */
   temporalPid?: number;
   raw: RawFloor;
@@ -37,8 +41,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** `profileDir`: the project's worker writes a CPU profile there when it stops (--cpu-profile). */
-export async function startStack(log: (line: string) => void, profileDir?: string): Promise<Stack> {
+/**
+ * `profileDir`: the project's worker writes a CPU profile there when it stops (--cpu-profile).
+ * `dbFile`: the dev server keeps its database in that file (else in memory).
+ */
+export async function startStack(log: (line: string) => void, profileDir?: string, dbFile?: string): Promise<Stack> {
   // The gateway logs through the project's logger: quiet, and no pretty-printing thread, in a benchmark.
   process.env.LOG_LEVEL ??= 'warn';
   process.env.LOG_FORMAT ??= 'json';
@@ -55,7 +62,7 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
   };
   try {
     log('starting the Temporal dev server');
-    const server = await startDevServer();
+    const server = await startDevServer(dbFile ? { dbFile } : {});
     stops.push(() => server.stop());
 
     log('starting the raw worker and the project worker (child processes)');
@@ -105,6 +112,8 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
     }
     return {
       temporalAddress: server.address,
+      taskQueue: PROJECT_TASK_QUEUE,
+      ...(dbFile && { dbFile }),
       ...(server.pid !== undefined && { temporalPid: server.pid }),
       raw,
       rawHttp,

@@ -3,7 +3,7 @@ import type { BenchOptions } from '../options.js';
 import type { Row } from '../report.js';
 import type { Stack } from '../stack.js';
 
-export interface BenchContext {
+interface BenchContext {
   stack: Stack;
   options: BenchOptions;
   log: (line: string) => void;

@@ -42,7 +42,7 @@ import { PushConfigs, toSdkPushConfig } from './push-configs.js';
 import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../push/url-policy.js';
 import { callerOf, idempotencyKeyOf, responderOf, signalOf } from './request-context.js';
 import { TaskEventHub } from './task-events.js';
-import { TaskWorkflows, type SubscribableTask } from './task-workflows/index.js';
+import { TaskWorkflows, type SubscribableTask, type WaitingTaskWatch } from './task-workflows/index.js';
 
 export interface TemporalRequestHandlerOptions {
   client: Client;
@@ -53,6 +53,8 @@ export interface TemporalRequestHandlerOptions {
   taskQueue: string;
   /** Which webhook URLs push configs may name; default from A2A_PUSH_ALLOWED_HOSTS. */
   pushUrlPolicy?: PushUrlPolicy;
+  /** The gateway's watch of waiting tasks, one for all its agents (default: one of this agent's own). */
+  waiting?: WaitingTaskWatch;
 }
 
 export class TemporalRequestHandler implements A2ARequestHandler {
@@ -67,7 +69,11 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   constructor(options: TemporalRequestHandlerOptions) {
     this.card = options.card;
     this.extendedCard = options.extendedCard;
-    this.workflows = new TaskWorkflows(options.client, { agent: options.agent.name, taskQueue: options.taskQueue });
+    this.workflows = new TaskWorkflows(options.client, {
+      agent: options.agent.name,
+      taskQueue: options.taskQueue,
+      ...(options.waiting && { waiting: options.waiting }),
+    });
     this.events = new TaskEventHub(this.workflows);
     this.pushConfigs = new PushConfigs(this.workflows, options.pushUrlPolicy ?? pushUrlPolicyFromEnv());
     this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;

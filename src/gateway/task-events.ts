@@ -29,7 +29,7 @@ export class TaskEventHub {
     return this.feeds.size;
   }
 
-  /** Tasks waiting for input whose feed has no long-poll of its own now (see waiting-watch.ts). */
+  /** Tasks waiting for input whose feed has no long-poll of its own now, of all the gateway's agents (see waiting-watch.ts). */
   get waitingFeeds(): number {
     return this.workflows.events.waiting.watched;
   }
@@ -192,9 +192,8 @@ class TaskFeed {
         const next = this.events.filter((event) => event.seq > seq);
         for (const [index, event] of next.entries()) {
           // Breadth first among followers: each writes one event per macrotask, so a change's first
-          // event reaches every stream before any stream gets the next one (1,000 subscribers: p50
-          // of the first event 150 -> 117 ms on the bench's slow day, raw 52 ms). A lone follower
-          // writes its events at once.
+          // event reaches every stream before any stream gets the next one (bench/README.md, path 4).
+          // A lone follower writes its events at once.
           if (index > 0 && this.followers > 1) {
             await this.nextTurn();
             if (signal.aborted) return;
@@ -342,9 +341,8 @@ class TaskFeed {
   /**
    * Runs `follower` in a queued macrotask with up to FOLLOWERS_PER_MACROTASK others, in the order
    * asked: Node sends what a response wrote only once the microtask queue drains, so followers run
-   * together in one microtask run all reach their clients after the last of them (1,000
-   * subscribers: the fastest stream ~125 ms instead of ~30 ms); a few per macrotask write their
-   * sockets back to back, which costs less than one by one.
+   * together in one microtask run all reach their clients after the last of them (bench/README.md,
+   * path 4); a few per macrotask write their sockets back to back, which costs less than one by one.
    */
   private inTurn(follower: () => void): void {
     if (!this.turn || this.turn.length >= FOLLOWERS_PER_MACROTASK) {
@@ -361,10 +359,8 @@ class TaskFeed {
 
 /**
  * Followers run per macrotask (a change's wake-ups all run in one turn of the event loop, each
- * macrotask followed by its followers' socket writes). The bench's p50 of a status change at 1,000
- * subscribers of one task (raw floor 25-29 ms in the same runs), for the wake-ups: 1 per macrotask
- * 53-61 ms, 4: 54, 8: 52-57, 16: 46-53, 64: 58, all 1,000 in one 78 ms. The later events of a change
- * take turns the same way (p99 at 1,000: 88-90 ms against 92-97 with one follower per macrotask).
+ * macrotask followed by its followers' socket writes). 16 measured best of 1, 4, 8, 16, 64 and all at
+ * once, for the first event of a change and the later ones alike (bench/README.md, path 4).
  */
 const FOLLOWERS_PER_MACROTASK = 16;
 
@@ -380,7 +376,7 @@ function isStatusEvent(event: TaskEvent): event is Extract<TaskEvent, { kind: 's
   return event.kind === 'status';
 }
 
-export function settles(event: TaskEvent): boolean {
+function settles(event: TaskEvent): boolean {
   if (event.kind !== 'status') return false;
   const state = fromWireState(event.status.state);
   return event.final || (state !== undefined && isSettled(state));

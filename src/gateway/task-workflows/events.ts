@@ -19,11 +19,13 @@ export class TaskEventLog {
   /** Learns of changes to tasks waiting for input without a long-poll each (see waiting-watch.ts). */
   readonly waiting: WaitingTaskWatch;
 
+  /** `waiting`: the gateway's watch of waiting tasks, shared by its agents; default: one of its own. */
   constructor(
     private readonly client: Client,
     private readonly queryDeadlineMs: number,
+    waiting?: WaitingTaskWatch,
   ) {
-    this.waiting = new WaitingTaskWatch(client);
+    this.waiting = waiting ?? new WaitingTaskWatch(client);
   }
 
   /**

@@ -8,10 +8,10 @@ export { cancelWorkflow, TaskWorkflows, type Delivery } from './task-workflows.j
 export { type HistoryChange } from './events.js';
 export { type HistoryPosition, type SubscribableTask } from './read.js';
 export { quote, waitingQuestions } from './visibility.js';
+export { WaitingTaskWatch } from './waiting-watch.js';
 export {
   questionsWaitingFor,
   type QuestionOrder,
   type WaitingForPage,
-  type WaitingForRequest,
   type WaitingQuestionRow,
 } from './waiting-for.js';

@@ -46,6 +46,7 @@ import { abortable } from '../abortable.js';
 import { updateIdFor } from '../convert.js';
 import { TASK_AGENT_METADATA, temporalCall, toA2AError } from '../errors.js';
 import { TaskEventLog } from './events.js';
+import type { WaitingTaskWatch } from './waiting-watch.js';
 import { QUERY_DEADLINE_MS, queryTask, TaskReader, taskWorkflow, type SubscribableTask } from './read.js';
 import { PushConfigStore } from './push-configs.js';
 import { listTaskPage, type TaskListPage, type TaskListRequest } from './visibility.js';
@@ -62,6 +63,8 @@ export interface TaskWorkflowsOptions {
   agent: string;
   /** Where new tasks (and closed tasks' push-config workflows) are started. */
   taskQueue: string;
+  /** The gateway's watch of waiting tasks, shared by its agents (default: one of this agent's own). */
+  waiting?: WaitingTaskWatch;
 }
 
 export class TaskWorkflows {
@@ -79,7 +82,7 @@ export class TaskWorkflows {
     this.agent = options.agent;
     this.taskQueue = options.taskQueue;
     this.reader = new TaskReader(client, options.agent);
-    this.events = new TaskEventLog(client, QUERY_DEADLINE_MS);
+    this.events = new TaskEventLog(client, QUERY_DEADLINE_MS, options.waiting);
     this.pushConfigs = new PushConfigStore(client, options.taskQueue, QUERY_DEADLINE_MS);
   }
 

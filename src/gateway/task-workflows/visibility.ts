@@ -22,7 +22,7 @@ export interface TaskListRequest {
   summaries: boolean;
 }
 
-export interface ListedTask {
+interface ListedTask {
   taskId: string;
   /** The task as it stands, when asked for and current; otherwise read it. */
   summary?: WireTask;

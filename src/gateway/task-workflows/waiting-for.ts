@@ -56,7 +56,7 @@ export interface WaitingForPage {
   more: boolean;
 }
 
-export const WAITING_FOR_MAX_ROWS = 1_000;
+const WAITING_FOR_MAX_ROWS = 1_000;
 
 /** The questions `caller` may answer now, in one visibility listing. */
 export async function questionsWaitingFor(client: Client, request: WaitingForRequest): Promise<WaitingForPage> {
@@ -89,7 +89,7 @@ export async function questionsWaitingFor(client: Client, request: WaitingForReq
  * owner's; tasks of earlier releases have no responders attribute). Rows are checked again against
  * the question itself (`mayAnswer`), so the owner does not see questions addressed to others.
  */
-export function waitingForQuery(agents: readonly string[], caller: Caller | undefined): string {
+function waitingForQuery(agents: readonly string[], caller: Caller | undefined): string {
   const clauses = [
     `ExecutionStatus = 'Running'`,
     `${TASK_STATE_ATTRIBUTE.name} = 'input-required'`,

@@ -2,16 +2,20 @@
  * Learns that tasks waiting for input changed, for all of them at once: a few visibility lists
  * every couple of seconds instead of one history long-poll per task. A waiting task may not change
  * for days, and Temporal ends a long-poll every ~20 s: a thousand open streams on waiting tasks
- * cost the gateway 7% of a core in renewals and the garbage of their pending calls (README,
- * benchmarks).
+ * cost the gateway several percent of a core in renewals and the garbage of their pending calls
+ * (bench/README.md, path 5).
  *
  * What changes a waiting task: a message or cancel (through this gateway: `willChange` wakes its
- * watchers at once; through another one: a list), its own timers (a deadline), an operator ending
+ * watchers at once; through another one: the gateways' change bus, change-bus.ts, at once when it
+ * runs, else a list), its own timers (a deadline), an operator ending
  * its workflow. Each shows in visibility as a state other than waiting, a workflow no longer
  * running, or, when the task was answered and asks again, only as a newer status in the summary
  * memo. Every few seconds one list asks for the first two kinds (usually no rows) and, in the same
  * call, for the summaries of the tasks due a compare: a task newly watched, and every task about
  * once every FULL_CHECK_EVERY lists, a share of them at each list.
+ *
+ * One watch per gateway, shared by all of its agents (their tasks' workflow IDs are distinct): one
+ * list every 2 s and one bus listener, whatever the number of agents.
  */
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
@@ -21,6 +25,7 @@ import { TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
 import { INTERRUPTED_STATES } from '../../protocol/states.js';
 import type { WireTask, WireTaskStatus } from '../../protocol/wire.js';
 import { logger } from '../../logging.js';
+import { GatewayChangeBus } from './change-bus.js';
 import { decodeMemo } from './decode-memo.js';
 import { quote } from './visibility.js';
 
@@ -70,13 +75,30 @@ export class WaitingTaskWatch {
 
   private readonly intervalMs: number;
   private readonly fullCheckEvery: number;
+  /** Tells the other gateways of this one's changes, and this one of theirs (change-bus.ts). */
+  private readonly bus?: GatewayChangeBus;
 
   constructor(
     private readonly client: Client,
-    options: { intervalMs?: number; fullCheckEvery?: number } = {},
+    options: {
+      intervalMs?: number;
+      fullCheckEvery?: number;
+      /** The gateways' change bus of the agents on this task queue; none: changes elsewhere show at a list. */
+      changeBusTaskQueue?: string;
+    } = {},
   ) {
     this.intervalMs = options.intervalMs ?? WAITING_POLL_MS;
     this.fullCheckEvery = options.fullCheckEvery ?? FULL_CHECK_EVERY;
+    if (options.changeBusTaskQueue !== undefined) {
+      this.bus = new GatewayChangeBus(client, options.changeBusTaskQueue, (taskIds) => {
+        for (const taskId of taskIds) this.wake(taskId);
+      });
+    }
+  }
+
+  /** Stops listening to the other gateways (this one is closing). */
+  close(): void {
+    this.bus?.close();
   }
 
   /** Tasks watched now. */
@@ -107,14 +129,20 @@ export class WaitingTaskWatch {
         set = new Set();
         this.waiters.set(taskId, set);
         this.chunks = undefined;
+        if (this.waiters.size === 1) this.bus?.listen(true);
       }
       set.add(waiter);
       this.timer ??= setTimeout(() => void this.poll(), this.intervalMs).unref();
     });
   }
 
-  /** This gateway is about to change `taskId` (a message, a cancel): its watchers look now. */
+  /** This gateway is about to change `taskId` (a message, a cancel): its watchers and the other gateways' look now. */
   willChange(taskId: string): void {
+    this.wake(taskId);
+    this.bus?.publish(taskId);
+  }
+
+  private wake(taskId: string): void {
     for (const waiter of this.waiters.get(taskId) ?? []) waiter.resolve('changed');
   }
 
@@ -126,6 +154,7 @@ export class WaitingTaskWatch {
     if (this.waiters.size === 0) {
       clearTimeout(this.timer);
       this.timer = undefined;
+      this.bus?.listen(false);
     }
   }
 
