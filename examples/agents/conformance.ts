@@ -54,7 +54,7 @@ const BEHAVIOURS: Record<string, Behaviour> = {
 
 const PREFIXES = Object.keys(BEHAVIOURS).sort((a, b) => b.length - a.length);
 
-export function behaviourFor(messageId: string): Behaviour | undefined {
+function behaviourFor(messageId: string): Behaviour | undefined {
   const prefix = PREFIXES.find((candidate) => messageId.startsWith(candidate));
   return prefix ? BEHAVIOURS[prefix] : undefined;
 }

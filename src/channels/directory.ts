@@ -33,7 +33,6 @@ const DirectoryFile = z.strictObject({
 });
 
 export type ApproverDirectory = z.infer<typeof DirectoryFile>;
-type DirectoryPrincipal = z.infer<typeof PrincipalEntry>;
 
 /** A directory file that is missing or says something it may not; the message names the file and the entry. */
 export class DirectoryError extends Error {

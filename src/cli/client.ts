@@ -14,17 +14,17 @@ import type { GatewayConnection } from './args.js';
 import { CliError, ExitCode } from './errors.js';
 
 /** An agent's endpoint; without a name, the gateway's root, where its default agent answers. */
-export function agentUrl(gatewayUrl: string, agent: string | undefined): string {
+function agentUrl(gatewayUrl: string, agent: string | undefined): string {
   const root = withoutTrailingSlashes(gatewayUrl);
   return agent === undefined ? root : `${root}/agents/${encodeURIComponent(agent)}`;
 }
 
-export function agentCardUrl(gatewayUrl: string, agent: string | undefined): string {
+function agentCardUrl(gatewayUrl: string, agent: string | undefined): string {
   return `${agentUrl(gatewayUrl, agent)}/.well-known/agent-card.json`;
 }
 
 /** The gateway answered the card request with an HTTP error (the SDK's resolver would only say so in text). */
-export class AgentCardHttpError extends Error {
+class AgentCardHttpError extends Error {
   constructor(
     readonly status: number,
     url: string,

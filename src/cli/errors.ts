@@ -144,7 +144,7 @@ function saysTemporalUnavailable(error: A2AError): boolean {
 }
 
 /** The JSON-RPC numbering of an A2A error, whichever transport carried it. */
-export function a2aErrorCode(error: A2AError): number | undefined {
+function a2aErrorCode(error: A2AError): number | undefined {
   const envelope = (error as { envelopeCode?: unknown }).envelopeCode;
   if (typeof envelope === 'number') return envelope;
   return REASON_CODES[error.reason];

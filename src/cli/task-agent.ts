@@ -7,7 +7,7 @@ import { A2AError, isJsonRpcError } from '@a2a-js/sdk/errors';
 import { TASK_AGENT_METADATA } from '../gateway/errors.js';
 
 /** The agent a refusal names as the task's, anywhere in the cause chain. */
-export function agentNamedBy(error: unknown): string | undefined {
+function agentNamedBy(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
     if (current instanceof A2AError) return namedIn(current);
     current = (current as { cause?: unknown }).cause;

@@ -64,7 +64,7 @@ function isWaiting(task: Task): boolean {
 }
 
 /** The question a waiting task asks and how to answer it. */
-export function pendingView(task: Task, options: ViewOptions): string[] {
+function pendingView(task: Task, options: ViewOptions): string[] {
   const question = pendingQuestionOf(task);
   const lines = [question?.kind === 'auth' ? 'Waiting for authorization' : 'Waiting for input'];
   if (question) {
@@ -99,7 +99,7 @@ function schemaText(schema: Record<string, unknown>): string {
   return JSON.stringify(rest);
 }
 
-export function artifactsView(artifacts: readonly Artifact[]): string[] {
+function artifactsView(artifacts: readonly Artifact[]): string[] {
   const lines = [`Artifacts (${artifacts.length})`];
   for (const artifact of artifacts) {
     const id = artifact.name && artifact.artifactId ? ` [${artifact.artifactId}]` : '';

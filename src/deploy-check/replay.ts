@@ -97,7 +97,7 @@ async function* announced(
  * scheduled event 'a' does not match activity type of activity command 'b'"): the SDK wraps them in
  * an explanation of replay and, for a failed activation, in the core's debug print of the failure.
  */
-export function divergenceOf(error: Error): string {
+function divergenceOf(error: Error): string {
   const details = /Details: ([\s\S]*)$/.exec(error.message)?.[1] ?? error.message;
   const failure = /message: "((?:[^"\\]|\\.)*)"/.exec(details)?.[1];
   return (failure?.replace(/\\(.)/g, '$1') ?? details).trim();

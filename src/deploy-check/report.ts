@@ -7,7 +7,7 @@ import type { BrokenTask, DeployCheck } from './replay.js';
 /** Task IDs listed per agent; the rest are counted. */
 const LISTED_TASKS = 10;
 
-export const FIX_ADVICE = [
+const FIX_ADVICE = [
   'Fix: keep the old path for the tasks started before the change, and take the new one for the rest:',
   "  if (ctx.patched('my-change')) { /* new code */ } else { /* old code */ }",
   "(ctx.patched from the agent's context, not patched() from @temporalio/workflow), or run the new code",

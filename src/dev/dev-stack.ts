@@ -16,7 +16,7 @@ import { portInUse, startDevServer, type DevServer, type DevServerExit } from '.
 import type { ServeReady } from './serve-process.js';
 import { checkWaitingTasks } from './waiting-tasks-check.js';
 
-export const DEFAULT_DB_FILE = '.data/temporal.db';
+const DEFAULT_DB_FILE = '.data/temporal.db';
 /** Folders whose changes never reload the project. */
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.data|\.tools|dist|coverage)([/\\]|$)/;
 const RELOAD_DEBOUNCE_MS = 250;

@@ -90,7 +90,7 @@ async function replayWaitingTasks(options: WaitingTasksCheckOptions): Promise<De
 }
 
 /** The warning: which waiting tasks the saved code breaks, where they diverge, and the two ways out. */
-export function describeBrokenTasks(
+function describeBrokenTasks(
   check: DeployCheck,
   elapsedMs: number,
   where: { uiUrl?: string; dbFile?: string; previous: ServeReady },

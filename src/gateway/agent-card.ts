@@ -1,7 +1,8 @@
 /**
  * The v1.0 agent card of one agent, from its definition. It lists the v1.0 interfaces first, then
- * their v0.3 copies for older clients (DESIGN section 9). The 1.0 schema forbids unknown card
- * fields, so nothing beyond the schema goes in.
+ * their v0.3 copies for older clients (the SDK's `duplicateInterfacesForLegacy`; the v0.3 card
+ * itself is served at `/v0.3/.well-known/agent-card.json`, src/gateway/app.ts). The 1.0 schema
+ * forbids unknown card fields, so nothing beyond the schema goes in.
  */
 import { AgentCard } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
@@ -10,7 +11,7 @@ import { API_KEY_HEADER } from './auth/authenticator.js';
 import type { AuthMethod } from './auth/settings.js';
 import { NOTIFICATION_SIGNATURE_HEADER, PUSH_SIGNING_EXTENSION } from '../push/signing.js';
 
-export const DEFAULT_MODES = ['text/plain', 'application/json'];
+const DEFAULT_MODES = ['text/plain', 'application/json'];
 
 export interface CardEndpoints {
   /** Public base URL of the agent, e.g. http://host:8080/agents/echo (JSON-RPC answers there). */

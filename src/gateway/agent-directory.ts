@@ -11,7 +11,7 @@ export interface AgentDirectory {
   agents: AgentDirectoryEntry[];
 }
 
-export interface AgentDirectoryEntry {
+interface AgentDirectoryEntry {
   name: string;
   description: string;
   /** Where the agent answers JSON-RPC; its card is at `<url>/.well-known/agent-card.json`. */

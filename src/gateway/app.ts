@@ -35,16 +35,19 @@ import {
   slackInteractionsRouter,
   type SlackInteractionSettings,
 } from '../channels/slack-interactions.js';
+import { answerLinkPageRouter, type AnswerLinkPageSettings } from '../channels/answer-link-page.js';
+import { ANSWER_LINKS_PATH } from '../channels/answer-links.js';
 import { requireExtensions } from './required-extensions.js';
 import { allowHosts } from './host-check.js';
 import { logInternalError, restErrorBody } from './refusals.js';
 import type { GatewayMetrics } from './metrics.js';
 import { observeHandler } from './observed-handler.js';
 import { TemporalRequestHandler } from './request-handler.js';
+import { WaitingTaskWatch } from './task-workflows/index.js';
 import { TemporalHealth } from './temporal-health.js';
 import { routeByTenant } from './tenant-router.js';
 
-export const CARD_MAX_AGE_SECONDS = 300;
+const CARD_MAX_AGE_SECONDS = 300;
 
 /** No authentication: every caller is anonymous (development). */
 export const NO_AUTHENTICATION = createAuthenticator({ methods: [], apiKeys: [] });
@@ -79,18 +82,26 @@ export interface GatewayOptions {
   inbox?: InboxSettings;
   /** Approve / Deny clicked in Slack, at /slack/interactions (src/channels/slack-interactions.ts); off when omitted. */
   slackInteractions?: SlackInteractionSettings;
+  /** The confirmation page of emails' one-click answers, at /inbox/answer (src/channels/answer-link-page.ts); off when omitted. */
+  answerLinks?: AnswerLinkPageSettings;
 }
 
+/** What `createGatewayApp` returns: the express app to serve, or mount on an app of your own. */
 export interface Gateway {
   app: express.Express;
+}
+
+/** The app and what `startGateway` (its gRPC server) and the tests need besides; not public. */
+export interface GatewayParts extends Gateway {
+  /** Each agent's handler, by agent name, before the guards. */
   handlers: ReadonlyMap<string, TemporalRequestHandler>;
-  defaultHandler: TemporalRequestHandler;
   /** Serves every agent over gRPC, by tenant. */
   grpcHandler: A2ARequestHandler;
-  authenticator: Authenticator;
   newTaskLimit?: NewTaskRateLimit;
   /** Whether Temporal is usable, as `/readyz` answers. */
   health: TemporalHealth;
+  /** Learns of changes to waiting tasks for all the agents (and from the other gateways); closed with the server. */
+  waitingTasks: WaitingTaskWatch;
 }
 
 /** The task queue the agents' workers poll: the configured one, or the package's default. */
@@ -99,6 +110,10 @@ export function taskQueueOf(options: Pick<GatewayOptions, 'taskQueue'>): string 
 }
 
 export function createGatewayApp(options: GatewayOptions): Gateway {
+  return { app: buildGateway(options).app };
+}
+
+export function buildGateway(options: GatewayOptions): GatewayParts {
   const defaultName = options.defaultAgent ?? options.agents[0]?.name;
   if (!options.agents.some((agent) => agent.name === defaultName)) {
     throw new Error(`Default agent "${defaultName}" is not among the served agents`);
@@ -107,6 +122,8 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   const authenticator = options.authenticator ?? NO_AUTHENTICATION;
   const handlers = new Map<string, TemporalRequestHandler>();
   const pushSigningKey = pushSigningKeyFromEnv();
+  // One for all the agents: one visibility list every 2 s and one listener of the other gateways.
+  const waitingTasks = new WaitingTaskWatch(options.client, { changeBusTaskQueue: taskQueueOf(options) });
   for (const agent of options.agents) {
     const cards = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
@@ -116,9 +133,11 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
       ...(options.grpcPublicAddress && { grpc: { address: options.grpcPublicAddress, tenant: agent.name } }),
     });
     const taskQueue = taskQueueOf(options);
-    handlers.set(agent.name, new TemporalRequestHandler({ client: options.client, agent, ...cards, taskQueue }));
+    handlers.set(
+      agent.name,
+      new TemporalRequestHandler({ client: options.client, agent, ...cards, taskQueue, waiting: waitingTasks }),
+    );
   }
-  const defaultHandler = handlers.get(defaultName!)!;
   const health = new TemporalHealth(options.client);
   const tracer = gatewayTracer();
   const requiredExtensionsOf = (name: string) =>
@@ -153,6 +172,8 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   const limit = authenticator.required ? options.newTaskLimit : undefined;
   // The inbox answers through the same guarded handlers as the transports.
   const inbox = { ...options.inbox, client: options.client, handlers: guarded, authenticator, publicBaseUrl: base };
+  // Before the inbox's own routes; authenticated by the link's signed token, not the gateway's methods.
+  if (options.answerLinks) app.use(ANSWER_LINKS_PATH, answerLinkPageRouter(options.answerLinks, guarded, base));
   app.use(INBOX_PATH, inboxRouter(inbox));
   // Authenticated by Slack's signature and the approver directory, not the gateway's methods.
   if (options.slackInteractions) {
@@ -173,10 +194,9 @@ export function createGatewayApp(options: GatewayOptions): Gateway {
   return {
     app,
     handlers,
-    defaultHandler,
     grpcHandler: routeByTenant(guarded, guarded.get(defaultName!)!),
-    authenticator,
     health,
+    waitingTasks,
     ...(limit && { newTaskLimit: limit }),
   };
 }

@@ -17,7 +17,7 @@ export function isLoopbackAddress(host: string): boolean {
 }
 
 /** The host name of a Host header, lower-cased, without the port (IPv6 literals keep their brackets). */
-export function hostNameOf(header: string): string {
+function hostNameOf(header: string): string {
   const host = header.trim().toLowerCase();
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
   return host.split(':', 1)[0]!;

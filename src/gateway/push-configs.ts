@@ -70,12 +70,12 @@ export class PushConfigs {
   }
 }
 
-export function notTheOwner(taskId: string): UnsupportedOperationError {
+function notTheOwner(taskId: string): UnsupportedOperationError {
   return new UnsupportedOperationError(`Only the owner of task ${taskId} manages its push notification configs`);
 }
 
 /** What a secret of a stored config reads as: it was set, and stays in the workflow for deliveries. */
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /**
  * The wire form of a stored config (the delivery state stays out: A2A has no field for it). The

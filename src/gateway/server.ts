@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import { createGatewayApp, NO_AUTHENTICATION, taskQueueOf, type Gateway, type GatewayOptions } from './app.js';
+import { buildGateway, NO_AUTHENTICATION, taskQueueOf, type GatewayOptions, type GatewayParts } from './app.js';
 import type { RunningGrpcServer } from './grpc-server.js';
 import { isLoopbackAddress, LOOPBACK_HOSTS } from './host-check.js';
 import { restErrorBody } from './refusals.js';
@@ -34,11 +34,19 @@ export interface RunningGateway {
   grpcAddress?: string;
   /** The Prometheus endpoint, when served. */
   metricsUrl?: string;
-  gateway: Gateway;
   close(): Promise<void>;
 }
 
-export async function startGateway(options: GatewayServerOptions): Promise<RunningGateway> {
+/** A running gateway with its parts (the tests read its handlers and health); not public. */
+export interface ServedGateway extends RunningGateway {
+  gateway: GatewayParts;
+}
+
+export function startGateway(options: GatewayServerOptions): Promise<RunningGateway> {
+  return serveGateway(options);
+}
+
+export async function serveGateway(options: GatewayServerOptions): Promise<ServedGateway> {
   const host = options.host ?? '127.0.0.1';
   let metrics: { measured: GatewayMetrics; server: RunningMetricsServer } | undefined;
   // First: under dev its port was found free a moment ago (src/telemetry/metrics-settings.ts).
@@ -49,7 +57,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     metrics = { measured, server: await serveMetrics(measured.registry, host, options.metricsPort) };
   }
   // Filled once the cards can name the bound ports; the gRPC service reaches it through this.
-  const ready: { gateway?: Gateway } = {};
+  const ready: { gateway?: GatewayParts } = {};
   // Answers from the first accepted connection: "starting" until the app exists (load balancers retry).
   const http = createServer((req, res) => (ready.gateway ? ready.gateway.app(req, res) : answerStarting(req, res)));
   await new Promise<void>((resolve, reject) => {
@@ -71,7 +79,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   const url = options.publicBaseUrl ?? `http://${host}:${(http.address() as AddressInfo).port}`;
   const grpcAddress = grpc ? (options.grpcPublicAddress ?? `${host}:${grpc.port}`) : undefined;
   const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(host) ? LOOPBACK_HOSTS : undefined);
-  ready.gateway = createGatewayApp({
+  ready.gateway = buildGateway({
     ...options,
     publicBaseUrl: url,
     ...(grpcAddress && { grpcPublicAddress: grpcAddress }),
@@ -87,6 +95,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     async close() {
       await grpc?.stop();
       await closeHttp(http);
+      gateway.waitingTasks.close();
       await metrics?.server.close();
     },
   };

@@ -13,7 +13,7 @@ import {
 } from '@temporalio/client';
 import { tracingPlugins } from '../telemetry/tracing.js';
 
-export const GATEWAY_GRPC_RETRY = { maxAttempts: 3, initialIntervalMs: () => 100, maxIntervalMs: () => 1_000 };
+const GATEWAY_GRPC_RETRY = { maxAttempts: 3, initialIntervalMs: () => 100, maxIntervalMs: () => 1_000 };
 
 export function createTemporalClient(
   connection: ConnectionOptions,

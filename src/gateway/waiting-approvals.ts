@@ -15,7 +15,7 @@ export interface AgentApprovals {
   pastDeadline: number;
 }
 
-export const APPROVALS_MAX_AGE_MS = 15_000;
+const APPROVALS_MAX_AGE_MS = 15_000;
 
 export class WaitingApprovals {
   private cached?: { at: number; snapshot: Promise<Map<string, AgentApprovals>> };

@@ -1,5 +1,6 @@
 /**
- * Search attributes every task workflow keeps current (DESIGN section 5).
+ * Search attributes every task workflow keeps current (README, "The A2A-to-Temporal mapping"; the
+ * operators' queries on them: "Operating it").
  * Stored unencrypted by Temporal: never put personal data in them.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';

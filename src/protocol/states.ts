@@ -16,14 +16,14 @@ export const TASK_STATES = [
 
 export type TaskStateName = (typeof TASK_STATES)[number];
 
-export const TERMINAL_STATES: ReadonlySet<TaskStateName> = new Set(['completed', 'failed', 'canceled', 'rejected']);
+const TERMINAL_STATES: ReadonlySet<TaskStateName> = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
 export const INTERRUPTED_STATES: ReadonlySet<TaskStateName> = new Set(['input-required', 'auth-required']);
 
 const ENDINGS: TaskStateName[] = ['completed', 'failed', 'canceled', 'rejected'];
 
 /** Which state may follow which. Terminal states have no way out. */
-export const TRANSITIONS: Readonly<Record<TaskStateName, readonly TaskStateName[]>> = {
+const TRANSITIONS: Readonly<Record<TaskStateName, readonly TaskStateName[]>> = {
   submitted: ['working', 'input-required', 'auth-required', ...ENDINGS],
   working: ['working', 'input-required', 'auth-required', ...ENDINGS],
   'input-required': ['working', 'input-required', 'auth-required', ...ENDINGS],

@@ -18,7 +18,7 @@ export interface WirePart {
   metadata?: JsonObject;
 }
 
-export type WireRole = 'ROLE_USER' | 'ROLE_AGENT';
+type WireRole = 'ROLE_USER' | 'ROLE_AGENT';
 
 export interface WireMessage {
   messageId: string;
@@ -51,22 +51,6 @@ export interface WireTask {
   status: WireTaskStatus;
   artifacts?: WireArtifact[];
   history?: WireMessage[];
-  metadata?: JsonObject;
-}
-
-export interface WireStatusUpdateEvent {
-  taskId: string;
-  contextId: string;
-  status: WireTaskStatus;
-  metadata?: JsonObject;
-}
-
-export interface WireArtifactUpdateEvent {
-  taskId: string;
-  contextId: string;
-  artifact: WireArtifact;
-  append?: boolean;
-  lastChunk?: boolean;
   metadata?: JsonObject;
 }
 

@@ -8,7 +8,7 @@
 import { ConfigError } from '../config/load-config.js';
 import { freePort, portInUse } from '../temporal/dev-server.js';
 
-export const DEV_METRICS_PORTS = { A2A_METRICS_PORT: 9464, A2A_WORKER_METRICS_PORT: 9465 } as const;
+const DEV_METRICS_PORTS = { A2A_METRICS_PORT: 9464, A2A_WORKER_METRICS_PORT: 9465 } as const;
 
 type MetricsPortVariable = keyof typeof DEV_METRICS_PORTS;
 type Mode = 'production' | 'development';

@@ -16,7 +16,7 @@ export interface TemporalSettings {
   connection: NativeConnectionOptions & { address: string };
 }
 
-export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
+const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
 export function temporalSettings(
   env: NodeJS.ProcessEnv = process.env,

@@ -39,7 +39,7 @@ export function quietLogs(env: NodeJS.ProcessEnv = process.env): void {
 }
 
 /** One entry as one console line: the message, the error's message, the fields that say where. */
-export function testLogLine({ level, message, meta }: Pick<LogEntry, 'level' | 'message' | 'meta'>): string {
+function testLogLine({ level, message, meta }: Pick<LogEntry, 'level' | 'message' | 'meta'>): string {
   const { error, ...rest } = meta ?? {};
   const fields = Object.entries(rest)
     .filter(([name, value]) => !NOISE.has(name) && value !== undefined)

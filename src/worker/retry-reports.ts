@@ -15,7 +15,7 @@ import { PUSH_ACTIVITY } from '../protocol/push.js';
  * change in the task's history, and activities retry forever by default: reporting every attempt
  * would grow a task's history until Temporal terminates it (500 attempts: thousands of events).
  */
-export function isReportedAttempt(attempt: number): boolean {
+function isReportedAttempt(attempt: number): boolean {
   return attempt >= 1 && Number.isInteger(attempt) && (attempt & (attempt - 1)) === 0;
 }
 

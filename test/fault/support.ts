@@ -21,7 +21,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 /** Release 1 of the fault agents beside the example agents. */
-export const PROJECT_CONFIG = fixture('a2a-temporal.config.ts');
+const PROJECT_CONFIG = fixture('a2a-temporal.config.ts');
 /** The same project after a deploy: release 2 of `fault-approval` and `fault-chat`. */
 export const REDEPLOYED_CONFIG = fixture('redeployed.config.ts');
 /** Release 2 without `patched()`: only ever replayed. */

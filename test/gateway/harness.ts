@@ -9,7 +9,7 @@ import { Message } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import agents from '../../examples/agents/index.js';
-import { startGateway, type GatewayServerOptions, type RunningGateway } from '../../src/gateway/server.js';
+import { serveGateway, type GatewayServerOptions, type ServedGateway } from '../../src/gateway/server.js';
 import type { ModelSettings } from '../../src/llm/model-settings.js';
 import { blockingAgent, extendedCardAgent } from '../agents/test-agents.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
@@ -17,7 +17,7 @@ import { startTestWorker, type TestWorker } from '../support/worker.js';
 export type Transport = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 export interface Harness {
-  gateway: RunningGateway;
+  gateway: ServedGateway;
   temporal: TemporalClient;
   worker: TestWorker;
   /** An SDK client for `agent` that prefers `transport`. */
@@ -67,7 +67,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const worker = await startTestWorker(undefined, { ...(options.model && { model: options.model }) });
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new TemporalClient({ connection, namespace: 'default' });
-  const gateway = await startGateway({
+  const gateway = await serveGateway({
     agents: [...agents, blockingAgent, extendedCardAgent],
     keepaliveMs: 200,
     ...options.gateway,

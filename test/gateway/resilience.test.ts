@@ -8,7 +8,7 @@ import agents from '../../examples/agents/index.js';
 import { TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
 import type * as GrpcServer from '../../src/gateway/grpc-server.js';
 import { gatewaySettings } from '../../src/gateway/config.js';
-import { startGateway } from '../../src/gateway/server.js';
+import { serveGateway, startGateway } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
 import { TaskEventHub } from '../../src/gateway/task-events.js';
 import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
@@ -152,7 +152,7 @@ describe('open streams', () => {
 describe('without Temporal', () => {
   it('is alive but not ready, and fails every transport fast and retriably', async () => {
     const { client } = createTemporalClient({ address: '127.0.0.1:1', connectTimeout: '1s' }, 'default');
-    const gateway = await startGateway({ client, agents });
+    const gateway = await serveGateway({ client, agents });
     try {
       expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
       const readyz = await fetch(`${gateway.url}/readyz`);

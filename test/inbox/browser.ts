@@ -12,7 +12,7 @@ import { askingAgent, llmAgent } from '../agents/test-agents.js';
 import { useGatewayHarness } from '../gateway/harness.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /** Whether the browser tests run; prints why not when they do not. */
 export function browserAvailable(): boolean {
@@ -26,7 +26,7 @@ export function browserAvailable(): boolean {
  * Each launch gets a fresh profile in a temporary directory (Playwright makes one per launch and
  * removes it on close); each context within it has its own cookie jar, a browser of its own.
  */
-export function launchBrowser(): Promise<Browser> {
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -7,14 +7,14 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export interface ScriptedToolCall {
+interface ScriptedToolCall {
   name: string;
   /** JSON text exactly as the model would send it (may be malformed on purpose), or an object to stringify */
   arguments: string | object;
   id?: string;
 }
 
-export interface ScriptedReply {
+interface ScriptedReply {
   /** Only requests whose JSON body contains this substring take this reply (lets concurrent tasks use one server). */
   match?: string;
   text?: string;
@@ -28,7 +28,7 @@ export interface ScriptedReply {
   dropAfterChunks?: number;
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   body: any;
   /** As received, e.g. the W3C `traceparent` a traced worker sends. */
   headers: IncomingHttpHeaders;

@@ -33,7 +33,6 @@ export async function testPlaceOrder(order: { item: string; quantity: number; to
   return `order-${placedOrders.length}`;
 }
 
-/** A tool whose output is far over the size an LLM conversation keeps. */
 /** A tool that always fails (retryably): its last failure should reach the model. */
 export const brokenToolCalls: string[] = [];
 export async function testBrokenTool(args: { key: string }): Promise<string> {
@@ -41,6 +40,7 @@ export async function testBrokenTool(args: { key: string }): Promise<string> {
   throw new Error(`the warehouse is unreachable (${args.key})`);
 }
 
+/** A tool whose output is far over the size an LLM conversation keeps. */
 export async function testReadLog(): Promise<string> {
   return 'x'.repeat(50_000);
 }

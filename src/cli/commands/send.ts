@@ -63,7 +63,7 @@ async function sendTo(command: SendCommand, io: Io): Promise<ExitCode> {
 }
 
 /** How often a blocking call looks at its task while it waits, and when it first says it waits. */
-export const PROGRESS_INTERVAL_MS = 2_000;
+const PROGRESS_INTERVAL_MS = 2_000;
 
 /**
  * While a blocking call waits, stderr says so: a reply (its task known) prints the task's status

@@ -17,7 +17,7 @@ import { renderTable } from '../table.js';
 
 type SetupCommand = Extract<Command, { kind: 'setup' }>;
 
-export interface AttributeStatus {
+interface AttributeStatus {
   name: string;
   /** As Temporal's tools show it (Keyword, Datetime). */
   type: string;
@@ -59,7 +59,7 @@ export async function runSetup(command: SetupCommand, io: Io): Promise<ExitCode>
   }
 }
 
-export async function registerSearchAttributes(connection: Connection, namespace: string): Promise<AttributeStatus[]> {
+async function registerSearchAttributes(connection: Connection, namespace: string): Promise<AttributeStatus[]> {
   const existing = (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
   const missing: Record<string, number> = {};
   const results: AttributeStatus[] = [];

@@ -22,7 +22,7 @@ import { GROUP_PREFIX } from '../../protocol/contract.js';
 
 export type AuthMethod = 'api-key' | 'jwt' | 'trusted-header';
 
-export interface ApiKeyEntry {
+interface ApiKeyEntry {
   /** SHA-256 of the key, 64 lowercase hex characters: the gateway never holds keys in clear. */
   sha256: string;
   principal: string;

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 
-export const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
+const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
 
 const PAGES: Record<string, string> = { '/': 'index.html', '/task': 'task.html' };
 

@@ -6,7 +6,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -25,7 +25,7 @@ export interface InboxCaller {
   principal?: Principal;
 }
 
-export type SignInMethod = 'api-key' | 'jwt';
+type SignInMethod = 'api-key' | 'jwt';
 
 export interface IdentityOptions {
   authenticator: Authenticator;
@@ -126,7 +126,7 @@ export function sessionRoutes(options: IdentityOptions): express.Router {
   return router;
 }
 
-export function signInMethods(authenticator: Authenticator): SignInMethod[] {
+function signInMethods(authenticator: Authenticator): SignInMethod[] {
   return authenticator.methods.filter((method): method is SignInMethod => method === 'api-key' || method === 'jwt');
 }
 

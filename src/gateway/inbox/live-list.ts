@@ -11,9 +11,9 @@ import { logger } from '../../logging.js';
 import type { Caller } from '../../protocol/contract.js';
 import { questionsWaitingFor, type QuestionOrder, type WaitingForPage } from '../task-workflows/index.js';
 
-export const LIVE_POLL_MS = 1_000;
+const LIVE_POLL_MS = 1_000;
 /** Rows a page shows at most: one visibility page; the page says when more wait. */
-export const INBOX_PAGE_ROWS = 500;
+const INBOX_PAGE_ROWS = 500;
 
 export interface ListKey {
   caller?: Caller;
@@ -109,6 +109,6 @@ export function openEventStream(res: Response): void {
   res.flushHeaders();
 }
 
-export function send(res: Response, event: string, data: string): void {
+function send(res: Response, event: string, data: string): void {
   if (!res.writableEnded) res.write(`event: ${event}\ndata: ${data}\n\n`);
 }

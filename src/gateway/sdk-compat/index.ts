@@ -15,7 +15,6 @@ export {
   RETRY_AFTER_SECONDS,
   SSE_KEEPALIVE_MS,
   type GrpcCall,
-  type Lifetime,
   type RequestOutcome,
 } from './request-lifetime.js';
 export { restConformance } from './rest-conformance.js';
