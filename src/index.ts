@@ -46,6 +46,7 @@ export {
   type ApprovalPolicy,
   type LlmAgentDefinition,
   type LlmTool,
+  type ToolApprovalOptions,
   type RemoteAgentToolDefinition,
 } from './workflows/llm-agent.js';
 export type { McpApproval, McpServer, McpServerOptions, McpToolArguments } from './workflows/llm-mcp.js';

@@ -51,16 +51,8 @@ const ASK_USER_TOOL = 'ask_user';
 /** Whether a call waits for a human: 'never', 'always', or a function of the arguments returning false, true or the reason. */
 export type ApprovalPolicy<I> = 'never' | 'always' | ((args: I) => boolean | string);
 
-export interface LlmTool<I = unknown> {
-  description: string;
-  /** The arguments' schema: the model sees it as JSON Schema; calls that do not match go back to the model as errors. */
-  input: ZodType<I>;
-  /** Name of the activity that runs the tool (exported by the project's activities module); it gets the arguments. */
-  activity: string;
-  /** Set by defineRemoteAgentTool: a remote A2A agent runs the tool (`ctx.callAgent`) instead of an activity. */
-  remoteAgent?: RemoteAgentTarget;
-  /** Default 'never'. A reason the function returns is shown to the approver. */
-  approval?: ApprovalPolicy<I>;
+/** Who approves a tool's calls and how they hear of them: the same for project tools and MCP servers' tools. */
+export interface ToolApprovalOptions {
   /** Who may approve (as `ctx.ask`'s responders: principals, and groups as `group:NAME`). */
   approvers?: string[];
   /** The task's requester may not approve their own call. */
@@ -73,6 +65,18 @@ export interface LlmTool<I = unknown> {
   notify?: ApprovalChannel[];
   /** Reminders before `approvalDeadline`, as `ctx.ask`'s `remind`, e.g. `['1 hour before']`. */
   remind?: string[];
+}
+
+export interface LlmTool<I = unknown> extends ToolApprovalOptions {
+  description: string;
+  /** The arguments' schema: the model sees it as JSON Schema; calls that do not match go back to the model as errors. */
+  input: ZodType<I>;
+  /** Name of the activity that runs the tool (exported by the project's activities module); it gets the arguments. */
+  activity: string;
+  /** Set by defineRemoteAgentTool: a remote A2A agent runs the tool (`ctx.callAgent`) instead of an activity. */
+  remoteAgent?: RemoteAgentTarget;
+  /** Default 'never'. A reason the function returns is shown to the approver. */
+  approval?: ApprovalPolicy<I>;
   /** Retries and timeouts of the tool's activity, merged field by field with the defaults (llm-activity-options.ts: 5 minutes, 3 attempts, heartbeat timeout 5 s). */
   activityOptions?: ActivityOptions;
 }

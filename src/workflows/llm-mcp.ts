@@ -8,7 +8,6 @@
  * by the server's tool name or a predicate, both run in the workflow (deterministic code only).
  */
 import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
-import type { Duration } from '@temporalio/common';
 import { z } from 'zod';
 import {
   MCP_LIST_TOOLS_ACTIVITY,
@@ -18,11 +17,10 @@ import {
   type McpListToolsResult,
   type McpStdioConnection,
 } from '../protocol/mcp.js';
-import type { ApprovalChannel } from '../protocol/approvals.js';
 import type { LlmToolSpec } from '../protocol/llm.js';
-import { AgentFailure, type DeadlineOutcome } from './agent-api.js';
+import { AgentFailure } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
-import type { AnyLlmTool, ApprovalPolicy } from './llm-agent.js';
+import type { AnyLlmTool, ApprovalPolicy, ToolApprovalOptions } from './llm-agent.js';
 import { llmActivityOptions } from './llm-activity-options.js';
 
 /** Arguments of an MCP tool call, as the model sent them (the server checks them against its schema). */
@@ -40,24 +38,12 @@ export type McpApproval =
   | Record<string, ApprovalPolicy<McpToolArguments>>
   | ((tool: string, args: McpToolArguments) => boolean | string);
 
-export interface McpServerOptions {
+export interface McpServerOptions extends ToolApprovalOptions {
   /** Only these of the server's tools, by its names (a task fails at its start if the server lacks one). Default: all it lists. */
   tools?: string[];
   /** What the model sees before each tool's name. Default: the server's name and `_` (`github_create_issue`). */
   toolPrefix?: string;
   approval?: McpApproval;
-  /** Who may approve (as `ctx.ask`'s responders: principals, and groups as `group:NAME`). */
-  approvers?: string[];
-  /** The task's requester may not approve their own call. */
-  notByRequester?: boolean;
-  /** How long an approval may wait. */
-  approvalDeadline?: Duration;
-  /** When the deadline passes. Default: the call is denied and the model is told so. */
-  onApprovalDeadline?: DeadlineOutcome;
-  /** How the approvers hear of a call waiting for them, as `ctx.ask`'s `notify` (default: the config's `approvals.notify`). */
-  notify?: ApprovalChannel[];
-  /** Reminders before `approvalDeadline`, as `ctx.ask`'s `remind`, e.g. `['1 hour before']`. */
-  remind?: string[];
   /** Retries and timeouts of listing and calling, merged field by field with the tools' defaults (5 minutes, 3 attempts, heartbeat timeout 5 s). */
   activityOptions?: ActivityOptions;
 }

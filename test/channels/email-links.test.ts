@@ -14,7 +14,7 @@ import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { askingAgent, chatAgent } from '../agents/test-agents.js';
 import { finalTask, startTask, waitForState } from '../support/tasks.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
-import { eventually, MailServer, SMTP_PASSWORD, SMTP_USER, type ReceivedMail } from './mail-server.js';
+import { eventually, MailServer, smtpEnv, type ReceivedMail } from './mail-server.js';
 
 const SECRET = randomBytes(32).toString('base64url');
 const directory = {
@@ -46,12 +46,7 @@ beforeAll(async () => {
     answerLinks: { secret: Buffer.from(SECRET), directory },
   });
   const settings = smtpSettingsFromEnv({
-    A2A_SMTP_HOST: '127.0.0.1',
-    A2A_SMTP_PORT: String(port),
-    A2A_SMTP_TLS: 'none',
-    A2A_SMTP_USER: SMTP_USER,
-    A2A_SMTP_PASSWORD: SMTP_PASSWORD,
-    A2A_SMTP_FROM: 'approvals@example.com',
+    ...smtpEnv(port),
   })!;
   worker = await startTestWorker(taskQueue, {
     approvals: {

@@ -10,7 +10,7 @@ import { smtpSender, smtpSettingsFromEnv } from '../../src/channels/email.js';
 import type { NoticeState } from '../../src/protocol/approvals.js';
 import { finalTask, historyText, reply, startTask, waitForState } from '../support/tasks.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
-import { eventually, MailServer, SMTP_PASSWORD, SMTP_USER } from './mail-server.js';
+import { eventually, MailServer, smtpEnv } from './mail-server.js';
 
 const PUBLIC_URL = 'https://approvals.example.com';
 const directory = {
@@ -29,14 +29,7 @@ let client: Client;
 beforeAll(async () => {
   mail = new MailServer();
   const port = await mail.start();
-  const settings = smtpSettingsFromEnv({
-    A2A_SMTP_HOST: '127.0.0.1',
-    A2A_SMTP_PORT: String(port),
-    A2A_SMTP_TLS: 'none',
-    A2A_SMTP_USER: SMTP_USER,
-    A2A_SMTP_PASSWORD: SMTP_PASSWORD,
-    A2A_SMTP_FROM: 'Approvals <approvals@example.com>',
-  })!;
+  const settings = smtpSettingsFromEnv({ ...smtpEnv(port), A2A_SMTP_FROM: 'Approvals <approvals@example.com>' })!;
   worker = await startTestWorker(undefined, {
     approvals: { directory, sendEmail: smtpSender(settings), publicUrl: PUBLIC_URL },
   });

@@ -7,8 +7,20 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export const SMTP_USER = 'notifier';
-export const SMTP_PASSWORD = 'smtp-secret';
+const SMTP_USER = 'notifier';
+const SMTP_PASSWORD = 'smtp-secret';
+
+/** The A2A_SMTP_* settings of a worker that sends through the mail server on `port`. */
+export function smtpEnv(port: number): Record<string, string> {
+  return {
+    A2A_SMTP_HOST: '127.0.0.1',
+    A2A_SMTP_PORT: String(port),
+    A2A_SMTP_TLS: 'none',
+    A2A_SMTP_USER: SMTP_USER,
+    A2A_SMTP_PASSWORD: SMTP_PASSWORD,
+    A2A_SMTP_FROM: 'approvals@example.com',
+  };
+}
 
 export interface ReceivedMail {
   to: string[];

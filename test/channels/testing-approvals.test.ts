@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestEnvironment, type TestEnvironment } from '../../src/testing/index.js';
-import { eventually, MailServer, SMTP_PASSWORD, SMTP_USER } from './mail-server.js';
+import { eventually, MailServer, smtpEnv } from './mail-server.js';
 
 const CONFIG = fileURLToPath(new URL('../fixtures/configs/notify/a2a-temporal.config.ts', import.meta.url));
 
@@ -24,12 +24,7 @@ beforeAll(async () => {
   writeFileSync(directory, JSON.stringify({ principals: { alice: { email: 'alice@example.com' } } }));
   // This test process's own environment (each test file runs in a process of its own).
   Object.assign(process.env, {
-    A2A_SMTP_HOST: '127.0.0.1',
-    A2A_SMTP_PORT: String(port),
-    A2A_SMTP_TLS: 'none',
-    A2A_SMTP_USER: SMTP_USER,
-    A2A_SMTP_PASSWORD: SMTP_PASSWORD,
-    A2A_SMTP_FROM: 'approvals@example.com',
+    ...smtpEnv(port),
     A2A_APPROVER_DIRECTORY: directory,
   });
   env = await startTestEnvironment({ config: CONFIG, temporalAddress: inject('temporalAddress') });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NoticeState } from '../../src/protocol/approvals.js';
 import { faultSuite, startWorker, uniqueQueue, type ServeProcess } from '../fault/support.js';
 import { finalTask, reply, startTask, waitForState } from '../support/tasks.js';
-import { eventually, MailServer, SMTP_PASSWORD, SMTP_USER } from './mail-server.js';
+import { eventually, MailServer, smtpEnv } from './mail-server.js';
 
 const CONFIG = fileURLToPath(new URL('../fixtures/configs/notify/a2a-temporal.config.ts', import.meta.url));
 
@@ -28,12 +28,7 @@ beforeAll(async () => {
   const directory = join(dir, 'directory.json');
   writeFileSync(directory, JSON.stringify({ principals: { alice: { email: 'alice@example.com' } } }));
   env = {
-    A2A_SMTP_HOST: '127.0.0.1',
-    A2A_SMTP_PORT: String(port),
-    A2A_SMTP_TLS: 'none',
-    A2A_SMTP_USER: SMTP_USER,
-    A2A_SMTP_PASSWORD: SMTP_PASSWORD,
-    A2A_SMTP_FROM: 'approvals@example.com',
+    ...smtpEnv(port),
     A2A_APPROVER_DIRECTORY: directory,
     A2A_PUBLIC_URL: 'https://approvals.example.com',
   };

@@ -29,6 +29,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { logger } from '../../logging.js';
 import { abortable } from '../abortable.js';
 import { decodeMemo } from './decode-memo.js';
+import { isCloseEvent } from './history-events.js';
 
 const log = logger.child({ component: 'gateway' });
 
@@ -196,18 +197,4 @@ export class GatewayChangeBus {
       }
     }
   }
-}
-
-type HistoryEvent = NonNullable<
-  NonNullable<Awaited<ReturnType<Client['workflowService']['getWorkflowExecutionHistory']>>['history']>['events']
->[number];
-
-function isCloseEvent(event: HistoryEvent): boolean {
-  return Boolean(
-    event.workflowExecutionCompletedEventAttributes ||
-    event.workflowExecutionFailedEventAttributes ||
-    event.workflowExecutionCanceledEventAttributes ||
-    event.workflowExecutionTerminatedEventAttributes ||
-    event.workflowExecutionTimedOutEventAttributes,
-  );
 }

@@ -9,6 +9,7 @@ import type { Payload } from '@temporalio/common';
 import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../../protocol/contract.js';
 import { abortable } from '../abortable.js';
 import { decodeMemo } from './decode-memo.js';
+import { isCloseEvent, type HistoryEvent } from './history-events.js';
 import { taskWorkflow, type HistoryPosition } from './read.js';
 import { WaitingTaskWatch } from './waiting-watch.js';
 
@@ -215,10 +216,6 @@ export class HistoryWatcher {
   }
 }
 
-type HistoryEvent = NonNullable<
-  NonNullable<Awaited<ReturnType<Client['workflowService']['getWorkflowExecutionHistory']>>['history']>['events']
->[number];
-
 /** An event's ID (a protobuf Long, which `Number()` cannot read); one without an ID counts as new. */
 function eventNumber(event: HistoryEvent): number {
   return event.eventId == null ? Infinity : Number(event.eventId.toString());
@@ -230,14 +227,4 @@ function finalEventsMemoIn(events: HistoryEvent[]): Payload | undefined {
     event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.[FINAL_EVENTS_MEMO] ?? undefined;
   const upsert = events.findLast(memoOf);
   return upsert && (memoOf(upsert) as Payload);
-}
-
-function isCloseEvent(event: HistoryEvent): boolean {
-  return Boolean(
-    event.workflowExecutionCompletedEventAttributes ||
-    event.workflowExecutionFailedEventAttributes ||
-    event.workflowExecutionCanceledEventAttributes ||
-    event.workflowExecutionTerminatedEventAttributes ||
-    event.workflowExecutionTimedOutEventAttributes,
-  );
 }
