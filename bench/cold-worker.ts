@@ -9,10 +9,9 @@
 import { NativeConnection } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/load-config.js';
-import { modelSettingsFromEnv } from '../src/llm/model-settings.js';
+import { createProjectWorker } from '../src/config/project.js';
 import { temporalSettings } from '../src/temporal/connection.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
-import { createAgentWorker } from '../src/worker/create-worker.js';
 
 const maxCachedWorkflows = Number(process.env.A2A_MAX_CACHED_WORKFLOWS);
 if (!Number.isInteger(maxCachedWorkflows)) throw new Error('A2A_MAX_CACHED_WORKFLOWS is required');
@@ -21,16 +20,7 @@ installTemporalRuntime();
 const config = await loadConfig(fileURLToPath(new URL('../examples/a2a-temporal.config.ts', import.meta.url)));
 const settings = temporalSettings(process.env);
 const connection = await NativeConnection.connect(settings.connection);
-const worker = await createAgentWorker({
-  connection,
-  namespace: settings.namespace,
-  taskQueue: settings.taskQueue,
-  agents: config.agentsModule,
-  activities: await config.loadActivities(),
-  model: { ...modelSettingsFromEnv(), providers: await config.loadModelProviders() },
-  ...(config.approvals && { approvals: config.approvals }),
-  maxCachedWorkflows,
-});
+const worker = await createProjectWorker(config, connection, settings, { maxCachedWorkflows });
 const running = worker.run();
 process.send?.('ready');
 process.on('disconnect', () => {

@@ -16,7 +16,7 @@ export async function createProjectWorker(
   config: LoadedConfig,
   connection: NativeConnection,
   settings: TemporalSettings,
-  deployment?: WorkerDeployment,
+  options: { deployment?: WorkerDeployment; maxCachedWorkflows?: number } = {},
 ): Promise<Worker> {
   return createAgentWorker({
     connection,
@@ -26,7 +26,8 @@ export async function createProjectWorker(
     activities: await config.loadActivities(),
     model: { ...modelSettingsFromEnv(), providers: await config.loadModelProviders() },
     ...(config.approvals && { approvals: config.approvals }),
-    ...(deployment && { deployment }),
+    ...(options.deployment && { deployment: options.deployment }),
+    ...(options.maxCachedWorkflows !== undefined && { maxCachedWorkflows: options.maxCachedWorkflows }),
   });
 }
 

@@ -53,7 +53,7 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
   const settings = temporalSettings(io.env, taskQueueOf(config));
   const connection = await NativeConnection.connect(settings.connection);
   await checkSearchAttributes(connection, settings.namespace, (message) => logger.warn(message));
-  const worker = await createProjectWorker(config, connection, settings, deployment);
+  const worker = await createProjectWorker(config, connection, settings, { deployment });
   const { address, namespace, taskQueue } = settings;
   const metrics = metricsAddress && `http://${metricsAddress}/metrics`;
   const version = deployment && {
