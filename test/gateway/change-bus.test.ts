@@ -11,6 +11,7 @@ import { changeBusWorkflowId } from '../../src/gateway/task-workflows/change-bus
 import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
 import { WaitingTaskWatch } from '../../src/gateway/task-workflows/waiting-watch.js';
 import type { WireTaskStatus } from '../../src/protocol/wire.js';
+import { rpc } from '../fault/support.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 import { sseRpc } from './sse.js';
@@ -108,17 +109,10 @@ describe('the gateways change bus', () => {
         timeout: 20_000,
       })
       .toBeTruthy();
-    const response = await fetch(`${b.url}/agents/expense-approval`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: { message: message('approve', taskId) },
-      }),
+    const answer = await rpc(`${b.url}/agents/expense-approval`, 'SendMessage', {
+      message: message('approve', taskId),
     });
-    expect(((await response.json()) as any).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answer.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     await streamed;
     expect(states[0]).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(states.at(-1)).toBe('TASK_STATE_COMPLETED');
