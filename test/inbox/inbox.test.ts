@@ -190,7 +190,8 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
     const overA2A = await ask('test-ask', 'carol', `Answered elsewhere ${run}`, { responders: ['alice'] });
     const expiring = await ask('test-ask', 'carol', `Expires soon ${run}`, {
       responders: ['alice'],
-      deadline: '4 seconds',
+      // Long enough for a browser on a loaded machine to sign in and show it before it passes.
+      deadline: '15 seconds',
     });
     const { context, page } = await signedIn('alice', true);
     await rowShown(page, overA2A.id);
@@ -201,7 +202,7 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
     const message = { messageId: randomUUID(), role: 'ROLE_USER', taskId: overA2A.id, parts: [{ text: 'yes' }] };
     await rpc('test-ask', 'SendMessage', { message }, 'alice');
     await row(page, overA2A.id).waitFor({ state: 'detached', timeout: 5_000 });
-    await row(page, expiring.id).waitFor({ state: 'detached', timeout: 10_000 });
+    await row(page, expiring.id).waitFor({ state: 'detached', timeout: 25_000 });
     expect(await page.evaluate(() => (globalThis as any).notReloaded)).toBe(true);
     await context.close();
   });
