@@ -102,7 +102,7 @@ describe('the gateways change bus', () => {
         if (state) states.push(state);
       }
     })();
-    await expect.poll(() => states.length).toBeGreaterThan(0);
+    await expect.poll(() => states.length, { timeout: 20_000 }).toBeGreaterThan(0);
     // Gateway A listens to the bus once its feed watches the waiting task.
     await expect
       .poll(() => harness.temporal.workflow.getHandle(changeBusWorkflowId(taskQueue)).describe(), {
