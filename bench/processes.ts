@@ -96,26 +96,37 @@ export function startProjectWorker(temporalAddress: string, taskQueue: string, p
   });
 }
 
-/** The raw floor's worker (bench/raw-worker.ts); resolves once it polls. `maxCached`: its workflow cache's size. */
-export function startRawWorker(temporalAddress: string, taskQueue: string, maxCached?: number): Promise<ChildProcess> {
-  return startReadyChild('raw worker', 'raw-worker.ts', {
+/**
+ * The raw floor's worker (bench/raw-worker.ts); resolves once it polls. `maxCached`: its workflow
+ * cache's size; `profileDir`: where it writes its CPU profiles (one per thread) when it exits.
+ */
+export function startRawWorker(
+  temporalAddress: string,
+  taskQueue: string,
+  maxCached?: number,
+  profileDir?: string,
+): Promise<ChildProcess> {
+  const env = {
     TEMPORAL_ADDRESS: temporalAddress,
     RAW_TASK_QUEUE: taskQueue,
     ...(maxCached !== undefined && { RAW_MAX_CACHED_WORKFLOWS: String(maxCached) }),
-  });
+  };
+  return startReadyChild('raw worker', 'raw-worker.ts', env, profileDir);
 }
 
 /**
  * The project's worker with a workflow cache of `maxCached` (bench/cold-worker.ts; path 8), else as
- * `npm run worker` runs it; `env` adds to its environment (the model's endpoint). Resolves once it polls.
+ * `npm run worker` runs it; `env` adds to its environment (the model's endpoint). Resolves once it
+ * polls. `profileDir`: where it writes its CPU profiles (one per thread) when it exits.
  */
 export function startColdProjectWorker(
   temporalAddress: string,
   taskQueue: string,
   maxCached: number,
   env: Record<string, string> = {},
+  profileDir?: string,
 ): Promise<ChildProcess> {
-  return startReadyChild('cold project worker', 'cold-worker.ts', {
+  const workerEnv = {
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_NAMESPACE: 'default',
     A2A_TASK_QUEUE: taskQueue,
@@ -123,12 +134,24 @@ export function startColdProjectWorker(
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     ...env,
-  });
+  };
+  return startReadyChild('cold project worker', 'cold-worker.ts', workerEnv, profileDir);
 }
 
 /** A bench child process (`node --import tsx bench/<script>`) that says "ready" over IPC once it polls. */
-async function startReadyChild(what: string, script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url))], {
+async function startReadyChild(
+  what: string,
+  script: string,
+  env: Record<string, string>,
+  profileDir?: string,
+): Promise<ChildProcess> {
+  const args = [
+    ...childProfileFlags(profileDir),
+    '--import',
+    'tsx',
+    fileURLToPath(new URL(`./${script}`, import.meta.url)),
+  ];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -16,6 +16,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { startFakeModelServer, type FakeModelServer } from '../../test/support/fake-model-server.js';
 import { replyBlocking, sendBlocking, waitingExpenseTask } from '../a2a.js';
@@ -42,7 +43,7 @@ interface ColdSide {
   stop(): Promise<void>;
 }
 
-async function startColdSide(stack: Stack): Promise<ColdSide> {
+async function startColdSide(stack: Stack, profileDir: string | undefined): Promise<ColdSide> {
   const { startGateway } = await import('../../src/gateway/server.js');
   const { default: agents } = await import('../../examples/agents/index.js');
   const stops: (() => Promise<void>)[] = [];
@@ -55,12 +56,23 @@ async function startColdSide(stack: Stack): Promise<ColdSide> {
     const model = await startFakeModelServer();
     stops.push(() => model.close());
     const [projectWorker, rawWorker] = await Promise.all([
-      startColdProjectWorker(stack.temporalAddress, COLD_PROJECT_QUEUE, COLD_CACHE, {
-        A2A_MODEL_BASE_URL: model.url,
-        A2A_MODEL: 'fake-model',
-        A2A_MODEL_API_KEY: 'fake',
-      }),
-      startRawWorker(stack.temporalAddress, COLD_RAW_QUEUE, COLD_CACHE),
+      startColdProjectWorker(
+        stack.temporalAddress,
+        COLD_PROJECT_QUEUE,
+        COLD_CACHE,
+        {
+          A2A_MODEL_BASE_URL: model.url,
+          A2A_MODEL: 'fake-model',
+          A2A_MODEL_API_KEY: 'fake',
+        },
+        profileDir && join(profileDir, 'cold-project-worker'),
+      ),
+      startRawWorker(
+        stack.temporalAddress,
+        COLD_RAW_QUEUE,
+        COLD_CACHE,
+        profileDir && join(profileDir, 'cold-raw-worker'),
+      ),
     ]);
     stops.push(
       () => stopChild(projectWorker),
@@ -132,7 +144,7 @@ export const coldResume: BenchPath = {
   title: '8. cold resume: a reply to a task evicted from the worker cache (raw: the same history length, replayed)',
   async run({ stack, options, log }) {
     log('  starting the cold workers (workflow cache of 2) and a gateway on their task queue');
-    const cold = await startColdSide(stack);
+    const cold = await startColdSide(stack, options.cpuProfileDir);
     try {
       const rows = [];
       for (const kind of [EXPENSE, LLM]) rows.push(...(await measureKind(cold, kind, stack, options, log)));

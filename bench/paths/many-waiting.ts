@@ -10,6 +10,8 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { existsSync, statSync } from 'node:fs';
+import { INBOX_PAGE_ROWS } from '../../src/gateway/inbox/live-list.js';
+import { waitingForQuery } from '../../src/gateway/task-workflows/index.js';
 import { replyBlocking, rpc, waitingExpenseTask } from '../a2a.js';
 import { interleave, pool, Sample, sleep } from '../measure.js';
 import { rssOf, startColdProjectWorker, startRawWorker, stopChild } from '../processes.js';
@@ -97,7 +99,23 @@ export const manyWaiting: BenchPath = {
       const serverAfter = stack.temporalPid ? rssOf(stack.temporalPid) : NaN;
 
       // Lists with N waiting: ListTasks (rows from the summary memo, and full tasks), the inbox's first page.
-      const lists = { raw: new Sample(), memo: new Sample(), full: new Sample(), inbox: new Sample() };
+      const lists = {
+        raw: new Sample(),
+        memo: new Sample(),
+        full: new Sample(),
+        inbox: new Sample(),
+        inboxListing: new Sample(),
+      };
+      // The inbox's own visibility query, straight to Temporal: what its page costs before the gateway's work.
+      const inboxListing = () =>
+        connection.workflowService.listWorkflowExecutions({
+          namespace: 'default',
+          query: waitingForQuery(
+            agents.map((agent) => agent.name),
+            undefined,
+          ),
+          pageSize: INBOX_PAGE_ROWS,
+        });
       const inboxPage = async () => {
         const response = await fetch(`${gateway.url}/inbox/api/questions`);
         if (!response.ok) throw new Error(`inbox page: HTTP ${response.status}`);
@@ -116,6 +134,9 @@ export const manyWaiting: BenchPath = {
         },
         inbox: async (size) => {
           for (let i = 0; i < size; i++) await lists.inbox.time(inboxPage);
+        },
+        inboxListing: async (size) => {
+          for (let i = 0; i < size; i++) await lists.inboxListing.time(inboxListing);
         },
       });
 
@@ -177,7 +198,16 @@ export const manyWaiting: BenchPath = {
           raw: lists.raw.p(50),
           project: lists.inbox.p(50),
           target: { kind: 'none' },
-          note: `GET /inbox/api/questions; p99 ${lists.inbox.p(99).toFixed(1)} ms`,
+          note: `GET /inbox/api/questions (up to ${INBOX_PAGE_ROWS} rows); p99 ${lists.inbox.p(99).toFixed(1)} ms; raw: a visibility page of ${PAGE}`,
+        },
+        {
+          path,
+          metric: `the same page: its visibility listing alone, then the gateway's work: p50`,
+          unit: 'ms',
+          raw: lists.inboxListing.p(50),
+          project: lists.inbox.p(50),
+          target: { kind: 'none' },
+          note: `raw: the inbox's own query (up to ${INBOX_PAGE_ROWS} rows) straight to Temporal; the difference is the gateway's decoding, filtering, sorting and HTTP`,
         },
         {
           path,

@@ -4,6 +4,12 @@
  * every page when it changed. Polling, rather than following tasks, is what notices everything a
  * page must show: a question answered over A2A or the CLI, a new task's question, a deadline that
  * passed, on any gateway; visibility itself is a second or so behind.
+ *
+ * A list costs Temporal's visibility store time per row it returns (the dev server's SQLite: about
+ * 1 ms of server CPU per row, so 0.45 s for a full page with 1,000 waiting; bench/README.md, path
+ * 10). A poller therefore waits at least LIST_COST_FACTOR times its last list's duration before the
+ * next: each open list costs the store at most a fifth of its time, and a long list is refreshed
+ * less often rather than piling load on Temporal.
  */
 import type { Client } from '@temporalio/client';
 import type { Response } from 'express';
@@ -12,8 +18,10 @@ import type { Caller } from '../../protocol/contract.js';
 import { questionsWaitingFor, type QuestionOrder, type WaitingForPage } from '../task-workflows/index.js';
 
 const LIVE_POLL_MS = 1_000;
+/** The pause after a list is at least this many times as long as the list took. */
+const LIST_COST_FACTOR = 4;
 /** Rows a page shows at most: one visibility page; the page says when more wait. */
-const INBOX_PAGE_ROWS = 500;
+export const INBOX_PAGE_ROWS = 500;
 
 export interface ListKey {
   caller?: Caller;
@@ -74,6 +82,7 @@ export class LiveLists {
   }
 
   private poll(id: string, key: ListKey, poller: Poller): void {
+    const started = Date.now();
     this.list(key)
       .then(
         (page) => {
@@ -91,7 +100,8 @@ export class LiveLists {
       )
       .finally(() => {
         // The next poll is timed from the end of this one, so a slow Temporal never stacks them up.
-        if (this.pollers.get(id) === poller) poller.timer = setTimeout(() => this.poll(id, key, poller), this.pollMs);
+        const pause = Math.max(this.pollMs, LIST_COST_FACTOR * (Date.now() - started));
+        if (this.pollers.get(id) === poller) poller.timer = setTimeout(() => this.poll(id, key, poller), pause);
       });
   }
 }

@@ -89,7 +89,7 @@ export async function questionsWaitingFor(client: Client, request: WaitingForReq
  * owner's; tasks of earlier releases have no responders attribute). Rows are checked again against
  * the question itself (`mayAnswer`), so the owner does not see questions addressed to others.
  */
-function waitingForQuery(agents: readonly string[], caller: Caller | undefined): string {
+export function waitingForQuery(agents: readonly string[], caller: Caller | undefined): string {
   const clauses = [
     `ExecutionStatus = 'Running'`,
     `${TASK_STATE_ATTRIBUTE.name} = 'input-required'`,
