@@ -59,7 +59,8 @@ export const hitlResume: BenchPath = {
         unit: 'ms',
         raw: raw.p(50),
         project: project.p(50),
-        target: { kind: 'ratio-at-most', value: 1.3 },
+        // Issue 35's target (1.3× before it).
+        target: { kind: 'ratio-at-most', value: 1.15 },
         note:
           `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms; ` +
           `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}; ` +
