@@ -45,9 +45,7 @@ beforeAll(async () => {
     grpcPort: false,
     answerLinks: { secret: Buffer.from(SECRET), directory },
   });
-  const settings = smtpSettingsFromEnv({
-    ...smtpEnv(port),
-  })!;
+  const settings = smtpSettingsFromEnv(smtpEnv(port))!;
   worker = await startTestWorker(taskQueue, {
     approvals: {
       directory,
