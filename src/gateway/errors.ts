@@ -19,23 +19,40 @@ import { grpcCode } from '../temporal/grpc-code.js';
 export const TEMPORAL_UNAVAILABLE = { reason: 'TEMPORAL_UNAVAILABLE', domain: 'a2a-temporal' } as const;
 /** Its message: all a client of the SDK's REST transport has left to tell it inside a stream. */
 export const TEMPORAL_UNAVAILABLE_MESSAGE = 'Temporal is unreachable, retry later';
+/** The google.rpc.ErrorInfo of an answer that failed because Temporal refused the call as over a limit. */
+export const TEMPORAL_BUSY = { reason: 'TEMPORAL_BUSY', domain: TEMPORAL_UNAVAILABLE.domain } as const;
 
 /**
- * Raised when the Temporal frontend cannot be reached; clients may retry the same request. An
- * A2AError so that the SDK adapters carry its ErrorInfo (JSON-RPC `error.data`, HTTP+JSON
- * `error.details`) and clients act on the reason, not on the text; the JSON-RPC code stays -32603.
- * The transports answer it 503 + Retry-After or UNAVAILABLE (guarded-handler.ts notes the outcome).
+ * Temporal could not take the call now; clients may retry the same request. An A2AError so that the
+ * SDK adapters carry its ErrorInfo (JSON-RPC `error.data`, HTTP+JSON `error.details`) and clients
+ * act on the reason, not on the text; the JSON-RPC code stays -32603. The transports answer it
+ * 503 + Retry-After or UNAVAILABLE (guarded-handler.ts notes the outcome).
  */
-export class TemporalUnavailableError extends A2AError {
+export abstract class TemporalRetryLaterError extends A2AError {
+  /** The reason is this gateway's, not one of A2A's: the domain says whose (the SDK types it as A2A's only). */
+  override toErrorInfo(): A2AErrorInfo {
+    return { ...super.toErrorInfo(), domain: TEMPORAL_UNAVAILABLE.domain } as unknown as A2AErrorInfo;
+  }
+}
+
+/** The Temporal frontend cannot be reached. */
+export class TemporalUnavailableError extends TemporalRetryLaterError {
   override readonly reason = TEMPORAL_UNAVAILABLE.reason;
 
   constructor(cause?: unknown) {
     super({ message: TEMPORAL_UNAVAILABLE_MESSAGE, cause });
   }
+}
 
-  /** The reason is this gateway's, not one of A2A's: the domain says whose (the SDK types it as A2A's only). */
-  override toErrorInfo(): A2AErrorInfo {
-    return { ...super.toErrorInfo(), domain: TEMPORAL_UNAVAILABLE.domain } as unknown as A2AErrorInfo;
+/**
+ * Temporal answered RESOURCE_EXHAUSTED: over one of its limits (requests per second, concurrent
+ * long polls) even after the client's own retries. Temporal is up, so the gateway stays ready.
+ */
+export class TemporalBusyError extends TemporalRetryLaterError {
+  override readonly reason = TEMPORAL_BUSY.reason;
+
+  constructor(cause?: unknown) {
+    super({ message: 'Temporal is busy, retry later', cause });
   }
 }
 
@@ -60,10 +77,11 @@ export function taskOfAnotherAgent(taskId: string, agent: string): A2AError {
 
 /** Maps a Temporal client failure to an A2A error; `taskId` names the task in messages. */
 export function toA2AError(error: unknown, taskId?: string): unknown {
-  if (error instanceof A2AError) return error; // TemporalUnavailableError too
+  if (error instanceof A2AError) return error; // TemporalRetryLaterError too
   if (error instanceof WorkflowNotFoundError) return taskNotFound(taskId ?? error.workflowId);
   if (error instanceof WorkflowUpdateFailedError) return fromValidatorFailure(error);
   if (isUnavailable(error)) return new TemporalUnavailableError(error);
+  if (grpcCode(error) === GrpcStatus.RESOURCE_EXHAUSTED) return new TemporalBusyError(error);
   if (grpcCode(error) === GrpcStatus.NOT_FOUND) return taskNotFound(taskId ?? 'unknown');
   return error;
 }

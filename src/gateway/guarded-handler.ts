@@ -1,13 +1,13 @@
 /**
  * The edge between the request handler and the SDK adapters: whatever a request fails with leaves
- * the gateway as an A2A error, as "Temporal is unreachable, retry later" (503 / UNAVAILABLE), or as
- * "Internal error (ref …)" whose reference is also in the log — never as internal error text.
+ * the gateway as an A2A error, as "Temporal is unreachable (or busy), retry later" (503 / UNAVAILABLE),
+ * or as "Internal error (ref …)" whose reference is also in the log — never as internal error text.
  * While Temporal is known to be down, calls that need it fail at once.
  */
 import { A2AError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { logger } from '../logging.js';
-import { TemporalUnavailableError } from './errors.js';
+import { TemporalRetryLaterError, TemporalUnavailableError } from './errors.js';
 import { logInternalError } from './refusals.js';
 import { outcomeOf, signalOf } from './request-context.js';
 import type { TemporalHealth } from './temporal-health.js';
@@ -26,7 +26,7 @@ export function guardHandler(handler: A2ARequestHandler, health: TemporalHealth)
       return (params: unknown, context?: ServerCallContext) => {
         const failed = (error: unknown) => publicError(error, method, context, health);
         if (health.knownDown) {
-          outcomeOf(context).temporalUnavailable = true;
+          outcomeOf(context).retryLater = true;
           const refused = new TemporalUnavailableError();
           return isStreaming(method) ? refusedStream(refused) : Promise.reject(refused);
         }
@@ -42,9 +42,9 @@ export function guardHandler(handler: A2ARequestHandler, health: TemporalHealth)
 
 function publicError(error: unknown, method: string, context: ServerCallContext | undefined, health: TemporalHealth) {
   // Before the A2A errors: it is one too (for its ErrorInfo), but answers 503 / UNAVAILABLE.
-  if (error instanceof TemporalUnavailableError) {
-    health.markUnavailable();
-    outcomeOf(context).temporalUnavailable = true;
+  if (error instanceof TemporalRetryLaterError) {
+    if (error instanceof TemporalUnavailableError) health.markUnavailable();
+    outcomeOf(context).retryLater = true;
     return error;
   }
   if (error instanceof A2AError) return error;

@@ -132,13 +132,21 @@ async function burst(
       'all completed in': `${settledMs} ms`,
     },
     expectSound() {
-      expect(failed.map(describeAnswer)).toEqual([]);
+      expect(failed.map((answer) => `${describeAnswer(answer)}${loggedAs(answer, server.errorLines())}`)).toEqual([]);
       expect(echoedWrong).toEqual([]);
       expect(halfMade).toEqual([]);
       expect(lost).toEqual([]);
       expect(running).toBe(0);
     },
   };
+}
+
+/** The gateway's log line for an internal error's reference, so that a failure shows its cause. */
+function loggedAs(answer: RpcAnswer, gatewayErrors: string[]): string {
+  const ref = /\(ref (\w+)\)/.exec(answer.error?.message ?? '')?.[1];
+  if (!ref) return '';
+  const line = gatewayErrors.find((entry) => entry.includes(`"ref":"${ref}"`));
+  return `\n  gateway log: ${line ?? `(no error line with ref ${ref})`}`;
 }
 
 function describeAnswer(answer: RpcAnswer): string {

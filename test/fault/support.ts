@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
@@ -40,6 +41,8 @@ export interface ServeProcess {
   readonly url: string;
   /** The process's last output, for failure messages. */
   output(): string;
+  /** Every line the process logged at level error or above: kept whole, however much else it logs. */
+  errorLines(): string[];
   /** Sends `signal` (SIGTERM by default) and resolves with how the process ended. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -115,6 +118,8 @@ export async function startGateway(options: GatewayOptions): Promise<ServeProces
 }
 
 const OUTPUT_KEPT = 20_000;
+/** pino's number for level "error". */
+const PINO_ERROR = 50;
 
 async function serve(
   command: 'worker' | 'gateway',
@@ -141,6 +146,9 @@ async function serve(
   running.add(child);
   child.once('exit', () => running.delete(child));
   let output = '';
+  const errorLines: string[] = [];
+  const errorLine = createInterface({ input: child.stdout! });
+  errorLine.on('line', (line) => Number(/"level":(\d+)/.exec(line)?.[1]) >= PINO_ERROR && errorLines.push(line));
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -158,6 +166,7 @@ async function serve(
   return {
     url,
     output: () => output,
+    errorLines: () => errorLines,
     stop: (signal = 'SIGTERM') => endChild(child, signal),
   };
 }

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import agents from '../../examples/agents/index.js';
-import { TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
+import { TEMPORAL_BUSY, TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
 import type * as GrpcServer from '../../src/gateway/grpc-server.js';
 import { gatewaySettings } from '../../src/gateway/config.js';
 import { serveGateway, startGateway } from '../../src/gateway/server.js';
@@ -14,7 +14,7 @@ import { TaskEventHub } from '../../src/gateway/task-events.js';
 import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
 import { sseRpc, stateOf } from './sse.js';
 import { startTestWorker } from '../support/worker.js';
-import { freePort } from '../../src/temporal/dev-server.js';
+import { freePort, startDevServer } from '../../src/temporal/dev-server.js';
 import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 
 const harness = useGatewayHarness();
@@ -201,6 +201,43 @@ describe('without Temporal', () => {
       await gateway.close();
     }
   }, 30_000);
+});
+
+describe('with Temporal over its limits', () => {
+  it('answers what Temporal refused as busy: 503, Retry-After and its reason, and stays ready', async () => {
+    // A real dev server that takes one request a second: the gateway's short retries run out.
+    const server = await startDevServer({ dynamicConfig: { 'frontend.namespaceRPS': 1 } });
+    const { client } = createTemporalClient({ address: server.address }, 'default');
+    const gateway = await serveGateway({ client, agents });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const response = await fetch(`${gateway.url}/agents/echo/rest/tasks/unknown-${i}`, {
+            headers: { 'A2A-Version': '1.0' },
+          });
+          const { error } = (await response.json()) as any;
+          return { status: response.status, retryAfter: response.headers.get('retry-after'), error };
+        }),
+      );
+      const busy = answers.filter((answer) => answer.status === 503);
+      expect(busy.length).toBeGreaterThan(0);
+      expect(answers.filter((answer) => answer.status !== 503).map((answer) => answer.status)).toEqual(
+        Array(answers.length - busy.length).fill(404),
+      );
+      const reason = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', ...TEMPORAL_BUSY };
+      for (const answer of busy) {
+        expect(answer).toMatchObject({
+          retryAfter: '2',
+          error: { code: 503, status: 'UNAVAILABLE', message: 'Temporal is busy, retry later', details: [reason] },
+        });
+      }
+      // Temporal is up: a refusal over its limits does not make the gateway fail everything fast.
+      expect(gateway.gateway.health.knownDown).toBe(false);
+    } finally {
+      await gateway.close();
+      await server.stop();
+    }
+  }, 60_000);
 });
 
 describe('health', () => {

@@ -10,7 +10,7 @@ import { A2AError, RequestMalformedError, TaskNotFoundError, UnsupportedOperatio
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Request, Response } from 'express';
 import { ANSWERS_QUESTION_METADATA, type PendingQuestion, type TimelineEntry } from '../../protocol/contract.js';
-import { TemporalUnavailableError } from '../errors.js';
+import { TemporalBusyError, TemporalRetryLaterError } from '../errors.js';
 import { GatewayUser } from '../request-context.js';
 import { lifetimeOf } from '../sdk-compat/index.js';
 import { refuse } from './guard.js';
@@ -116,8 +116,9 @@ function lostRace(task: TaskView, askedAt: string | undefined) {
 
 /** An A2A error as the page shows it, inline: what went wrong, in the handler's own words. */
 export function answerError(res: Response, error: unknown): boolean {
-  if (error instanceof TemporalUnavailableError) {
-    refuse(res, 503, 'Temporal is unreachable; try again in a moment', 'unavailable');
+  if (error instanceof TemporalRetryLaterError) {
+    const why = error instanceof TemporalBusyError ? 'busy' : 'unreachable';
+    refuse(res, 503, `Temporal is ${why}; try again in a moment`, 'unavailable');
     return true;
   }
   if (error instanceof TaskNotFoundError) {

@@ -50,7 +50,7 @@ interface FailedStatus {
 function specStatus<E>(error: E, call: GrpcCall): E {
   const status = error as FailedStatus | null;
   if (!status) return error;
-  if (grpcOutcomeOf(call)?.temporalUnavailable) status.code = grpc.status.UNAVAILABLE;
+  if (grpcOutcomeOf(call)?.retryLater) status.code = grpc.status.UNAVAILABLE;
   if (status.code === grpc.status.FAILED_PRECONDITION) {
     const details = status.metadata?.get(GRPC_STATUS_DETAILS_BIN)[0];
     const text = Buffer.isBuffer(details) ? details.toString('latin1') : '';

@@ -25,16 +25,16 @@ import { logInternalError } from '../refusals.js';
 
 export const SSE_KEEPALIVE_MS = 15_000;
 
-/** Seconds a client should wait before retrying while Temporal is out of reach. */
+/** Seconds a client should wait before retrying while Temporal is out of reach or busy. */
 export const RETRY_AFTER_SECONDS = 2;
 
 /**
  * What one request learnt that the SDK adapters have no way to say: the gateway notes here that
- * Temporal was out of reach, and the transport turns that into 503 + Retry-After (HTTP) or
+ * Temporal was out of reach or busy, and the transport turns that into 503 + Retry-After (HTTP) or
  * UNAVAILABLE (gRPC).
  */
 export interface RequestOutcome {
-  temporalUnavailable?: boolean;
+  retryLater?: boolean;
 }
 
 /** One request's lifetime: a signal that fires when its client goes away, and what it learnt. */
@@ -56,7 +56,7 @@ const callOutcomes = new WeakMap<GrpcCall, RequestOutcome>();
 
 /**
  * Express middleware: abort on disconnect, keepalive comments while an event stream is open, a 503
- * with Retry-After instead of the SDK's 500 (or JSON-RPC's 200) when Temporal was out of reach, and a
+ * with Retry-After instead of the SDK's 500 (or JSON-RPC's 200) when Temporal was out of reach or busy, and a
  * log reference instead of the text of an internal error the SDK raised itself.
  */
 export function requestLifetime(keepaliveMs = SSE_KEEPALIVE_MS) {
@@ -111,7 +111,7 @@ class KeepaliveTicker {
 function answerUnavailableAs503(res: Response, outcome: RequestOutcome): void {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
-    if (outcome.temporalUnavailable && !res.headersSent) {
+    if (outcome.retryLater && !res.headersSent) {
       res.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       const error = (body as { error?: { code?: unknown; status?: string } } | undefined)?.error;
       // HTTP+JSON bodies carry the HTTP status twice; JSON-RPC keeps its own error code.
@@ -147,7 +147,7 @@ function referenceInternalErrors(res: Response, outcome: RequestOutcome): void {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
     const error = internalErrorOf(body);
-    const retryable = outcome.temporalUnavailable === true || res.getHeader('retry-after') !== undefined;
+    const retryable = outcome.retryLater === true || res.getHeader('retry-after') !== undefined;
     if (error && !retryable && typeof error.message === 'string' && !REFERENCED.test(error.message)) {
       error.message = logInternalError(logger, error.message, { component: 'gateway' });
     }
