@@ -3,14 +3,14 @@
  * them with a message a human can act on.
  */
 import { A2AError, A2A_ERROR_CODE, isJsonRpcError, isRestError } from '@a2a-js/sdk/errors';
-import { TEMPORAL_UNAVAILABLE, TEMPORAL_UNAVAILABLE_MESSAGE } from '../gateway/errors.js';
+import { TEMPORAL_BUSY, TEMPORAL_UNAVAILABLE, TEMPORAL_UNAVAILABLE_MESSAGE } from '../gateway/errors.js';
 import { commandHint, shellWord, type AgentAddress } from './format.js';
 
 export const ExitCode = {
   Ok: 0,
   /** Bad command line: unknown command or option, missing argument, invalid JSON. */
   Usage: 1,
-  /** The gateway (or, for `setup`, Temporal) could not be reached, or the connection dropped. */
+  /** The gateway (or, for `setup`, Temporal) could not be reached or was busy, or the connection dropped. */
   Unreachable: 2,
   /** The gateway answered with an error: an A2A error (task not found, ...), unknown agent, bad response. */
   Remote: 3,
@@ -29,7 +29,7 @@ export const EXIT_CODES_HELP = [
   'Exit codes:',
   '    0  success',
   '    1  usage error (unknown command or option, missing argument, invalid --data JSON)',
-  '    2  gateway or Temporal unreachable, or the connection dropped mid-call',
+  '    2  gateway or Temporal unreachable or busy (retry later), or the connection dropped mid-call',
   '    3  the gateway answered with an error: A2A error (code and message printed, e.g. -32001',
   '       task not found), unknown agent, unexpected response; setup: Temporal refused',
   '    4  send/reply: the task ended failed, rejected or canceled',
@@ -96,6 +96,12 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
         ExitCode.Unreachable,
       );
     }
+    if (gatewayReasons(error).includes(TEMPORAL_BUSY.reason)) {
+      return new CliError(
+        `The gateway at ${context.gatewayUrl} answered: ${error.message}.${followUp}`,
+        ExitCode.Unreachable,
+      );
+    }
     // The SDK's REST client keeps the HTTP status but drops ErrorInfo reasons A2A does not define;
     // the gateway answers 503 when what it needs (Temporal, the identity provider) is out of reach.
     if (isRestError(error) && error.statusCode === 503) {
@@ -134,13 +140,15 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
  * the 503, so there the gateway's own message for this error is all that is left to tell it.
  */
 function saysTemporalUnavailable(error: A2AError): boolean {
-  const details = isJsonRpcError(error) ? error.data : undefined;
-  if (Array.isArray(details)) {
-    return details.some(
-      (info) => info.reason === TEMPORAL_UNAVAILABLE.reason && info.domain === TEMPORAL_UNAVAILABLE.domain,
-    );
-  }
+  if (gatewayReasons(error).includes(TEMPORAL_UNAVAILABLE.reason)) return true;
   return isRestError(error) && error.message === TEMPORAL_UNAVAILABLE_MESSAGE;
+}
+
+/** The reasons of the gateway's own ErrorInfo entries (domain a2a-temporal) in a JSON-RPC error's data. */
+function gatewayReasons(error: A2AError): string[] {
+  const details = isJsonRpcError(error) ? error.data : undefined;
+  if (!Array.isArray(details)) return [];
+  return details.filter((info) => info.domain === TEMPORAL_UNAVAILABLE.domain).map((info) => String(info.reason));
 }
 
 /** The JSON-RPC numbering of an A2A error, whichever transport carried it. */

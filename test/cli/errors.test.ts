@@ -9,7 +9,7 @@ import {
 } from '@a2a-js/sdk/errors';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, networkErrorCode, toCliError, UsageError } from '../../src/cli/errors.js';
-import { TemporalUnavailableError } from '../../src/gateway/errors.js';
+import { TemporalBusyError, TemporalUnavailableError } from '../../src/gateway/errors.js';
 
 const context = { gatewayUrl: 'http://127.0.0.1:8080' };
 
@@ -59,6 +59,15 @@ describe('toCliError', () => {
     expect(toCliError(rest, context)).toMatchObject({ exitCode: ExitCode.Unreachable });
     const sameText = fromJsonRpcErrorResponse({ jsonrpc: '2.0', id: 1, error: { ...wire, data: [] } });
     expect(toCliError(sameText, context)).toMatchObject({ exitCode: ExitCode.Remote });
+  });
+
+  it('treats Temporal busy as a call to retry later, by its ErrorInfo reason', () => {
+    const wire = toJsonRpcError(new TemporalBusyError());
+    const rpc = fromJsonRpcErrorResponse({ jsonrpc: '2.0', id: 1, error: wire });
+    expect(toCliError(rpc, context)).toMatchObject({
+      exitCode: ExitCode.Unreachable,
+      message: 'The gateway at http://127.0.0.1:8080 answered: Temporal is busy, retry later.',
+    });
   });
 
   it('treats Temporal lost in the middle of a stream as unreachable too, on both HTTP transports', () => {
