@@ -3,7 +3,12 @@
  * them with a message a human can act on.
  */
 import { A2AError, A2A_ERROR_CODE, isJsonRpcError, isRestError } from '@a2a-js/sdk/errors';
-import { TEMPORAL_BUSY, TEMPORAL_UNAVAILABLE, TEMPORAL_UNAVAILABLE_MESSAGE } from '../gateway/errors.js';
+import {
+  GATEWAY_ERROR_DOMAIN,
+  TEMPORAL_BUSY,
+  TEMPORAL_UNAVAILABLE,
+  TEMPORAL_UNAVAILABLE_MESSAGE,
+} from '../gateway/errors.js';
 import { commandHint, shellWord, type AgentAddress } from './format.js';
 
 export const ExitCode = {
@@ -148,7 +153,7 @@ function saysTemporalUnavailable(error: A2AError): boolean {
 function gatewayReasons(error: A2AError): string[] {
   const details = isJsonRpcError(error) ? error.data : undefined;
   if (!Array.isArray(details)) return [];
-  return details.filter((info) => info.domain === TEMPORAL_UNAVAILABLE.domain).map((info) => String(info.reason));
+  return details.filter((info) => info.domain === GATEWAY_ERROR_DOMAIN).map((info) => String(info.reason));
 }
 
 /** The JSON-RPC numbering of an A2A error, whichever transport carried it. */

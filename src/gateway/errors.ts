@@ -15,12 +15,14 @@ import {
 import { TaskErrorType } from '../protocol/errors.js';
 import { grpcCode } from '../temporal/grpc-code.js';
 
+/** The ErrorInfo domain of this gateway's own reasons (A2A's are `a2a-protocol.org`). */
+export const GATEWAY_ERROR_DOMAIN = 'a2a-temporal';
 /** The google.rpc.ErrorInfo of an answer that failed because Temporal was out of reach. */
-export const TEMPORAL_UNAVAILABLE = { reason: 'TEMPORAL_UNAVAILABLE', domain: 'a2a-temporal' } as const;
+export const TEMPORAL_UNAVAILABLE = { reason: 'TEMPORAL_UNAVAILABLE', domain: GATEWAY_ERROR_DOMAIN } as const;
 /** Its message: all a client of the SDK's REST transport has left to tell it inside a stream. */
 export const TEMPORAL_UNAVAILABLE_MESSAGE = 'Temporal is unreachable, retry later';
 /** The google.rpc.ErrorInfo of an answer that failed because Temporal refused the call as over a limit. */
-export const TEMPORAL_BUSY = { reason: 'TEMPORAL_BUSY', domain: TEMPORAL_UNAVAILABLE.domain } as const;
+export const TEMPORAL_BUSY = { reason: 'TEMPORAL_BUSY', domain: GATEWAY_ERROR_DOMAIN } as const;
 
 /**
  * Temporal could not take the call now; clients may retry the same request. An A2AError so that the
@@ -31,7 +33,7 @@ export const TEMPORAL_BUSY = { reason: 'TEMPORAL_BUSY', domain: TEMPORAL_UNAVAIL
 export abstract class TemporalRetryLaterError extends A2AError {
   /** The reason is this gateway's, not one of A2A's: the domain says whose (the SDK types it as A2A's only). */
   override toErrorInfo(): A2AErrorInfo {
-    return { ...super.toErrorInfo(), domain: TEMPORAL_UNAVAILABLE.domain } as unknown as A2AErrorInfo;
+    return { ...super.toErrorInfo(), domain: GATEWAY_ERROR_DOMAIN } as unknown as A2AErrorInfo;
   }
 }
 
