@@ -12,6 +12,7 @@ import { serveGateway, startGateway } from '../../src/gateway/server.js';
 import { createTemporalClient } from '../../src/gateway/temporal-client.js';
 import { TaskEventHub } from '../../src/gateway/task-events.js';
 import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
+import { HistoryWatcher } from '../../src/gateway/task-workflows/events.js';
 import { sseRpc, stateOf } from './sse.js';
 import { startTestWorker } from '../support/worker.js';
 import { freePort, startDevServer } from '../../src/temporal/dev-server.js';
@@ -235,6 +236,34 @@ describe('with Temporal over its limits', () => {
       expect(gateway.gateway.health.knownDown).toBe(false);
     } finally {
       await gateway.close();
+      await server.stop();
+    }
+  }, 60_000);
+
+  it("a stream's history watch polls again while Temporal refuses its long poll as over the namespace limit", async () => {
+    // Two long polls at a time in the namespace, and no worker: the four watchers' polls are all there is.
+    const server = await startDevServer({ dynamicConfig: { 'frontend.namespaceCount': 2 } });
+    const { client } = createTemporalClient({ address: server.address }, 'default');
+    const controller = new AbortController();
+    try {
+      const workflowId = `over-limit-${randomUUID()}`;
+      const handle = await client.workflow.start('anyWorkflow', { taskQueue: 'no-worker', workflowId });
+      // Where a stream stands after the start: the workflow's first two events are known.
+      const seen = { runId: handle.firstExecutionRunId, historyLength: 2 };
+      const refused: string[] = [];
+      const polls = Array.from({ length: 4 }, () =>
+        new HistoryWatcher(client, workflowId, controller.signal, seen).poll().catch((error: Error) => {
+          refused.push(error.message);
+          throw error;
+        }),
+      );
+      // Two polls are refused within the gateway's own retries (about half a second); then history grows.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await handle.signal('anything');
+      expect(await Promise.all(polls)).toEqual(Array(4).fill({ closed: false }));
+      expect(refused).toEqual([]);
+    } finally {
+      controller.abort();
       await server.stop();
     }
   }, 60_000);

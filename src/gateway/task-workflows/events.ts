@@ -4,9 +4,12 @@
  * when to read it again, a long-poll of the workflow's history (`waitNewEvent`), so the gateway
  * never polls queries on a timer.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../../protocol/contract.js';
+import { grpcCode } from '../../temporal/grpc-code.js';
 import { abortable } from '../abortable.js';
 import { decodeMemo } from './decode-memo.js';
 import { isCloseEvent, type HistoryEvent } from './history-events.js';
@@ -15,6 +18,9 @@ import { WaitingTaskWatch } from './waiting-watch.js';
 
 /** Attempts of one event-log query (see `since`). */
 const QUERY_ATTEMPTS = 3;
+/** The first pause after Temporal refused a history long poll as busy, and the longest. */
+const BUSY_PAUSE_MS = 1_000;
+const BUSY_PAUSE_MAX_MS = 10_000;
 
 export class TaskEventLog {
   /** Learns of changes to tasks waiting for input without a long-poll each (see waiting-watch.ts). */
@@ -181,14 +187,7 @@ export class HistoryWatcher {
   private async read(wait: boolean): Promise<HistoryChange | undefined> {
     let finalEventsMemo: Payload | undefined;
     for (;;) {
-      const response = await abortable(this.client, this.signal, () =>
-        this.client.workflowService.getWorkflowExecutionHistory({
-          namespace: this.client.options.namespace,
-          execution: { workflowId: this.workflowId, ...(this.runId && { runId: this.runId }) },
-          waitNewEvent: true,
-          ...(this.nextPageToken && { nextPageToken: this.nextPageToken }),
-        }),
-      );
+      const response = await this.page();
       const events = response.history?.events ?? [];
       const continued = events.find((e) => e.workflowExecutionContinuedAsNewEventAttributes);
       const newRunId = continued?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
@@ -212,6 +211,32 @@ export class HistoryWatcher {
         return { closed: false };
       }
       if (!wait && eventNumber(events.at(-1)!) >= this.seenLength) return undefined;
+    }
+  }
+
+  /**
+   * The next page of history, long-polled. Each long poll takes one of the namespace's concurrent
+   * long polls (1,200 per Temporal frontend by default); one refused as over that limit
+   * (RESOURCE_EXHAUSTED) is asked again after a pause, so the stream waits for a free one rather
+   * than ending. The pause grows to BUSY_PAUSE_MAX_MS, spread at random so refused streams do not
+   * come back all at once.
+   */
+  private async page() {
+    for (let refused = 0; ; refused++) {
+      try {
+        return await abortable(this.client, this.signal, () =>
+          this.client.workflowService.getWorkflowExecutionHistory({
+            namespace: this.client.options.namespace,
+            execution: { workflowId: this.workflowId, ...(this.runId && { runId: this.runId }) },
+            waitNewEvent: true,
+            ...(this.nextPageToken && { nextPageToken: this.nextPageToken }),
+          }),
+        );
+      } catch (error) {
+        if (grpcCode(error) !== GrpcStatus.RESOURCE_EXHAUSTED || this.signal.aborted) throw error;
+        const pause = Math.min(BUSY_PAUSE_MS * 2 ** refused, BUSY_PAUSE_MAX_MS);
+        await sleep(pause * (0.5 + Math.random() / 2), undefined, { signal: this.signal });
+      }
     }
   }
 }
