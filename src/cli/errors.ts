@@ -6,6 +6,7 @@ import { A2AError, A2A_ERROR_CODE, isJsonRpcError, isRestError } from '@a2a-js/s
 import {
   GATEWAY_ERROR_DOMAIN,
   TEMPORAL_BUSY,
+  TEMPORAL_BUSY_MESSAGE,
   TEMPORAL_UNAVAILABLE,
   TEMPORAL_UNAVAILABLE_MESSAGE,
 } from '../gateway/errors.js';
@@ -101,7 +102,7 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
         ExitCode.Unreachable,
       );
     }
-    if (gatewayReasons(error).includes(TEMPORAL_BUSY.reason)) {
+    if (saysTemporalBusy(error)) {
       return new CliError(
         `The gateway at ${context.gatewayUrl} answered: ${error.message}.${followUp}`,
         ExitCode.Unreachable,
@@ -147,6 +148,12 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
 function saysTemporalUnavailable(error: A2AError): boolean {
   if (gatewayReasons(error).includes(TEMPORAL_UNAVAILABLE.reason)) return true;
   return isRestError(error) && error.message === TEMPORAL_UNAVAILABLE_MESSAGE;
+}
+
+/** The same for "Temporal is busy". */
+function saysTemporalBusy(error: A2AError): boolean {
+  if (gatewayReasons(error).includes(TEMPORAL_BUSY.reason)) return true;
+  return isRestError(error) && error.message === TEMPORAL_BUSY_MESSAGE;
 }
 
 /** The reasons of the gateway's own ErrorInfo entries (domain a2a-temporal) in a JSON-RPC error's data. */

@@ -13,7 +13,7 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import { TaskErrorType } from '../protocol/errors.js';
-import { grpcCode } from '../temporal/grpc-code.js';
+import { grpcCode, grpcStatusDetails } from '../temporal/grpc-code.js';
 
 /** The ErrorInfo domain of this gateway's own reasons (A2A's are `a2a-protocol.org`). */
 export const GATEWAY_ERROR_DOMAIN = 'a2a-temporal';
@@ -23,6 +23,8 @@ export const TEMPORAL_UNAVAILABLE = { reason: 'TEMPORAL_UNAVAILABLE', domain: GA
 export const TEMPORAL_UNAVAILABLE_MESSAGE = 'Temporal is unreachable, retry later';
 /** The google.rpc.ErrorInfo of an answer that failed because Temporal refused the call as over a limit. */
 export const TEMPORAL_BUSY = { reason: 'TEMPORAL_BUSY', domain: GATEWAY_ERROR_DOMAIN } as const;
+/** Its message, which a client of the SDK's REST transport reads inside a stream (as TEMPORAL_UNAVAILABLE_MESSAGE). */
+export const TEMPORAL_BUSY_MESSAGE = 'Temporal is busy, retry later';
 
 /**
  * Temporal could not take the call now; clients may retry the same request. An A2AError so that the
@@ -54,7 +56,7 @@ export class TemporalBusyError extends TemporalRetryLaterError {
   override readonly reason = TEMPORAL_BUSY.reason;
 
   constructor(cause?: unknown) {
-    super({ message: 'Temporal is busy, retry later', cause });
+    super({ message: TEMPORAL_BUSY_MESSAGE, cause });
   }
 }
 
@@ -83,7 +85,7 @@ export function toA2AError(error: unknown, taskId?: string): unknown {
   if (error instanceof WorkflowNotFoundError) return taskNotFound(taskId ?? error.workflowId);
   if (error instanceof WorkflowUpdateFailedError) return fromValidatorFailure(error);
   if (isUnavailable(error)) return new TemporalUnavailableError(error);
-  if (grpcCode(error) === GrpcStatus.RESOURCE_EXHAUSTED) return new TemporalBusyError(error);
+  if (isTemporalBusy(error)) return new TemporalBusyError(error);
   if (grpcCode(error) === GrpcStatus.NOT_FOUND) return taskNotFound(taskId ?? 'unknown');
   return error;
 }
@@ -109,6 +111,15 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
     default:
       return new Error(`The task rejected the request: ${message}`);
   }
+}
+
+/**
+ * Temporal refused the call as over one of its limits: RESOURCE_EXHAUSTED sent by the server, which
+ * says why in its status details. grpc-js's own RESOURCE_EXHAUSTED (a message over its size limit)
+ * comes without them, and no retry would help it.
+ */
+export function isTemporalBusy(error: unknown): boolean {
+  return grpcCode(error) === GrpcStatus.RESOURCE_EXHAUSTED && grpcStatusDetails(error) !== undefined;
 }
 
 export function isUnavailable(error: unknown): boolean {

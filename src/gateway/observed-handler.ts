@@ -146,7 +146,7 @@ class ObservedCall {
     return (performance.now() - this.started) / 1000;
   }
 
-  /** What the caller got: ok, an A2A error by name (TaskNotFound, ...), TemporalUnavailable, ClientGone or Internal. */
+  /** What the caller got: ok, an A2A error by name (TaskNotFound, ...), TemporalUnavailable, TemporalBusy, ClientGone or Internal. */
   private outcomeOf(error: unknown): string {
     if (error instanceof A2AError) return error.name.replace(/Error$/, '');
     if (signalOf(this.context).aborted) return 'ClientGone';
@@ -158,7 +158,7 @@ class ObservedCall {
     if (!span) return;
     span.setAttributes({ [SPAN_ATTRIBUTES.outcome]: outcome, ...taskAttributes(result) });
     // A2A errors are the caller's mistakes (not found, malformed): like HTTP 4xx, not the server's failure.
-    if (outcome === 'Internal' || outcome === 'TemporalUnavailable') {
+    if (outcome === 'Internal' || outcome === 'TemporalUnavailable' || outcome === 'TemporalBusy') {
       span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
       if (error) span.recordException(error as Error);
     }

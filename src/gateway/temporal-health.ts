@@ -9,7 +9,7 @@
 import type { Client } from '@temporalio/client';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { grpcCode } from '../temporal/grpc-code.js';
-import { isUnavailable } from './errors.js';
+import { isTemporalBusy, isUnavailable } from './errors.js';
 
 const UNREACHABLE = 'Temporal is unreachable';
 
@@ -68,15 +68,19 @@ export class TemporalHealth {
       );
       readiness = { ready: true };
     } catch (error) {
-      const unreachable = isUnavailable(error) || grpcCode(error) === GrpcStatus.DEADLINE_EXCEEDED;
-      readiness = {
-        ready: false,
-        reason: unreachable ? UNREACHABLE : `Temporal namespace "${namespace}" is not usable`,
-      };
+      readiness = readinessAfter(error, namespace);
     }
     // Only an unreachable Temporal fails requests early; a missing namespace answers for itself.
     this.down = readiness.reason === UNREACHABLE;
     this.last = { at: Date.now(), readiness };
     return readiness;
   }
+}
+
+/** What a failed probe says of Temporal. */
+function readinessAfter(error: unknown, namespace: string): Readiness {
+  // Over one of its limits, Temporal is up and its namespace usable.
+  if (isTemporalBusy(error)) return { ready: true };
+  const unreachable = isUnavailable(error) || grpcCode(error) === GrpcStatus.DEADLINE_EXCEEDED;
+  return { ready: false, reason: unreachable ? UNREACHABLE : `Temporal namespace "${namespace}" is not usable` };
 }

@@ -7,7 +7,17 @@ import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 
 /** The code (values of @grpc/grpc-js's `status`); undefined when the error is no gRPC failure. */
 export function grpcCode(error: unknown): number | undefined {
-  if (isGrpcServiceError(error)) return error.code;
-  if (error instanceof ServiceError && isGrpcServiceError(error.cause)) return error.cause.code;
+  return grpcFailure(error)?.code;
+}
+
+/** The server's google.rpc.Status of the failure (`grpc-status-details-bin`), still encoded; undefined without one. */
+export function grpcStatusDetails(error: unknown): Buffer | undefined {
+  const details = grpcFailure(error)?.metadata?.get('grpc-status-details-bin')[0];
+  return Buffer.isBuffer(details) ? details : undefined;
+}
+
+function grpcFailure(error: unknown) {
+  if (isGrpcServiceError(error)) return error;
+  if (error instanceof ServiceError && isGrpcServiceError(error.cause)) return error.cause;
   return undefined;
 }

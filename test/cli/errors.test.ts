@@ -68,6 +68,9 @@ describe('toCliError', () => {
       exitCode: ExitCode.Unreachable,
       message: 'The gateway at http://127.0.0.1:8080 answered: Temporal is busy, retry later.',
     });
+    // HTTP+JSON, inside a stream: the 200 of the stream, and no reason (the SDK drops it); the words remain.
+    const rest = fromRestErrorBody(toRestErrorBody(new TemporalBusyError(), 503).error, { statusCode: 200 });
+    expect(toCliError(rest, context)).toMatchObject({ exitCode: ExitCode.Unreachable });
   });
 
   it('treats Temporal lost in the middle of a stream as unreachable too, on both HTTP transports', () => {

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import agents from '../../examples/agents/index.js';
-import { TEMPORAL_BUSY, TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
+import { isTemporalBusy, TEMPORAL_BUSY, TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
 import type * as GrpcServer from '../../src/gateway/grpc-server.js';
 import { gatewaySettings } from '../../src/gateway/config.js';
 import { serveGateway, startGateway } from '../../src/gateway/server.js';
@@ -208,7 +208,7 @@ describe('with Temporal over its limits', () => {
   it('answers what Temporal refused as busy: 503, Retry-After and its reason, and stays ready', async () => {
     // A real dev server that takes one request a second: the gateway's short retries run out.
     const server = await startDevServer({ dynamicConfig: { 'frontend.namespaceRPS': 1 } });
-    const { client } = createTemporalClient({ address: server.address }, 'default');
+    const { client, connection } = createTemporalClient({ address: server.address }, 'default');
     const gateway = await serveGateway({ client, agents });
     try {
       const answers = await Promise.all(
@@ -234,8 +234,10 @@ describe('with Temporal over its limits', () => {
       }
       // Temporal is up: a refusal over its limits does not make the gateway fail everything fast.
       expect(gateway.gateway.health.knownDown).toBe(false);
+      expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
     } finally {
       await gateway.close();
+      await connection.close();
       await server.stop();
     }
   }, 60_000);
@@ -243,8 +245,19 @@ describe('with Temporal over its limits', () => {
   it("a stream's history watch polls again while Temporal refuses its long poll as over the namespace limit", async () => {
     // Two long polls at a time in the namespace, and no worker: the four watchers' polls are all there is.
     const server = await startDevServer({ dynamicConfig: { 'frontend.namespaceCount': 2 } });
-    const { client } = createTemporalClient({ address: server.address }, 'default');
+    const { client, connection } = createTemporalClient({ address: server.address }, 'default');
     const controller = new AbortController();
+    // Counts the long polls Temporal refused, so that the test cannot pass without any.
+    const service = client.workflowService;
+    const longPoll = service.getWorkflowExecutionHistory.bind(service);
+    let refusedByTemporal = 0;
+    Object.assign(service, {
+      getWorkflowExecutionHistory: (request: Parameters<typeof longPoll>[0]) =>
+        longPoll(request).catch((error: unknown) => {
+          if (isTemporalBusy(error)) refusedByTemporal += 1;
+          throw error;
+        }),
+    });
     try {
       const workflowId = `over-limit-${randomUUID()}`;
       const handle = await client.workflow.start('anyWorkflow', { taskQueue: 'no-worker', workflowId });
@@ -262,8 +275,10 @@ describe('with Temporal over its limits', () => {
       await handle.signal('anything');
       expect(await Promise.all(polls)).toEqual(Array(4).fill({ closed: false }));
       expect(refused).toEqual([]);
+      expect(refusedByTemporal).toBeGreaterThan(0);
     } finally {
       controller.abort();
+      await connection.close();
       await server.stop();
     }
   }, 60_000);

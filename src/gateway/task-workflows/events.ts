@@ -5,12 +5,11 @@
  * never polls queries on a timer.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../../protocol/contract.js';
-import { grpcCode } from '../../temporal/grpc-code.js';
 import { abortable } from '../abortable.js';
+import { isTemporalBusy } from '../errors.js';
 import { decodeMemo } from './decode-memo.js';
 import { isCloseEvent, type HistoryEvent } from './history-events.js';
 import { taskWorkflow, type HistoryPosition } from './read.js';
@@ -233,7 +232,7 @@ export class HistoryWatcher {
           }),
         );
       } catch (error) {
-        if (grpcCode(error) !== GrpcStatus.RESOURCE_EXHAUSTED || this.signal.aborted) throw error;
+        if (!isTemporalBusy(error) || this.signal.aborted) throw error;
         const pause = Math.min(BUSY_PAUSE_MS * 2 ** refused, BUSY_PAUSE_MAX_MS);
         await sleep(pause * (0.5 + Math.random() / 2), undefined, { signal: this.signal });
       }

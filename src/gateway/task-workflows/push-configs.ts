@@ -21,7 +21,7 @@ import {
   type PushConfigChange,
   type PushDeliveryState,
 } from '../../protocol/push.js';
-import { toA2AError } from '../errors.js';
+import { temporalCall, toA2AError } from '../errors.js';
 import { taskWorkflow } from './read.js';
 
 export class PushConfigStore {
@@ -45,10 +45,12 @@ export class PushConfigStore {
       args: [],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
-    return this.client.workflow.executeUpdateWithStart(setPushConfigUpdate, {
-      args: [change],
-      startWorkflowOperation: operation,
-    });
+    return temporalCall(taskId, () =>
+      this.client.workflow.executeUpdateWithStart(setPushConfigUpdate, {
+        args: [change],
+        startWorkflowOperation: operation,
+      }),
+    );
   }
 
   async list(taskId: string): Promise<Array<PushConfig & PushDeliveryState>> {

@@ -23,7 +23,14 @@ import {
 import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../../protocol/states.js';
 import type { WireTask } from '../../protocol/wire.js';
 import type { A2AError } from '@a2a-js/sdk/errors';
-import { isUnavailable, taskNotFound, taskOfAnotherAgent, temporalCall } from '../errors.js';
+import {
+  isTemporalBusy,
+  isUnavailable,
+  taskNotFound,
+  taskOfAnotherAgent,
+  temporalCall,
+  toA2AError,
+} from '../errors.js';
 
 /** How long a read waits for a worker to answer its query. */
 export const QUERY_DEADLINE_MS = 5_000;
@@ -162,8 +169,9 @@ export class TaskReader {
     try {
       return await queryTask(this.client, handle);
     } catch (error) {
-      // Temporal answered the describe just before: a failed query means no worker answered it.
-      if (isUnavailable(error)) throw error;
+      // Temporal answered the describe just before: a failed query means no worker answered it,
+      // unless Temporal itself is out of reach or busy, which the caller is told.
+      if (isUnavailable(error) || isTemporalBusy(error)) throw toA2AError(error, taskId);
       const named = description.typedSearchAttributes.get(TASK_STATE_ATTRIBUTE) ?? '';
       const state = isTaskStateName(named) ? named : 'submitted';
       const task: WireTask = {
