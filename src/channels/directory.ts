@@ -97,6 +97,15 @@ export function groupsOf(directory: ApproverDirectory, principal: string): strin
     .map(([group]) => group);
 }
 
+/**
+ * The principal whose `slack` is this Slack user ID. Only an ID the directory names counts: a click
+ * without a user must not match the principals that have no Slack user.
+ */
+export function principalOfSlackUser(directory: ApproverDirectory, slackUser: unknown): string | undefined {
+  if (typeof slackUser !== 'string') return undefined;
+  return Object.entries(directory.principals).find(([, entry]) => entry.slack === slackUser)?.[0];
+}
+
 /** The directory as given: a file (read anew, so an edit takes effect without a restart) or the directory itself. */
 export function loadDirectory(source: string | ApproverDirectory): Promise<ApproverDirectory> {
   return typeof source === 'string' ? readDirectory(source) : Promise.resolve(parseDirectory(source, '(given)'));

@@ -2,8 +2,9 @@
  * Approve / Deny clicked in Slack (the buttons src/channels/slack.ts adds with A2A_SLACK_INTERACTIVE),
  * answered at the gateway's SLACK_INTERACTIONS_PATH, the Slack app's interactivity request URL. A
  * click counts only when Slack's request signature checks out (HMAC-SHA256 with the app's signing
- * secret over `v0:<timestamp>:<body>`, the timestamp within 5 minutes) and the clicking Slack user
- * is a principal of the approver directory (its groups from there too). The answer then goes
+ * secret over `v0:<timestamp>:<body>`, the timestamp within 5 minutes) and the approver directory
+ * names the clicking Slack user's ID as a principal's `slack` (its groups from there too); any other
+ * click, one without a user too, is refused with 403 and answers nothing. The answer then goes
  * through the agent's request handler as an A2A reply does, as that principal: who may answer, no
  * self-approval, the deadline. Slack gets an ephemeral line saying what happened.
  */
@@ -16,7 +17,7 @@ import { GatewayUser } from '../gateway/request-context.js';
 import { lifetimeOf } from '../gateway/sdk-compat/index.js';
 import { SLACK_ANSWER_ACTIONS } from '../protocol/approvals.js';
 import { ANSWERS_QUESTION_METADATA } from '../protocol/contract.js';
-import { groupsOf, loadDirectory, type ApproverDirectory } from './directory.js';
+import { groupsOf, loadDirectory, principalOfSlackUser, type ApproverDirectory } from './directory.js';
 
 export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
 const SLACK_SIGNING_SECRET_ENV = 'A2A_SLACK_SIGNING_SECRET';
@@ -57,7 +58,7 @@ export function slackSignatureProblem(
 }
 
 interface ButtonClick {
-  user?: { id?: string };
+  user?: { id?: unknown };
   actions?: Array<{ action_id?: string; value?: string }>;
 }
 
@@ -90,7 +91,7 @@ export function slackInteractionsRouter(
     const target = parseTarget(action?.value);
     if (!text || !target) return void res.status(400).json({ error: 'Not an a2a-temporal button' });
     const directory = await loadDirectory(settings.directory);
-    const principal = Object.entries(directory.principals).find(([, entry]) => entry.slack === click.user?.id)?.[0];
+    const principal = principalOfSlackUser(directory, click.user?.id);
     if (!principal) {
       return void res
         .status(403)

@@ -1,8 +1,8 @@
 /**
  * Approve / Deny clicked in Slack, at a real gateway: a click signed with the app's signing secret
  * by a Slack user the directory maps answers the task as that principal, through the same checks as
- * an A2A reply; a wrong signature, a stale timestamp and an unmapped user are refused, and a mapped
- * user who may not answer is told so.
+ * an A2A reply; a wrong signature, a stale timestamp, an unmapped user and a click naming no user are
+ * refused, and a mapped user who may not answer is told so.
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -17,8 +17,9 @@ import { finalTask, startTask, waitForState } from '../support/tasks.js';
 
 const SECRET = 'slack-signing-secret-for-tests';
 const directory = {
-  principals: { frank: { slack: 'U0FRANK1' }, hank: { slack: 'U0HANK01' } },
-  groups: { buyers: ['frank'] },
+  // Dave has no Slack user: a click that names none must not be his.
+  principals: { dave: {}, frank: { slack: 'U0FRANK1' }, hank: { slack: 'U0HANK01' } },
+  groups: { buyers: ['dave', 'frank'] },
 };
 
 const harness = useGatewayHarness({
@@ -45,14 +46,15 @@ function buttonValue(taskId: string, askedAt: string): string {
   return elements[0]!.value!;
 }
 
+/** `user`: the clicking Slack user's ID; undefined sends a payload without `user`. */
 async function click(
-  user: string,
+  user: string | undefined,
   value: string,
   options: { secret?: string; timestamp?: number; action?: string } = {},
 ): Promise<{ status: number; body: { text?: string; error?: string } }> {
   const payload = {
     type: 'block_actions',
-    user: { id: user },
+    ...(user !== undefined && { user: { id: user } }),
     actions: [{ action_id: options.action ?? 'a2a_approve', value }],
   };
   const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
@@ -96,9 +98,11 @@ describe('Slack buttons', () => {
 
     expect((await click('U0FRANK1', value, { secret: 'not-the-secret' })).status).toBe(401);
     expect((await click('U0FRANK1', value, { timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
-    const stranger = await click('U0NOBODY', value);
-    expect(stranger.status).toBe(403);
-    expect(stranger.body.text).toContain('not in the approver directory');
+    for (const user of ['U0NOBODY', undefined, '']) {
+      const stranger = await click(user, value);
+      expect(stranger.status, `Slack user ${user}`).toBe(403);
+      expect(stranger.body.text).toContain('not in the approver directory');
+    }
     // Hank is in the directory but not among the question's responders: the task's own refusal.
     const hank = await click('U0HANK01', value);
     expect(hank.status).toBe(200);
