@@ -72,23 +72,24 @@ function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The message: a fallback text (notifications, screen readers) and blocks. */
+/** The message: a fallback text (notifications, screen readers) and blocks, both read as mrkdwn by Slack. */
 export function slackMessage(
   notice: ApproverNotice,
   link: string,
   options: { mention?: string; buttons?: boolean } = {},
 ): Record<string, unknown> {
-  const { mention } = options;
-  const subject = noticeSubject(notice);
+  // The mention is our own markup (<@U…>); the subject quotes the question, so it is escaped in both places.
+  const lead = options.mention ? `${options.mention} ` : '';
+  const subject = escapeMrkdwn(noticeSubject(notice));
   const facts = [
     ...(notice.request ? [`*Request:* ${escapeMrkdwn(notice.request)}`] : []),
     ...(notice.deadline ? [`*Deadline:* ${utcMinuteText(notice.deadline)}`] : []),
   ];
   const open = notice.kind === 'ask' || notice.kind === 'reminder';
   return {
-    text: `${mention ? `${mention} ` : ''}${subject}`,
+    text: `${lead}${subject}`,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `${mention ? `${mention} ` : ''}*${escapeMrkdwn(subject)}*` } },
+      { type: 'section', text: { type: 'mrkdwn', text: `${lead}*${subject}*` } },
       { type: 'section', text: { type: 'mrkdwn', text: escapeMrkdwn(notice.question) } },
       ...(facts.length > 0 ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: facts.join('   ') }] }] : []),
       {

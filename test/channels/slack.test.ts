@@ -2,7 +2,8 @@
  * The Slack channel against a Slack stand-in (a local HTTP server that checks the Web API calls'
  * shape): the approver's Slack user gets the question with a link button to the inbox; a user Slack
  * does not know and an approver without a Slack user fail for good, saying so; an incoming webhook
- * gets the same message with the approver mentioned.
+ * gets the same message with the approver mentioned. The agent's text is escaped for Slack's mrkdwn
+ * in the fallback text as in the blocks.
  */
 import type { Client } from '@temporalio/client';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -15,6 +16,9 @@ import { startTestWorker, testClient, type TestWorker } from '../support/worker.
 import { eventually } from './mail-server.js';
 
 const BOT_TOKEN = 'xoxb-test-token';
+/** Slack markup in an agent's question: a mention of everyone, a disguised link, and the three escaped characters. */
+const HOSTILE_QUESTION = '<!channel> <https://evil.example|Open the inbox> & 1 < 2 > 0?';
+const ESCAPED_QUESTION = '&lt;!channel&gt; &lt;https://evil.example|Open the inbox&gt; &amp; 1 &lt; 2 &gt; 0?';
 
 interface SlackCall {
   path: string;
@@ -175,6 +179,27 @@ describe('the Slack channel', () => {
       expect(JSON.stringify(task.metadata)).not.toContain('D0FRANK1');
     });
 
+    it("escapes the fallback text as the blocks: the agent's markup is shown, not acted on", async () => {
+      const from = slack.calls.length;
+      const { handle } = await startTask(client, worker.taskQueue, 'test-ask', {
+        text: 'Pay the invoice',
+        data: { question: HOSTILE_QUESTION, responders: ['frank'], notify: ['slack'] },
+      });
+      const [posted] = await eventually(() => {
+        const calls = slack.calls.slice(from).filter((c) => c.path === '/api/chat.postMessage');
+        return calls.length > 0 && calls;
+      });
+      expect(posted!.body.text).toBe(`Approval needed: ${ESCAPED_QUESTION}`);
+      expect(JSON.stringify(posted!.body.blocks)).toContain(JSON.stringify(ESCAPED_QUESTION));
+      await reply(handle, { text: 'approve', responder: 'frank' });
+      await finalTask(handle);
+      const [update] = await eventually(() => {
+        const calls = slack.calls.slice(from).filter((c) => c.path === '/api/chat.update');
+        return calls.length > 0 && calls;
+      });
+      expect(update!.body.text).toBe(`Answered by frank: ${ESCAPED_QUESTION}`);
+    });
+
     it('updates every message of the question when someone answers, and when it expires', async () => {
       const updatesOf = (channel: string, from: number) =>
         slack.calls.slice(from).filter((c) => c.path === '/api/chat.update' && c.body.channel === channel);
@@ -235,18 +260,18 @@ describe('the Slack channel', () => {
     });
     afterAll(() => worker?.shutdown());
 
-    it('posts the message to the channel, mentioning the approver', async () => {
+    it('posts the message to the channel, mentioning the approver (the question stays text)', async () => {
       const before = slack.calls.length;
       const { handle } = await startTask(client, worker.taskQueue, 'test-ask', {
         text: 'Renew the domain',
-        data: { responders: ['frank'], notify: ['slack'] },
+        data: { question: HOSTILE_QUESTION, responders: ['frank'], notify: ['slack'] },
       });
       await waitForState(handle, 'input-required');
       const [call] = await eventually(() => {
         const calls = slack.calls.slice(before).filter((c) => c.path === '/hooks/incoming');
         return calls.length > 0 && calls;
       });
-      expect(call!.body.text).toBe('<@U0FRANK1> Approval needed: Your answer?');
+      expect(call!.body.text).toBe(`<@U0FRANK1> Approval needed: ${ESCAPED_QUESTION}`);
       expect(call!.body.channel).toBeUndefined();
       expect(call!.headers.authorization).toBeUndefined();
       await reply(handle, { text: 'ok', responder: 'frank' });
