@@ -8,15 +8,21 @@ import express from 'express';
 
 const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
 
-const PAGES: Record<string, string> = { '/': 'index.html', '/task': 'task.html' };
+const PAGES = new Map([
+  ['/', 'index.html'],
+  ['/task', 'task.html'],
+]);
 
 export function servePages(): express.Router {
   const router = express.Router();
-  router.get(Object.keys(PAGES), (req, res, next) => {
+  router.get([...PAGES.keys()], (req, res, next) => {
+    // Routing is loose (`/task/`, `/TASK`, `//` match too): only the exact paths are pages, the rest is not found.
+    const page = PAGES.get(req.path);
+    if (!page) return next();
     // `/inbox` without its slash: the pages' relative links need it.
     if (req.path === '/' && !req.originalUrl.split('?')[0]!.endsWith('/')) return res.redirect(301, 'inbox/');
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(PAGES[req.path]!, { root: PUBLIC_DIR, dotfiles: 'deny' }, (error) => error && next(error));
+    res.sendFile(page, { root: PUBLIC_DIR, dotfiles: 'deny' }, (error) => error && next(error));
   });
   // Revalidated on every load (ETag), so an upgraded gateway never serves a page with stale scripts.
   router.use(express.static(PUBLIC_DIR, { index: false, redirect: false, cacheControl: true, maxAge: 0 }));
