@@ -3,7 +3,13 @@
  * command's summary (listed in its group's help), details and examples, and the environment the
  * program's help lists. Prose only; the exit codes come from errors.ts.
  */
+import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../protocol/search-attributes.js';
 import type { CommandId } from './spec.js';
+
+/** "A2ATaskState (Keyword), ...": what `setup` registers, from the one list of them. */
+const SEARCH_ATTRIBUTES_TEXT = SEARCH_ATTRIBUTE_DEFINITIONS.map(
+  ({ name, type }) => `${name} (${searchAttributeTypeName(type)})`,
+).join(', ');
 
 export const ENVIRONMENT = `
 Environment:
@@ -115,7 +121,7 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
   },
   setup: {
     summary: 'Register the A2A search attributes on a Temporal namespace (idempotent)',
-    details: `Adds A2ATaskState, A2AContextId, A2AAgent, A2AOwner (Keyword) and A2AInputDeadline (Datetime) where missing. Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS* (flags win). The dev stack registers them by itself; on Temporal Cloud add them in the Cloud UI or with tcld (the operator API is not open to namespace users there).`,
+    details: `Adds ${SEARCH_ATTRIBUTES_TEXT} where missing. Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS* (flags win). The dev stack registers them by itself; on Temporal Cloud add them in the Cloud UI or with tcld (the operator API is not open to namespace users there).`,
     examples: ['a2a-temporal setup --address temporal.internal:7233 --namespace prod'],
   },
 };

@@ -136,7 +136,8 @@ export function program(write: (text: string) => void, done: (command: Command) 
     const cmd = (name ? cli.commands.find((parent) => parent.name() === group)! : cli)
       .command(name ?? id)
       .summary(summary)
-      .description(`${summary}.${details ? `\n\n${details}` : ''}`)
+      // A summary that asks a question has its full stop already.
+      .description(`${summary}${summary.endsWith('?') ? '' : '.'}${details ? `\n\n${details}` : ''}`)
       .addHelpText('after', `\nExamples:\n${examples.map((line) => `  ${line}`).join('\n')}`);
     items.forEach((item) => (item instanceof Argument ? cmd.addArgument(item) : cmd.addOption(item)));
     if (id !== 'tasks') cmd.action(() => done(toCommand(id, cmd, env)));

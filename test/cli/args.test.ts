@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, parseState, parseTransport, type Command } from '../../src/cli/args.js';
 import { ExitCode, UsageError } from '../../src/cli/errors.js';
 import { helpFor } from '../../src/cli/help.js';
+import { COMMANDS } from '../../src/cli/spec.js';
+import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../../src/protocol/search-attributes.js';
 
 function usageError(fn: () => unknown): UsageError {
   try {
@@ -51,6 +53,18 @@ describe('help texts', () => {
     expect(help('tasks list')).toContain('(choices: "submitted", "working", "input-required"');
     expect(help('send')).toContain('Examples: a2a-temporal send purchase-approval');
     expect(help()).toContain('Environment: A2A_URL gateway base URL');
+  });
+
+  it('name every search attribute setup registers, with its type', () => {
+    const text = help('setup');
+    for (const { name, type } of SEARCH_ATTRIBUTE_DEFINITIONS) {
+      expect(text).toContain(`${name} (${searchAttributeTypeName(type)})`);
+    }
+  });
+
+  it('end a summary that asks a question without a stray full stop', () => {
+    expect(help('check-deploy')).toContain('would a deploy break them? Reads the histories');
+    for (const command of COMMANDS) expect(help(command.id), command.id).not.toContain('?.');
   });
 });
 
