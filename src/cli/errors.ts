@@ -10,6 +10,7 @@ import {
   TEMPORAL_UNAVAILABLE,
   TEMPORAL_UNAVAILABLE_MESSAGE,
 } from '../gateway/errors.js';
+import { devCommand } from './dev-command.js';
 import { commandHint, shellWord, type AgentAddress } from './format.js';
 
 export const ExitCode = {
@@ -132,7 +133,7 @@ export function toCliError(error: unknown, context: ErrorContext): CliError {
     return new CliError(
       lost && context.taskId
         ? `Lost the connection to the gateway at ${context.gatewayUrl} (${network}).${followUp}`
-        : `Cannot reach the gateway at ${context.gatewayUrl}: is it running? (npm start)`,
+        : `Cannot reach the gateway at ${context.gatewayUrl}: is it running? (${devCommand()})`,
       ExitCode.Unreachable,
     );
   }

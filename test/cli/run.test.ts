@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/temp-dirs.js';
 import { COMMANDS } from '../../src/cli/spec.js';
 import { helpFor } from '../../src/cli/help.js';
 import { run } from '../../src/cli/run.js';
@@ -10,6 +11,8 @@ function captureIo(env: NodeJS.ProcessEnv = {}) {
   const io: Io = { out: (text) => out.push(text), err: (text) => err.push(text), env, now: () => new Date() };
   return { io, out, err };
 }
+
+const temp = useTempDirs();
 
 /** Nothing listens on port 9 (discard) here: connections are refused at once. */
 const DEAD_GATEWAY = 'http://127.0.0.1:9';
@@ -43,5 +46,26 @@ describe('run', () => {
     expect(await run(['tasks', 'show', 't1', '--json'], io)).toBe(2);
     expect(err[0]).toBe(`error: Cannot reach the gateway at ${DEAD_GATEWAY}: is it running? (npm start)`);
     expect(JSON.parse(out[0]!)).toEqual({ error: { exitCode: 2, message: expect.stringContaining('Cannot reach') } });
+  });
+
+  it('names the npm script that starts the gateway: npm run dev in a project made by init', async () => {
+    const project = temp.make('a2a-init-');
+    expect(await run(['init', project], captureIo().io)).toBe(0);
+    const started = process.cwd();
+    try {
+      // Outside any project, the command itself (through npx when the tests run under npm).
+      for (const [dir, hint] of [
+        [project, /\(npm run dev\)$/],
+        [temp.make('a2a-no-project-'), /\((npx )?a2a-temporal dev\)$/],
+      ] as const) {
+        process.chdir(dir);
+        const { io, err } = captureIo({ A2A_URL: DEAD_GATEWAY });
+        expect(await run(['tasks', 'show', 't1'], io)).toBe(2);
+        expect(err[0]).toContain(`error: Cannot reach the gateway at ${DEAD_GATEWAY}: is it running? (`);
+        expect(err[0]).toMatch(hint);
+      }
+    } finally {
+      process.chdir(started);
+    }
   });
 });
