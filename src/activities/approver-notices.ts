@@ -19,7 +19,7 @@ import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { notificationSigner, pushSigningKeyFromEnv } from '../push/signing.js';
 import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../push/url-policy.js';
 import {
-  APPROVER_DIRECTORY_ENV,
+  approverDirectorySource,
   DirectoryError,
   parseDirectory,
   readDirectory,
@@ -74,7 +74,7 @@ export function createApproverActivities(options: ApproverChannelOptions = {}) {
   const policy = options.policy ?? pushUrlPolicyFromEnv(env);
   const signingKey = options.signingKey ?? pushSigningKeyFromEnv(env);
   const sign = signingKey && notificationSigner(signingKey);
-  const source = options.directory ?? env[APPROVER_DIRECTORY_ENV];
+  const source = approverDirectorySource(options.directory, env);
   const links = options.answerLinks === undefined ? answerLinkSettingsFromEnv(env) : options.answerLinks || undefined;
 
   async function directory(): Promise<ApproverDirectory> {

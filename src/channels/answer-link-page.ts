@@ -19,22 +19,44 @@ import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
 import { GatewayUser } from '../gateway/request-context.js';
 import { lifetimeOf } from '../gateway/sdk-compat/index.js';
 import { ANSWER_LINK_SECRET_ENV, answerMessageId, readAnswerToken, type AnswerClaims } from './answer-links.js';
-import { APPROVER_DIRECTORY_ENV, groupsOf, loadDirectory, type ApproverDirectory } from './directory.js';
+import { ConfigError } from '../config/load-config.js';
+import {
+  APPROVER_DIRECTORY_ENV,
+  approverDirectorySource,
+  groupsOf,
+  loadDirectory,
+  type ApproverDirectory,
+} from './directory.js';
 import { escapeHtml } from './notice-text.js';
 
 export interface AnswerLinkPageSettings {
   /** The HMAC key the workers sign the links with (A2A_APPROVAL_LINK_SECRET). */
   secret: Buffer;
   /** The approver directory (a file's path, or the directory): the groups of the token's principal. */
-  directory?: string | ApproverDirectory;
+  directory: string | ApproverDirectory;
 }
 
-/** The page's settings, or undefined when A2A_APPROVAL_LINK_SECRET is unset (no page). */
-export function answerLinkPageFromEnv(env: NodeJS.ProcessEnv): AnswerLinkPageSettings | undefined {
+/**
+ * The page's settings, or undefined when A2A_APPROVAL_LINK_SECRET is unset (no page). The directory is
+ * the worker's (`configured`: the project config's approvals.directory, else A2A_APPROVER_DIRECTORY);
+ * without one a link's principal would have no groups, and a valid link for a group's question would
+ * be refused (as used up, or as not the principal's to answer): a ConfigError instead, at start.
+ */
+export function answerLinkPageFromEnv(
+  env: NodeJS.ProcessEnv,
+  configured: string | undefined,
+): AnswerLinkPageSettings | undefined {
   const secret = hmacSecretFromEnv(env, ANSWER_LINK_SECRET_ENV);
   if (!secret) return undefined;
-  const directory = env[APPROVER_DIRECTORY_ENV]?.trim();
-  return { secret, ...(directory && { directory }) };
+  const directory = approverDirectorySource(configured, env);
+  if (directory === undefined) {
+    throw new ConfigError(
+      `${ANSWER_LINK_SECRET_ENV} is set (one-click answers in emails), but no approver directory is: name the ` +
+        `workers' one, approvals.directory in the project config or ${APPROVER_DIRECTORY_ENV}, so that a link ` +
+        `answers with its approver's groups.`,
+    );
+  }
+  return { secret, directory };
 }
 
 interface TaskView {
@@ -120,8 +142,7 @@ export function answerLinkPageRouter(
     const { claims } = reading;
     const handler = handlers.get(claims.agent);
     if (!handler) return refusal(404, 'Unknown agent', `No agent ${claims.agent} is served here.`);
-    const directory = settings.directory === undefined ? undefined : await loadDirectory(settings.directory);
-    const groups = directory ? groupsOf(directory, claims.approver) : [];
+    const groups = groupsOf(await loadDirectory(settings.directory), claims.approver);
     const { signal, outcome } = lifetimeOf(req);
     const user = new GatewayUser('email', signal, outcome, { id: claims.approver, groups, via: 'email' }, false);
     const question = await waitingQuestion(handler, user, claims);

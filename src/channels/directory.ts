@@ -15,6 +15,14 @@ import type { ResolveApproversInput, ResolvedApprovers } from '../protocol/appro
 
 export const APPROVER_DIRECTORY_ENV = 'A2A_APPROVER_DIRECTORY';
 
+/**
+ * The directory the worker and the gateway both read: the one given (the project config's
+ * `approvals.directory`, or a test's), else A2A_APPROVER_DIRECTORY; undefined when neither names one.
+ */
+export function approverDirectorySource<T>(given: T | undefined, env: NodeJS.ProcessEnv): T | string | undefined {
+  return given ?? (env[APPROVER_DIRECTORY_ENV]?.trim() || undefined);
+}
+
 const PrincipalEntry = z.strictObject({
   name: z.string().optional(),
   email: z.email().optional(),

@@ -32,7 +32,7 @@ export async function serveProject(
 
   const connection = await Connection.connect(settings.connection);
   const client = new Client({ connection, namespace: settings.namespace, plugins: tracingPlugins() });
-  const gatewayDefaults = gatewaySettings(env, 'development');
+  const gatewayDefaults = gatewaySettings(env, 'development', config);
   const metricsPort = await devMetricsPort(env, 'A2A_METRICS_PORT');
   const gateway = await startProjectGateway(config, client, settings, {
     ...gatewayDefaults,

@@ -3,8 +3,9 @@
  * PORT (8080), GRPC_PORT (8081, "off" disables gRPC), HOST, A2A_PUBLIC_URL and
  * A2A_GRPC_PUBLIC_ADDRESS (what the cards advertise), A2A_DEFAULT_AGENT, A2A_ALLOWED_HOSTS (host
  * names the HTTP server answers, comma-separated; on loopback the default is loopback names only),
- * A2A_METRICS_PORT (the Prometheus endpoint, see src/telemetry/metrics-settings.ts), and
- * authentication (A2A_AUTH and its variables, see auth/settings.ts).
+ * A2A_METRICS_PORT (the Prometheus endpoint, see src/telemetry/metrics-settings.ts),
+ * authentication (A2A_AUTH and its variables, see auth/settings.ts), and the answers channels bring
+ * (src/channels: Slack clicks; email links, with the approver directory the project config names).
  *
  * Production (the `gateway` command) listens on every interface and refuses to start without an
  * A2A_AUTH setting (`none` must be said explicitly). Development (`dev`) listens on loopback and
@@ -14,6 +15,7 @@ import { createAuthenticator } from './auth/authenticator.js';
 import { AuthConfigError, authSettingsFromEnv, commaList } from './auth/settings.js';
 import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
+import type { LoadedConfig } from '../config/load-config.js';
 import { metricsPortFromEnv } from '../telemetry/metrics-settings.js';
 import { slackInteractionsFromEnv } from '../channels/slack-interactions.js';
 import { answerLinkPageFromEnv } from '../channels/answer-link-page.js';
@@ -25,7 +27,12 @@ const AUTH_REQUIRED_MESSAGE =
   'Set A2A_AUTH to api-key, jwt or trusted-header (comma-separated for several), or to none to run without ' +
   'authentication (then anyone who reaches the gateway can read, answer and cancel every task).';
 
-export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): GatewaySettings {
+/** `project`: the loaded project config, for what it says beside the environment (the approver directory). */
+export function gatewaySettings(
+  env: NodeJS.ProcessEnv,
+  mode: GatewayMode,
+  project: Pick<LoadedConfig, 'approvals'>,
+): GatewaySettings {
   const port = Number(env.PORT ?? 8080);
   const grpcPort = env.GRPC_PORT === 'off' ? false : Number(env.GRPC_PORT ?? 8081);
   // Under dev the port is chosen as it is bound (src/dev/serve.ts).
@@ -33,7 +40,7 @@ export function gatewaySettings(env: NodeJS.ProcessEnv, mode: GatewayMode): Gate
   const auth = authSettingsFromEnv(env);
   if (!auth && mode === 'production') throw new AuthConfigError(AUTH_REQUIRED_MESSAGE);
   const slackInteractions = slackInteractionsFromEnv(env);
-  const answerLinks = answerLinkPageFromEnv(env);
+  const answerLinks = answerLinkPageFromEnv(env, project.approvals?.directory);
   return {
     host: env.HOST ?? (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port,

@@ -3,9 +3,11 @@
  * SMTP settings (clear errors for bad variables), the notice text (everything escaped in HTML), the
  * masking of addresses and the config's `approvals` checks.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DirectoryError, parseDirectory, readDirectory, resolveApprovers } from '../../src/channels/directory.js';
 import { SmtpConfigError, smtpSettingsFromEnv } from '../../src/channels/email.js';
@@ -13,6 +15,7 @@ import { maskEmail, maskUrl } from '../../src/channels/mask.js';
 import { answerLinks, answerLinkSettingsFromEnv, readAnswerToken } from '../../src/channels/answer-links.js';
 import { noticeHtml, noticeSubject, noticeText } from '../../src/channels/notice-text.js';
 import { loadConfig } from '../../src/config/load-config.js';
+import { gatewaySettings } from '../../src/gateway/config.js';
 import type { ApproverNotice } from '../../src/protocol/approvals.js';
 
 const directory = parseDirectory(
@@ -182,5 +185,39 @@ describe('the email answer links', () => {
     expect(expiry()).toBe('2026-11-26T14:00:00.000Z');
     expect(expiry('2026-11-25T18:00:00.000Z')).toBe('2026-11-25T18:00:00.000Z');
     expect(answerLinks('https://x.example', settings, { ...notice, kind: 'answered' }, now)).toBeUndefined();
+  });
+
+  it("are served by the gateway with the workers' directory: the project config's, else A2A_APPROVER_DIRECTORY", () => {
+    const env = { A2A_APPROVAL_LINK_SECRET: secret };
+    const named = { approvals: { directory: '/srv/project/people.json' } };
+    const linksWith = (given: NodeJS.ProcessEnv, project: typeof named | object) =>
+      gatewaySettings(given, 'development', project).answerLinks?.directory;
+    expect(linksWith(env, named)).toBe('/srv/project/people.json');
+    expect(linksWith({ ...env, A2A_APPROVER_DIRECTORY: '/etc/people.json' }, {})).toBe('/etc/people.json');
+    // The config wins, as on the worker.
+    expect(linksWith({ ...env, A2A_APPROVER_DIRECTORY: '/etc/people.json' }, named)).toBe('/srv/project/people.json');
+    expect(gatewaySettings({}, 'development', named).answerLinks).toBeUndefined();
+  });
+
+  it('stop the gateway command at start when it has no directory, saying what to set', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', GRPC_PORT: 'off', A2A_AUTH: 'none' };
+    env.A2A_APPROVAL_LINK_SECRET = secret;
+    delete env.A2A_APPROVER_DIRECTORY;
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const child = spawn(process.execPath, ['bin/a2a-temporal.js', 'gateway', 'examples/a2a-temporal.config.ts'], {
+      cwd: root,
+      env,
+    });
+    // A gateway that starts anyway is stopped, and fails the test.
+    const started = setTimeout(() => child.kill(), 20_000);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    clearTimeout(started);
+    expect(stderr).toContain(
+      'A2A_APPROVAL_LINK_SECRET is set (one-click answers in emails), but no approver directory is: name the ' +
+        "workers' one, approvals.directory in the project config or A2A_APPROVER_DIRECTORY",
+    );
+    expect(code).toBe(1);
   });
 });

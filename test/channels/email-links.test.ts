@@ -1,18 +1,29 @@
 /**
  * One-click answers from an approval email, end to end: the mail arrives on a real SMTP server with
  * Approve / Deny links; following one (GET) only shows a confirmation page; its form's POST answers
- * the task as the link's principal (its group from the directory), through the same checks as an
- * A2A reply. A link replayed after the answer, used against the task's next question, expired,
- * tampered with, or posted from another site is refused.
+ * the task as the link's principal (its group from the directory the project config names, read by
+ * the gateway as by the worker), through the same checks as an A2A reply. A link replayed after the
+ * answer, used against the task's next question, expired, tampered with, or posted from another site
+ * is refused. In Chromium: the mailed link opened, its button clicked, the task done; and the same
+ * form auto-submitted by a page of another site refused.
  */
 import type { Client } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpSender, smtpSettingsFromEnv } from '../../src/channels/email.js';
 import { mintAnswerToken, readAnswerToken } from '../../src/channels/answer-links.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { gatewaySettings } from '../../src/gateway/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { askingAgent, chatAgent } from '../agents/test-agents.js';
+import { browserAvailable, launchBrowser } from '../inbox/browser.js';
 import { finalTask, startTask, waitForState } from '../support/tasks.js';
+import { useTempDirs } from '../support/temp-dirs.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
 import { eventually, MailServer, smtpEnv, type ReceivedMail } from './mail-server.js';
 
@@ -26,16 +37,35 @@ const directory = {
   groups: { finance: ['alice', 'bob'] },
 };
 
+const temp = useTempDirs();
 let mail: MailServer;
 let gateway: RunningGateway;
 let worker: TestWorker;
 let client: Client;
+
+/** A project whose config names the directory file (`approvals.directory`), and no A2A_APPROVER_DIRECTORY. */
+async function projectConfig() {
+  const dir = temp.make('a2a-links-project-');
+  writeFileSync(
+    join(dir, 'agents.ts'),
+    "export default [{ name: 'x', description: 'x', skills: [], run: async () => 'ok' }];\n",
+  );
+  writeFileSync(join(dir, 'people.json'), JSON.stringify(directory));
+  writeFileSync(
+    join(dir, 'a2a-temporal.config.ts'),
+    "export default { agents: './agents.ts', approvals: { directory: './people.json' } };\n",
+  );
+  return loadConfig(undefined, dir);
+}
 
 beforeAll(async () => {
   mail = new MailServer();
   const port = await mail.start();
   client = await testClient();
   const taskQueue = `test-links-${randomUUID()}`;
+  const config = await projectConfig();
+  // The link settings as the `gateway` command makes them: the secret from the environment, the directory from the config.
+  const { answerLinks } = gatewaySettings({ A2A_APPROVAL_LINK_SECRET: SECRET }, 'development', config);
   gateway = await startGateway({
     client,
     agents: [askingAgent, chatAgent],
@@ -43,12 +73,12 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     grpcPort: false,
-    answerLinks: { secret: Buffer.from(SECRET), directory },
+    ...(answerLinks && { answerLinks }),
   });
   const settings = smtpSettingsFromEnv(smtpEnv(port))!;
   worker = await startTestWorker(taskQueue, {
     approvals: {
-      directory,
+      ...config.approvals,
       sendEmail: smtpSender(settings),
       publicUrl: gateway.url,
       answerLinks: { secret: Buffer.from(SECRET), ttlMs: 60 * 60 * 1000 },
@@ -79,15 +109,14 @@ function tokenOf(link: string): string {
 }
 
 /** The form's POST, as the browser sends it from the confirmation page. */
-async function confirm(link: string, headers: Record<string, string> = {}) {
+async function confirm(link: string, headers: Record<string, string | undefined> = {}) {
   const url = new URL(link);
+  const sent = { origin: url.origin, 'sec-fetch-site': 'same-origin', ...headers };
   const response = await fetch(`${url.origin}${url.pathname}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      origin: url.origin,
-      'sec-fetch-site': 'same-origin',
-      ...headers,
+      ...Object.fromEntries(Object.entries(sent).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     },
     body: new URLSearchParams({ token: tokenOf(link) }).toString(),
     redirect: 'manual',
@@ -128,10 +157,14 @@ describe('one-click answer links in approval emails', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await waitForState(handle, 'input-required')).metadata?.pendingQuestion).toBeDefined();
 
-    // Posted from another site: refused, the task still waits.
+    // Posted from another site: refused, the task still waits. A null Origin (a page whose policy is
+    // no-referrer) counts only when Fetch Metadata says same-origin; without it, refused.
     expect(
       (await confirm(links.approve, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).status,
     ).toBe(403);
+    expect((await confirm(links.approve, { origin: 'null', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await confirm(links.approve, { origin: 'null', 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    expect((await confirm(links.approve, { origin: 'null', 'sec-fetch-site': undefined })).status).toBe(403);
     await waitForState(handle, 'input-required');
 
     const answered = await confirm(links.approve);
@@ -199,5 +232,111 @@ describe('one-click answer links in approval emails', () => {
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.status.message?.parts[0]?.text).toBe('approve,deny');
     expect(taskId).toBeTruthy();
+  });
+});
+
+/** A JSON-RPC call to the gateway (it runs without authentication here). */
+async function rpc(agent: string, method: string, params: unknown): Promise<any> {
+  const response = await fetch(`${gateway.url}/agents/${agent}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as any;
+  if (body.error) throw new Error(JSON.stringify(body.error));
+  return body.result;
+}
+
+/** The mail to `address` about task `taskId`, once it arrived (its links name the task). */
+function mailAbout(address: string, taskId: string): Promise<ReceivedMail> {
+  return eventually(() =>
+    mail.to(address).find((received) => {
+      const approve = /^Approve: (\S+)$/m.exec(received.mail.text ?? '')?.[1];
+      const reading = approve && readAnswerToken(Buffer.from(SECRET), tokenOf(approve));
+      return reading && 'claims' in reading && reading.claims.taskId === taskId;
+    }),
+  );
+}
+
+describe.runIf(browserAvailable())('one-click answers in Chromium', () => {
+  let browser: Browser;
+  /** Another site, serving `foreignPage`: localhost and 127.0.0.1 are different sites to the browser. */
+  let elsewhere: Server;
+  let foreignPage = '';
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    elsewhere = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(foreignPage));
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => elsewhere?.close(resolve));
+  });
+
+  /** A question for group:finance, mailed, through the A2A API. */
+  async function ask(text: string): Promise<string> {
+    const data = { responders: ['group:finance'], notify: ['email'], deadline: '1 hour' };
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }, { data }] };
+    const { task } = await rpc('test-ask', 'SendMessage', { message });
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    return task.id as string;
+  }
+
+  async function stateOf(taskId: string): Promise<string> {
+    return (await rpc('test-ask', 'GetTask', { id: taskId })).status.state;
+  }
+
+  /** Opens the mailed link, clicks its button; the headers Chromium sent with the POST. */
+  async function approveFromPage(page: Page, link: string): Promise<Record<string, string>> {
+    await page.goto(link);
+    expect(await page.locator('h1').textContent()).toBe('Approve?');
+    const [posted] = await Promise.all([
+      page.waitForRequest((request) => request.method() === 'POST'),
+      page.getByRole('button', { name: 'Approve' }).click(),
+    ]);
+    await page.waitForURL(`${gateway.url}/inbox/answer`);
+    expect(await page.locator('main').textContent()).toContain('Recorded: approve');
+    return posted.allHeaders();
+  }
+
+  it('approves from the mailed link: the confirmation page, its button, the task completed', async () => {
+    const taskId = await ask('Buy 3 monitors for 450 EUR');
+    const { approve } = linksOf(await mailAbout('alice@example.com', taskId));
+    const page = await browser.newPage();
+    const posted = await approveFromPage(page, approve);
+    expect(await page.locator('main').textContent()).toContain('Recorded: approve, as alice.');
+    // What Chromium sends from a page whose policy is no-referrer: Origin null, Fetch Metadata same-origin.
+    expect(posted).toMatchObject({ origin: 'null', 'sec-fetch-site': 'same-origin' });
+    await expect.poll(() => stateOf(taskId), { timeout: 15_000 }).toBe('TASK_STATE_COMPLETED');
+    const task = await rpc('test-ask', 'GetTask', { id: taskId });
+    // Alice answered as a member of group:finance: the directory the project config names says so.
+    expect(JSON.parse(task.status.message.parts[0].text)).toMatchObject({ text: 'approve', responder: 'alice' });
+    await page.close();
+  });
+
+  it('refuses the same form submitted by a page of another site', async () => {
+    const taskId = await ask('Pay invoice 17 for 9,800 EUR');
+    const { approve } = linksOf(await mailAbout('bob@example.com', taskId));
+    // The other site's page posts the link's token at once, with no-referrer: Origin null, as from the real page.
+    foreignPage =
+      `<!doctype html><meta name="referrer" content="no-referrer">` +
+      `<form method="post" action="${gateway.url}/inbox/answer"><input type="hidden" name="token" value="${tokenOf(approve)}"></form>` +
+      `<script>document.forms[0].submit()</script>`;
+    const page = await browser.newPage();
+    const [posted] = await Promise.all([
+      page.waitForRequest((request) => request.method() === 'POST'),
+      page.goto(`http://localhost:${(elsewhere.address() as AddressInfo).port}/`),
+    ]);
+    await page.waitForURL(`${gateway.url}/inbox/answer`);
+    expect(await page.locator('h1').textContent()).toBe('Refused');
+    expect(await posted.allHeaders()).toMatchObject({ origin: 'null', 'sec-fetch-site': 'cross-site' });
+    expect(await stateOf(taskId)).toBe('TASK_STATE_INPUT_REQUIRED');
+
+    // The link itself still answers, from its own page.
+    await approveFromPage(page, approve);
+    await expect.poll(() => stateOf(taskId), { timeout: 15_000 }).toBe('TASK_STATE_COMPLETED');
+    await page.close();
   });
 });

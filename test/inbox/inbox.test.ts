@@ -290,6 +290,9 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
       fetch(reply, { method: 'POST', headers: { ...asAlice, ...headers }, body: '{"text":"yes"}' });
     expect((await post({ origin: 'http://evil.example' })).status).toBe(403);
     expect((await post({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    // A null Origin (what a no-referrer page's form sends) counts only with Sec-Fetch-Site: same-origin.
+    expect((await post({ origin: 'null', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await post({ origin: 'null' })).status).toBe(403);
     expect((await post({ 'x-csrf-token': 'forged' })).status).toBe(403);
     expect(await stateOf('test-ask', task.id, 'carol')).toBe('TASK_STATE_INPUT_REQUIRED');
 

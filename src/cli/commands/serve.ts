@@ -77,7 +77,7 @@ export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCod
   routeConsoleToLogger();
   await configErrorsAsUsage(async () => startTracing({ serviceName: 'a2a-temporal-gateway' }));
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
-  const gateway = await configErrorsAsUsage(async () => gatewaySettings(io.env, 'production'));
+  const gateway = await configErrorsAsUsage(async () => gatewaySettings(io.env, 'production', config));
   const settings = temporalSettings(io.env, taskQueueOf(config));
   // Lazy: the gateway starts (and answers "Temporal is unreachable, retry later") while Temporal is down.
   const { client, connection } = createTemporalClient(settings.connection, settings.namespace);

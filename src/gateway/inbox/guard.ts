@@ -33,12 +33,21 @@ export const securityHeaders: RequestHandler = (_req, res, next) => {
  * Whether the request comes from a page of this origin, as far as the browser tells: a browser sends
  * Sec-Fetch-Site (and Origin) on every POST; a non-browser client sends neither and is judged by the
  * CSRF token alone (it could forge these headers anyway, but it has no victim's cookies).
+ *
+ * Origin `null` is what a browser sends for a form POST from a page whose policy is no-referrer (every
+ * page here: the email link's confirmation page is one): it then counts only when Sec-Fetch-Site says
+ * same-origin. The browser sets that header itself (no script can), and says cross-site for another
+ * site's page, whose no-referrer form says `null` too; a browser without Fetch Metadata (before Safari
+ * 16.4) is refused rather than trusted on a `null`. The pages keep no-referrer rather than a policy
+ * such as same-origin, which would make Chromium send the real Origin: the confirmation page's URL
+ * carries its link's token, which would then go out as the Referer of its every request.
  */
 export function fromThisOrigin(req: Request, publicOrigin: string): boolean {
   const site = req.get('sec-fetch-site');
   if (site !== undefined && site !== 'same-origin') return false;
   const origin = req.get('origin');
   if (origin === undefined) return true;
+  if (origin === 'null') return site === 'same-origin';
   const own = [publicOrigin, `${req.protocol}://${req.get('host') ?? ''}`];
   return own.includes(origin);
 }
