@@ -17,7 +17,15 @@ import { GatewayUser } from '../gateway/request-context.js';
 import { lifetimeOf } from '../gateway/sdk-compat/index.js';
 import { SLACK_ANSWER_ACTIONS } from '../protocol/approvals.js';
 import { ANSWERS_QUESTION_METADATA } from '../protocol/contract.js';
-import { groupsOf, loadDirectory, principalOfSlackUser, type ApproverDirectory } from './directory.js';
+import { ConfigError } from '../config/load-config.js';
+import {
+  APPROVER_DIRECTORY_ENV,
+  approverDirectorySource,
+  groupsOf,
+  loadDirectory,
+  principalOfSlackUser,
+  type ApproverDirectory,
+} from './directory.js';
 
 export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
 const SLACK_SIGNING_SECRET_ENV = 'A2A_SLACK_SIGNING_SECRET';
@@ -29,12 +37,19 @@ export interface SlackInteractionSettings {
   directory: string | ApproverDirectory;
 }
 
-export function slackInteractionsFromEnv(env: NodeJS.ProcessEnv): SlackInteractionSettings | undefined {
+/** `configured`: the project config's approvals.directory, the workers' directory (else A2A_APPROVER_DIRECTORY). */
+export function slackInteractionsFromEnv(
+  env: NodeJS.ProcessEnv,
+  configured: string | undefined,
+): SlackInteractionSettings | undefined {
   const signingSecret = env[SLACK_SIGNING_SECRET_ENV]?.trim();
   if (!signingSecret) return undefined;
-  const directory = env.A2A_APPROVER_DIRECTORY?.trim();
-  if (!directory) {
-    throw new Error(`${SLACK_SIGNING_SECRET_ENV} is set: set A2A_APPROVER_DIRECTORY too (who each Slack user is)`);
+  const directory = approverDirectorySource(configured, env);
+  if (directory === undefined) {
+    throw new ConfigError(
+      `${SLACK_SIGNING_SECRET_ENV} is set (Slack buttons), but no approver directory is: name the workers' one, ` +
+        `approvals.directory in the project config or ${APPROVER_DIRECTORY_ENV}, so that a click maps to its approver.`,
+    );
   }
   return { signingSecret, directory };
 }

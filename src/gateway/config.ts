@@ -39,7 +39,7 @@ export function gatewaySettings(
   const metricsPort = mode === 'production' ? metricsPortFromEnv(env, 'A2A_METRICS_PORT') : undefined;
   const auth = authSettingsFromEnv(env);
   if (!auth && mode === 'production') throw new AuthConfigError(AUTH_REQUIRED_MESSAGE);
-  const slackInteractions = slackInteractionsFromEnv(env);
+  const slackInteractions = slackInteractionsFromEnv(env, project.approvals?.directory);
   const answerLinks = answerLinkPageFromEnv(env, project.approvals?.directory);
   return {
     host: env.HOST ?? (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),

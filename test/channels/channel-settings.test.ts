@@ -199,6 +199,15 @@ describe('the email answer links', () => {
     expect(gatewaySettings({}, 'development', named).answerLinks).toBeUndefined();
   });
 
+  it("map Slack clicks with the workers' directory too, and refuse a signing secret without one", () => {
+    const env = { A2A_SLACK_SIGNING_SECRET: 'slack-signing-secret' };
+    const named = { approvals: { directory: '/srv/project/people.json' } };
+    expect(gatewaySettings(env, 'development', named).slackInteractions?.directory).toBe('/srv/project/people.json');
+    expect(() => gatewaySettings(env, 'development', {})).toThrow(
+      'A2A_SLACK_SIGNING_SECRET is set (Slack buttons), but no approver directory is',
+    );
+  });
+
   it('stop the gateway command at start when it has no directory, saying what to set', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', GRPC_PORT: 'off', A2A_AUTH: 'none' };
     env.A2A_APPROVAL_LINK_SECRET = secret;
