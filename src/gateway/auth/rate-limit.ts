@@ -9,6 +9,8 @@ const PRUNE_ABOVE = 10_000;
 
 export class RateLimit {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** The size at which to prune next: twice what a pruning left, so its cost is spread over as many takes. */
+  private pruneAt = PRUNE_ABOVE;
 
   constructor(
     readonly perMinute: number,
@@ -18,7 +20,7 @@ export class RateLimit {
   /** Takes one token for `key`; the seconds to wait when none is left, else 0. */
   take(key: string): number {
     const now = this.now();
-    if (this.buckets.size > PRUNE_ABOVE) this.prune(now);
+    if (this.buckets.size > this.pruneAt) this.prune(now);
     const bucket = this.buckets.get(key) ?? { tokens: this.perMinute, at: now };
     bucket.tokens = this.refilled(bucket, now);
     bucket.at = now;
@@ -28,6 +30,11 @@ export class RateLimit {
       return 0;
     }
     return Math.ceil((1 - bucket.tokens) / this.refillPerMs / 1000);
+  }
+
+  /** Keys with a bucket now (tests). */
+  get size(): number {
+    return this.buckets.size;
   }
 
   private get refillPerMs(): number {
@@ -40,7 +47,9 @@ export class RateLimit {
 
   /** A full bucket is the same as none. */
   private prune(now: number): void {
-    for (const [key, bucket] of this.buckets)
+    for (const [key, bucket] of this.buckets) {
       if (this.refilled(bucket, now) >= this.perMinute) this.buckets.delete(key);
+    }
+    this.pruneAt = Math.max(PRUNE_ABOVE, 2 * this.buckets.size);
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The live streams this gateway holds, by session, each ended with a `signed-out` event when its
  * session ends: at its expiry; at once when the session signs out through this gateway; and, when
- * it signs out through another one, at the next check of the sign-out records (every RECHECK_MS
- * while signed-in streams are open, one describe per session). A request is checked when it
- * arrives; a stream is one request that lasts, hence the re-check.
+ * it signs out through another one, at the next look at the sign-outs recorded since the last
+ * (every RECHECK_MS while signed-in streams are open). A request is checked when it arrives; a
+ * stream is one request that lasts, hence the look. That look is one visibility query per gateway,
+ * whatever the number of open pages, rather than one describe per page: visibility is a second or
+ * so behind, so a stream on another gateway ends within RECHECK_MS and that delay.
  */
 import type { Response } from 'express';
 import { logger } from '../../logging.js';
@@ -12,12 +14,19 @@ import type { SignOuts } from './sign-outs.js';
 
 /** How often the open streams' sessions are checked against the sign-outs other gateways recorded. */
 const RECHECK_MS = 5_000;
+/**
+ * Each look lists the sign-outs from this long before the last: visibility's delay, and the
+ * difference between this gateway's clock and Temporal's, must not hide one.
+ */
+const OVERLAP_MS = 30_000;
 /** setTimeout's longest delay (about 24 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class SessionStreams {
   private readonly open = new Map<string, { session: Session; streams: Set<Response> }>();
   private recheckTimer?: NodeJS.Timeout;
+  /** Sign-outs from then on are looked for; undefined while no signed-in stream is open. */
+  private lookedAt?: number;
 
   constructor(
     private readonly signOuts: SignOuts,
@@ -52,24 +61,25 @@ export class SessionStreams {
   private schedule(): void {
     const wanted = [...this.open.values()].some(({ session }) => session.principal !== undefined);
     if (wanted && !this.recheckTimer) {
+      // The streams' own requests were checked just now.
+      this.lookedAt ??= Date.now();
       this.recheckTimer = setTimeout(() => void this.recheck(), this.recheckMs).unref();
     } else if (!wanted) {
       clearTimeout(this.recheckTimer);
       this.recheckTimer = undefined;
+      this.lookedAt = undefined;
     }
   }
 
   private async recheck(): Promise<void> {
-    const sessions = [...this.open.values()].map(({ session }) => session).filter((session) => session.principal);
-    await Promise.all(
-      sessions.map((session) =>
-        this.signOuts.signedOut(session).then(
-          (out) => out && this.end(session.id),
-          // Temporal out of reach: the stream's list reports that already; checked again next time.
-          (error: unknown) => logger.debug({ err: error, component: 'inbox' }, 'Checking a sign-out failed'),
-        ),
-      ),
-    );
+    const now = Date.now();
+    try {
+      for (const id of await this.signOuts.signedOutSince((this.lookedAt ?? now) - OVERLAP_MS)) this.end(id);
+      this.lookedAt = now;
+    } catch (error) {
+      // Temporal out of reach: the stream's list says so already; the next look covers this one's time.
+      logger.debug({ err: error, component: 'inbox' }, 'Listing the sign-outs failed');
+    }
     this.recheckTimer = undefined;
     this.schedule();
   }

@@ -17,6 +17,7 @@
  * kept in memory until the session would have expired: a replayed cookie costs nothing after once.
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { quote } from '../task-workflows/index.js';
 import type { Session } from './session.js';
 
 /** No worker polls it: the records' workflow tasks are never taken. */
@@ -61,6 +62,20 @@ export class SignOuts {
     return true;
   }
 
+  /**
+   * The ids of the sessions signed out (on any gateway) from `since` on, as Temporal's visibility
+   * lists them: one query however many sessions a gateway follows, but a second or so behind.
+   */
+  async signedOutSince(since: number): Promise<string[]> {
+    const query = [
+      `WorkflowType = ${quote(SIGN_OUT_WORKFLOW_TYPE)}`,
+      `StartTime >= ${quote(new Date(since).toISOString())}`,
+    ].join(' AND ');
+    const ids: string[] = [];
+    for await (const row of this.client.workflow.list({ query })) ids.push(row.workflowId.slice(ID_PREFIX.length));
+    return ids;
+  }
+
   private remember(session: Session): void {
     const now = Date.now();
     for (const [id, expiresAt] of this.known) if (expiresAt <= now) this.known.delete(id);
@@ -68,6 +83,8 @@ export class SignOuts {
   }
 }
 
+const ID_PREFIX = 'a2a-inbox-signed-out:';
+
 function workflowIdOf(sessionId: string): string {
-  return `a2a-inbox-signed-out:${sessionId}`;
+  return `${ID_PREFIX}${sessionId}`;
 }
