@@ -10,7 +10,7 @@
  * asks whether such a record exists (one describe, read from Temporal's own store, not from the
  * eventually consistent visibility), so a sign-out holds on every gateway from the moment it is
  * answered, with no delay to state. The trade-offs: each signed-in inbox request pays that describe
- * (about a millisecond, next to the visibility list or task read it makes anyway), and with
+ * (1.5 to 2 ms more for the median request, measured on a loaded development machine), and with
  * Temporal out of reach a signed-in session is refused (503) rather than trusted unchecked; the
  * alternatives were worse: short-lived, rotated cookies leave a copied cookie good until it next
  * rotates, and a revocation list in a workflow's state needs a worker to run it. A record found is
