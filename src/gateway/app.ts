@@ -17,7 +17,8 @@ import { publicJwks, pushSigningKeyFromEnv, PUSH_JWKS_PATH } from '../push/signi
 import { buildAgentCards } from './agent-card.js';
 import { agentDirectory, AGENT_DIRECTORY_PATH } from './agent-directory.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
-import { limitNewTasksHttp, type NewTaskRateLimit } from './auth/task-rate-limit.js';
+import type { RateLimit } from './auth/rate-limit.js';
+import { limitNewTasksHttp } from './auth/task-rate-limit.js';
 import { authenticateHttp, expressUserBuilder, principalOf } from './request-context.js';
 import {
   jsonRpcBody,
@@ -70,7 +71,7 @@ export interface GatewayOptions {
    */
   authenticator?: Authenticator;
   /** How fast each authenticated principal may start tasks (none without authentication). */
-  newTaskLimit?: NewTaskRateLimit;
+  newTaskLimit?: RateLimit;
   /**
    * Host names (from the Host header) this app answers; others get 403, so a web page cannot reach a
    * gateway on loopback through DNS rebinding. Default: any host.
@@ -97,7 +98,7 @@ export interface GatewayParts extends Gateway {
   handlers: ReadonlyMap<string, TemporalRequestHandler>;
   /** Serves every agent over gRPC, by tenant. */
   grpcHandler: A2ARequestHandler;
-  newTaskLimit?: NewTaskRateLimit;
+  newTaskLimit?: RateLimit;
   /** Whether Temporal is usable, as `/readyz` answers. */
   health: TemporalHealth;
   /** Learns of changes to waiting tasks for all the agents (and from the other gateways); closed with the server. */
@@ -207,7 +208,7 @@ const CARDS_BUILT_AT = new Date().toUTCString();
 function agentRouter(
   handler: A2ARequestHandler,
   authenticator: Authenticator,
-  limit: NewTaskRateLimit | undefined,
+  limit: RateLimit | undefined,
 ): express.Router {
   const router = express.Router();
   const cache = { maxAge: CARD_MAX_AGE_SECONDS };

@@ -5,7 +5,8 @@ import * as grpc from '@grpc/grpc-js';
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Authenticator } from './auth/authenticator.js';
-import { limitNewTasksGrpc, type NewTaskRateLimit } from './auth/task-rate-limit.js';
+import type { RateLimit } from './auth/rate-limit.js';
+import { limitNewTasksGrpc } from './auth/task-rate-limit.js';
 import { authenticateGrpc, grpcPrincipalOf, grpcUserBuilder } from './request-context.js';
 import {
   BODY_LIMIT,
@@ -26,7 +27,7 @@ export async function startGrpcServer(
   host: string,
   port: number,
   authenticator: Authenticator,
-  newTaskLimit: () => NewTaskRateLimit | undefined,
+  newTaskLimit: () => RateLimit | undefined,
 ): Promise<RunningGrpcServer> {
   // The same request size limit as the HTTP transports.
   const server = new grpc.Server({ 'grpc.max_receive_message_length': BODY_LIMIT });
@@ -58,7 +59,7 @@ export async function startGrpcServer(
 function authenticated(
   service: grpc.UntypedServiceImplementation,
   authenticator: Authenticator,
-  newTaskLimit: () => NewTaskRateLimit | undefined,
+  newTaskLimit: () => RateLimit | undefined,
 ): grpc.UntypedServiceImplementation {
   if (!authenticator.required) return service;
   const wrapped: grpc.UntypedServiceImplementation = {};

@@ -19,7 +19,7 @@ import agents from '../../examples/agents/index.js';
 import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
 import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import { run as runCli } from '../../src/cli/run.js';
-import { NewTaskRateLimit } from '../../src/gateway/auth/task-rate-limit.js';
+import { RateLimit } from '../../src/gateway/auth/rate-limit.js';
 import { startGateway } from '../../src/gateway/server.js';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { askingAgent } from '../agents/test-agents.js';
@@ -457,7 +457,7 @@ describe('abuse limits', () => {
         methods: ['api-key'],
         apiKeys: [{ sha256: hashApiKey(keyOf('erin' as Person)), principal: 'erin', groups: [] }],
       }),
-      newTaskLimit: new NewTaskRateLimit(2),
+      newTaskLimit: new RateLimit(2),
     });
     try {
       const erin = { 'x-api-key': keyOf('erin' as Person) };

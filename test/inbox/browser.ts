@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, expect } from 'vitest';
 import agents from '../../examples/agents/index.js';
 import type { Authenticator } from '../../src/gateway/auth/authenticator.js';
+import type { InboxSettings } from '../../src/gateway/inbox/index.js';
 import { askingAgent, llmAgent } from '../agents/test-agents.js';
 import { useGatewayHarness } from '../gateway/harness.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
@@ -76,7 +77,7 @@ export const INBOX_AGENTS = [...agents, askingAgent, llmAgent];
  * A file's inbox stack: a fake model server, a gateway with `authenticator` (and a worker, a dev
  * server) serving INBOX_AGENTS, and a browser; nothing when `enabled` is false.
  */
-export function useInboxStack(authenticator: Authenticator, enabled: boolean) {
+export function useInboxStack(authenticator: Authenticator, enabled: boolean, inbox?: InboxSettings) {
   const stack = {} as { model: FakeModelServer; browser: Browser };
   beforeAll(async () => {
     if (!enabled) return;
@@ -89,7 +90,7 @@ export function useInboxStack(authenticator: Authenticator, enabled: boolean) {
   });
   const harness = useGatewayHarness(() => ({
     model: { baseURL: stack.model.url, model: 'fake-model' },
-    gateway: { agents: INBOX_AGENTS, authenticator, grpcPort: false },
+    gateway: { agents: INBOX_AGENTS, authenticator, grpcPort: false, ...(inbox && { inbox }) },
   }));
   return { stack, harness };
 }

@@ -195,6 +195,19 @@ describe('JWT with a shared secret', () => {
     jwt: { secret: SECRET, clockToleranceSeconds: 30, groupsClaim: 'groups' },
   });
 
+  it('names the settings tokens are checked under, never the secret in clear', () => {
+    const accepted = authenticator.acceptedCredentials;
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]).not.toContain(SECRET);
+    expect(authenticator.credentialOf(bearer('any token'))).toBe(accepted[0]);
+    const rotated = createAuthenticator({
+      methods: ['jwt'],
+      apiKeys: [],
+      jwt: { secret: `${SECRET}-rotated`, clockToleranceSeconds: 30, groupsClaim: 'groups' },
+    });
+    expect(rotated.acceptedCredentials).not.toEqual(accepted);
+  });
+
   it('admits HS256 signed with the secret, and refuses another secret', async () => {
     const key = new TextEncoder().encode(SECRET);
     const good = await token({ groups: 'ops' }, { alg: 'HS256', key });
@@ -238,6 +251,21 @@ describe('API keys', () => {
     const error = await refusal(authenticator, headers({ 'x-api-key': 'key-of-mallory' }));
     expect(error).toMatchObject({ message: 'Unknown API key', challenge: 'ApiKey' });
     expect(error.detail).not.toContain('key-of-mallory');
+  });
+
+  it('names the entry a key matches, among those accepted, for the sessions made from it', () => {
+    const bob = authenticator.credentialOf(headers({ 'x-api-key': 'key-of-bob' }));
+    expect(bob).toContain(hashApiKey('key-of-bob'));
+    expect(bob).not.toContain('key-of-bob"');
+    expect(authenticator.acceptedCredentials).toContain(bob);
+    expect(authenticator.acceptedCredentials).toHaveLength(2);
+    expect(authenticator.credentialOf(headers({ 'x-api-key': 'key-of-mallory' }))).toBeUndefined();
+    // The same key under other groups is another entry: sessions made under the old one end.
+    const regrouped = createAuthenticator({
+      methods: ['api-key'],
+      apiKeys: [{ sha256: hashApiKey('key-of-bob'), principal: 'bob', groups: ['ops', 'finance'] }],
+    });
+    expect(regrouped.acceptedCredentials).not.toContain(bob);
   });
 });
 

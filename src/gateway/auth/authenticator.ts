@@ -51,10 +51,30 @@ export interface Authenticator {
   readonly methods: readonly AuthMethod[];
   /** The caller, or throws AuthenticationError (missing or bad credentials: never says which tasks exist). Returns undefined only when !required. */
   authenticate(header: HeaderLookup): Promise<Principal | undefined>;
+  /**
+   * What accepted the credential the headers carry, once `authenticate` did: an API key's entry (its
+   * SHA-256, principal and groups) or the JWT settings that verified the token. A session made from
+   * a credential (the inbox's sign-in) is bound to it and is good only while `acceptedCredentials`
+   * still holds it, so removing the key, or changing the key or the issuer tokens are checked
+   * against, ends it. Holds no secret in clear (the JWT secret only hashed), yet is for the gateway
+   * only: a session keeps it keyed (inbox/session.ts).
+   */
+  credentialOf(header: HeaderLookup): string | undefined;
+  /** Every credential (as `credentialOf` names it) this gateway accepts now. */
+  readonly acceptedCredentials: readonly string[];
+  /** Whether the request comes from the authenticating proxy: it carries A2A_TRUSTED_PROXY_SECRET. */
+  fromTrustedProxy(header: HeaderLookup): boolean;
 }
 
 /** Verifies one method's credential if the request carries it; undefined when it does not. */
 type Verifier = (header: HeaderLookup) => Promise<Principal> | undefined;
+
+/** One method: its verifier, and for the credentials a session can be made from, their names. */
+interface Method {
+  verify: Verifier;
+  accepted: readonly string[];
+  credentialOf(header: HeaderLookup): string | undefined;
+}
 
 /** Where callers put an API key (the agent card advertises it). */
 export const API_KEY_HEADER = 'x-api-key';
@@ -82,6 +102,7 @@ export function createAuthenticator(settings: AuthSettings): Authenticator {
   const methods: readonly AuthMethod[] = Object.freeze([...new Set(settings.methods)]);
   const verifiers = methods.map((method) => verifierFor(method, settings));
   const challenge = methods.map((method) => CHALLENGES[method]).join(', ');
+  const proxySecret = methods.includes('trusted-header') ? proxySecretCheck(settings) : () => false;
   return {
     required: methods.length > 0,
     methods,
@@ -89,7 +110,7 @@ export function createAuthenticator(settings: AuthSettings): Authenticator {
       if (methods.length === 0) return undefined;
       let principal: Principal | undefined;
       // Every credential present is checked, in the order A2A_AUTH lists the methods; the first wins.
-      for (const verify of verifiers) {
+      for (const { verify } of verifiers) {
         const pending = verify(header);
         if (!pending) continue;
         const caller = await pending;
@@ -98,17 +119,21 @@ export function createAuthenticator(settings: AuthSettings): Authenticator {
       if (!principal) throw new AuthenticationError('Authentication required', challenge, 'no credentials');
       return principal;
     },
+    credentialOf: (header) => verifiers.map((method) => method.credentialOf(header)).find((id) => id !== undefined),
+    acceptedCredentials: verifiers.flatMap((method) => method.accepted),
+    fromTrustedProxy: proxySecret,
   };
 }
 
-function verifierFor(method: AuthMethod, settings: AuthSettings): Verifier {
+function verifierFor(method: AuthMethod, settings: AuthSettings): Method {
   switch (method) {
     case 'api-key':
       return apiKeyVerifier(settings);
     case 'jwt':
       return jwtVerifier(settings);
     case 'trusted-header':
-      return trustedHeaderVerifier(settings);
+      // Nothing to make a session from: the proxy names the caller on every request.
+      return { verify: trustedHeaderVerifier(settings), accepted: [], credentialOf: () => undefined };
   }
 }
 
@@ -118,27 +143,42 @@ function present(header: HeaderLookup, name: string): string | undefined {
   return value?.trim() ? value : undefined;
 }
 
-function apiKeyVerifier(settings: AuthSettings): Verifier {
-  const keys = settings.apiKeys.map((entry) => ({
-    digest: Buffer.from(entry.sha256, 'hex'),
-    principal: { id: entry.principal, groups: [...(entry.groups ?? [])], via: 'api-key' } satisfies Principal,
-  }));
-  return (header) => {
-    const key = present(header, API_KEY_HEADER);
-    if (key === undefined) return undefined;
+function apiKeyVerifier(settings: AuthSettings): Method {
+  const keys = settings.apiKeys.map((entry) => {
+    const groups = [...(entry.groups ?? [])];
+    return {
+      digest: Buffer.from(entry.sha256, 'hex'),
+      principal: { id: entry.principal, groups, via: 'api-key' } satisfies Principal,
+      credential: JSON.stringify(['api-key', entry.sha256, entry.principal, groups]),
+    };
+  });
+  /** The entry the headers' key matches; every entry is compared, so the time taken does not depend on which. */
+  const entryOf = (key: string) => {
     const digest = createHash('sha256').update(key, 'utf8').digest();
-    // Every entry is compared, so the time taken does not depend on which one matched.
-    let match: Principal | undefined;
-    for (const entry of keys) if (timingSafeEqual(entry.digest, digest) && !match) match = entry.principal;
-    if (!match) {
-      const hint = `no configured key has sha256 ${digest.toString('hex').slice(0, 8)}…`;
-      return Promise.reject(new AuthenticationError('Unknown API key', CHALLENGES['api-key'], hint));
-    }
-    return Promise.resolve({ ...match, groups: [...match.groups] });
+    let match: (typeof keys)[number] | undefined;
+    for (const entry of keys) if (timingSafeEqual(entry.digest, digest) && !match) match = entry;
+    return { digest, match };
+  };
+  return {
+    verify(header) {
+      const key = present(header, API_KEY_HEADER);
+      if (key === undefined) return undefined;
+      const { digest, match } = entryOf(key);
+      if (!match) {
+        const hint = `no configured key has sha256 ${digest.toString('hex').slice(0, 8)}…`;
+        return Promise.reject(new AuthenticationError('Unknown API key', CHALLENGES['api-key'], hint));
+      }
+      return Promise.resolve({ ...match.principal, groups: [...match.principal.groups] });
+    },
+    accepted: keys.map((entry) => entry.credential),
+    credentialOf(header) {
+      const key = present(header, API_KEY_HEADER);
+      return key === undefined ? undefined : entryOf(key).match?.credential;
+    },
   };
 }
 
-function jwtVerifier(settings: AuthSettings): Verifier {
+function jwtVerifier(settings: AuthSettings): Method {
   const jwt = settings.jwt;
   if (!jwt || (jwt.jwksUrl === undefined) === (jwt.secret === undefined)) {
     throw new TypeError('jwt authentication needs exactly one of settings.jwt.jwksUrl and settings.jwt.secret');
@@ -156,8 +196,12 @@ function jwtVerifier(settings: AuthSettings): Verifier {
   };
   const invalid = (detail: string) =>
     new AuthenticationError('Invalid or expired token', 'Bearer error="invalid_token"', detail);
+  // What decides whether a token is good besides the token itself: change any of these, and the
+  // sessions made from tokens checked under the old ones end.
+  const checkedBy = [jwt.jwksUrl, jwt.secret, jwt.issuer, jwt.audience, jwt.groupsClaim];
+  const credential = JSON.stringify(['jwt', createHash('sha256').update(JSON.stringify(checkedBy)).digest('hex')]);
 
-  return (header) => {
+  const verify: Verifier = (header) => {
     const authorization = present(header, 'authorization');
     if (authorization === undefined) return undefined;
     const token = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(authorization)?.[1];
@@ -182,6 +226,11 @@ function jwtVerifier(settings: AuthSettings): Verifier {
         throw invalid(describeJoseError(error));
       },
     );
+  };
+  return {
+    verify,
+    accepted: [credential],
+    credentialOf: (header) => (present(header, 'authorization') === undefined ? undefined : credential),
   };
 }
 
@@ -228,17 +277,13 @@ function describeJoseError(error: unknown): string {
 }
 
 function trustedHeaderVerifier(settings: AuthSettings): Verifier {
-  const { trustedHeader, trustedGroupsHeader, trustedProxySecret } = settings;
+  const { trustedHeader, trustedGroupsHeader } = settings;
   if (!trustedHeader) throw new TypeError('trusted-header authentication needs settings.trustedHeader');
-  if (!trustedProxySecret) throw new TypeError('trusted-header authentication needs settings.trustedProxySecret');
-  const expected = createHash('sha256').update(trustedProxySecret).digest();
+  const fromProxy = proxySecretCheck(settings);
   return (header) => {
     const id = present(header, trustedHeader)?.trim();
     if (id === undefined) return undefined;
-    const sent = createHash('sha256')
-      .update(header(TRUSTED_PROXY_SECRET_HEADER) ?? '')
-      .digest();
-    if (!timingSafeEqual(sent, expected)) {
+    if (!fromProxy(header)) {
       // Someone who is not the proxy set the identity header: a forgery, not a missing credential.
       return Promise.reject(
         new AuthenticationError('Invalid credentials', 'TrustedProxy', 'identity header without the proxy secret'),
@@ -246,6 +291,18 @@ function trustedHeaderVerifier(settings: AuthSettings): Verifier {
     }
     const groups = trustedGroupsHeader ? splitList(header(trustedGroupsHeader) ?? '', /,/) : [];
     return Promise.resolve({ id, groups, via: 'trusted-header' } satisfies Principal);
+  };
+}
+
+function proxySecretCheck({ trustedProxySecret }: AuthSettings): (header: HeaderLookup) => boolean {
+  if (!trustedProxySecret) throw new TypeError('trusted-header authentication needs settings.trustedProxySecret');
+  const expected = createHash('sha256').update(trustedProxySecret).digest();
+  return (header) => {
+    // Hashed first: compared in constant time whatever the length sent.
+    const sent = createHash('sha256')
+      .update(header(TRUSTED_PROXY_SECRET_HEADER) ?? '')
+      .digest();
+    return timingSafeEqual(sent, expected);
   };
 }
 

@@ -1,46 +1,19 @@
-/**
- * A per-principal limit on new tasks (each one is a workflow): a token bucket per caller, refilled
- * continuously. One gateway's view only: with N gateways a caller may create up to N times as
- * many; put a shared limiter in front for an exact global limit.
- */
+/** A per-principal limit on new tasks (each one is a workflow), one token a task (rate-limit.ts). */
 import * as grpc from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
 import { grpcRefusal, sendRefusal } from '../refusals.js';
+import { RateLimit } from './rate-limit.js';
 import { AuthConfigError } from './settings.js';
 
 const DEFAULT_NEW_TASKS_PER_MINUTE = 120;
 
-export class NewTaskRateLimit {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-
-  constructor(
-    readonly perMinute: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Takes one new task for `principal`; the seconds to wait when none is left, else 0. */
-  take(principal: string): number {
-    const now = this.now();
-    const refillPerMs = this.perMinute / 60_000;
-    const bucket = this.buckets.get(principal) ?? { tokens: this.perMinute, at: now };
-    bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.at) * refillPerMs);
-    bucket.at = now;
-    this.buckets.set(principal, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.ceil((1 - bucket.tokens) / refillPerMs / 1000);
-  }
-}
-
-export function newTaskRateLimitFromEnv(env: NodeJS.ProcessEnv): NewTaskRateLimit {
+export function newTaskRateLimitFromEnv(env: NodeJS.ProcessEnv): RateLimit {
   const raw = env.A2A_NEW_TASKS_PER_MINUTE;
   const perMinute = raw === undefined || raw === '' ? DEFAULT_NEW_TASKS_PER_MINUTE : Number(raw);
   if (!Number.isFinite(perMinute) || perMinute <= 0) {
     throw new AuthConfigError(`A2A_NEW_TASKS_PER_MINUTE must be a positive number (got "${raw}")`);
   }
-  return new NewTaskRateLimit(perMinute);
+  return new RateLimit(perMinute);
 }
 
 const NEW_TASK_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
@@ -64,7 +37,7 @@ const retryMessage = (seconds: number) => `Too many new tasks; retry in ${second
 
 /** Express middleware after body parsing: 429 with Retry-After when the caller starts tasks too fast. */
 export function limitNewTasksHttp(
-  limit: NewTaskRateLimit | undefined,
+  limit: RateLimit | undefined,
   principalOf: (req: Request) => string | undefined,
   shape: 'jsonrpc' | 'rest',
 ): RequestHandler {
@@ -91,7 +64,7 @@ export function limitNewTasksHttp(
 
 /** gRPC's side: RESOURCE_EXHAUSTED when the caller starts tasks too fast. */
 export function limitNewTasksGrpc(
-  limit: NewTaskRateLimit | undefined,
+  limit: RateLimit | undefined,
   principal: string | undefined,
   method: string,
   request: unknown,

@@ -2,7 +2,8 @@
  * The approvals inbox, served by the gateway at /inbox/: pages where the people who answer find the
  * questions waiting for them across agents and answer them. Its API is one more client of the
  * agents' request handlers and of the one visibility listing that says what waits for whom
- * (task-workflows/waiting-for.ts); it holds no state of its own but signed session cookies.
+ * (task-workflows/waiting-for.ts); it holds no state of its own but signed session cookies, and
+ * in Temporal the sign-outs (sign-outs.ts).
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Client } from '@temporalio/client';
@@ -15,6 +16,9 @@ import { refuse, securityHeaders } from './guard.js';
 import { callerOf, checkCsrf, identify, requirePrincipal, sessionRoutes, type IdentityOptions } from './identity.js';
 import { LiveLists, openEventStream, type ListKey } from './live-list.js';
 import { SessionKeeper, sessionSecretFromEnv, SESSION_SECRET_ENV } from './session.js';
+import { SessionStreams } from './session-streams.js';
+import { SignInLimit } from './sign-in-limit.js';
+import { SignOuts } from './sign-outs.js';
 import { answerError, InboxTasks, type ReplyBody } from './tasks.js';
 
 export const INBOX_PATH = '/inbox';
@@ -39,14 +43,17 @@ export interface InboxOptions extends InboxSettings {
 
 /** Replies carry a typed answer or edited tool arguments: small. */
 const API_BODY_LIMIT = '256kb';
-/** setTimeout's longest delay (about 24 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function inboxRouter(options: InboxOptions): express.Router {
   const agents = [...options.handlers.keys()];
+  const { authenticator } = options;
+  const signOuts = new SignOuts(options.client);
   const identity: IdentityOptions = {
-    authenticator: options.authenticator,
-    sessions: new SessionKeeper(sessionSecret(options), options.sessionTtlMs),
+    authenticator,
+    sessions: new SessionKeeper(sessionSecret(options), authenticator.acceptedCredentials, options.sessionTtlMs),
+    signOuts,
+    streams: new SessionStreams(signOuts),
+    signInLimit: new SignInLimit(authenticator),
     publicOrigin: new URL(options.publicBaseUrl).origin,
     agents,
   };
@@ -89,11 +96,7 @@ function apiRouter(options: InboxOptions, identity: IdentityOptions, agents: rea
   router.get('/live', (req, res) => {
     openEventStream(res);
     lists.follow(listKey(req, res, agents), res);
-    const { expiresAt } = callerOf(res).session;
-    // The page learns its session ended; it would get 401s from here on.
-    const ms = Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS);
-    const timer = setTimeout(() => res.end('event: signed-out\ndata: {}\n\n'), ms);
-    res.on('close', () => clearTimeout(timer));
+    identity.streams.hold(callerOf(res).session, res);
   });
   router.get('/tasks/:agent/:taskId', (req, res, next) => {
     const { agent, taskId } = req.params as { agent: string; taskId: string };

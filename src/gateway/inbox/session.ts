@@ -1,9 +1,11 @@
 /**
  * The inbox's browser sessions: a signed cookie, no server-side store, so any gateway holding the
  * same key serves any session. The cookie carries a session id (what CSRF tokens are bound to), its
- * expiry and, once signed in with an API key or a JWT, the principal it was exchanged for: never the
- * credential itself. Sign-out revokes the id in this process only (the cookie is cleared in the
- * browser too; a copy taken before sign-out stays good elsewhere until it expires).
+ * expiry and, once signed in with an API key or a JWT, the principal it was exchanged for and, keyed,
+ * the name of the credential that was accepted (Authenticator.credentialOf): never the credential
+ * itself. A session is read back only while the gateway still accepts that credential, so a key
+ * removed from A2A_API_KEYS, or a changed JWT setting, ends it on every gateway at its next request.
+ * Sign-out is recorded in Temporal (sign-outs.ts), for every gateway to see.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -16,11 +18,22 @@ const MIN_SESSION_SECRET_BYTES = 32;
 const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 
 export interface Session {
-  /** Random, per sign-in: CSRF tokens are bound to it, and sign-out revokes it. */
+  /** Random, per sign-in: CSRF tokens are bound to it, and sign-out records it. */
   id: string;
   /** Epoch milliseconds. */
   expiresAt: number;
   principal?: Principal;
+  /** With `principal`: the credential it signed in with, as `credentialOf` names it, keyed with the session key. */
+  credential?: string;
+}
+
+/** What a sign-in makes a session of. */
+export interface SignedIn {
+  principal: Principal;
+  /** Authenticator.credentialOf of the credential accepted. */
+  credential: string;
+  /** The session ends then at the latest (a JWT's own expiry). */
+  notAfter?: number;
 }
 
 export class SessionSecretError extends Error {
@@ -63,28 +76,36 @@ export function hmacVerify(secret: Buffer, text: string, signature: string): boo
 }
 
 export class SessionKeeper {
-  /** Revoked session ids and when their cookies would have expired anyway (then forgotten). */
-  private readonly revoked = new Map<string, number>();
+  /** The credentials the gateway accepts now, keyed as sessions hold them. */
+  private readonly accepted: ReadonlySet<string>;
 
   constructor(
     private readonly secret: Buffer,
+    acceptedCredentials: readonly string[],
     readonly ttlMs = DEFAULT_SESSION_TTL_MS,
-  ) {}
-
-  /** A new session: anonymous until signed in; `notAfter` caps it (a JWT's own expiry). */
-  create(principal?: Principal, notAfter = Number.POSITIVE_INFINITY): Session {
-    const expiresAt = Math.min(Date.now() + this.ttlMs, notAfter);
-    return { id: randomBytes(18).toString('base64url'), expiresAt, ...(principal && { principal }) };
+  ) {
+    this.accepted = new Set(acceptedCredentials.map((name) => this.credentialKey(name)));
   }
 
-  /** The request's session, when its cookie is well signed, unexpired and not revoked. */
+  /** A new session: anonymous, or signed in. */
+  create(signedIn?: SignedIn): Session {
+    const expiresAt = Math.min(Date.now() + this.ttlMs, signedIn?.notAfter ?? Number.POSITIVE_INFINITY);
+    const id = randomBytes(18).toString('base64url');
+    if (!signedIn) return { id, expiresAt };
+    return { id, expiresAt, principal: signedIn.principal, credential: this.credentialKey(signedIn.credential) };
+  }
+
+  /** The request's session, when its cookie is well signed, unexpired and its credential still accepted. */
   read(req: Request): Session | undefined {
     const value = cookieValue(req.headers.cookie, SESSION_COOKIE);
     if (!value) return undefined;
     const [payload, signature] = value.split('.');
     if (!payload || !signature || !this.verify(payload, signature)) return undefined;
     const session = parseSession(Buffer.from(payload, 'base64url').toString('utf8'));
-    if (!session || session.expiresAt <= Date.now() || this.revoked.has(session.id)) return undefined;
+    if (!session || session.expiresAt <= Date.now()) return undefined;
+    if (session.principal && !(session.credential !== undefined && this.accepted.has(session.credential))) {
+      return undefined;
+    }
     return session;
   }
 
@@ -94,12 +115,6 @@ export class SessionKeeper {
     res.append('Set-Cookie', cookie(`${payload}.${this.sign(payload)}`, maxAge, secure));
   }
 
-  revoke(session: Session): void {
-    const now = Date.now();
-    for (const [id, expiresAt] of this.revoked) if (expiresAt <= now) this.revoked.delete(id);
-    this.revoked.set(session.id, session.expiresAt);
-  }
-
   /** The CSRF token of a session: only this gateway's key makes it, only this session's id matches it. */
   csrfToken(session: Session): string {
     return this.sign(`csrf.${session.id}`);
@@ -107,6 +122,14 @@ export class SessionKeeper {
 
   checkCsrf(session: Session, token: string | undefined): boolean {
     return token !== undefined && this.verify(`csrf.${session.id}`, token);
+  }
+
+  /**
+   * Keyed, so that the cookie, which its holder can read, tells nothing about the key behind it
+   * (an API key's SHA-256 could be guessed offline from a weak key).
+   */
+  private credentialKey(name: string): string {
+    return this.sign(`credential.${name}`);
   }
 
   private sign(text: string): string {
