@@ -201,6 +201,7 @@ describe.runIf(enabled)('the task page, as a finance approver meets it', () => {
     const chat = await ask('test-chat', 'alice', `Two questions ${run}`, { turns: 2 });
     await page.goto(taskPage('test-chat', chat.id));
     await page.locator('#question-body .prompt').waitFor();
+    expect(await visibleText(page)).toMatch(/Who may answer\s+alice \(the requester\)/);
     await page.locator('form.approve button').click();
     await outcomeOf(page, 'Answer sent. The agent has another question: see below.');
     expect(await page.locator('#question-body .prompt').textContent()).toBe('Question 2?');
@@ -259,6 +260,13 @@ describe.runIf(enabled)('the task page, as a finance approver meets it', () => {
     expect(await page.locator('#signin-next').isVisible()).toBe(false);
     await page.goto(taskPage('test-ask', task.id));
     await page.locator('#signin-next').waitFor({ state: 'visible' });
+    // Only a task page of this inbox is returned to after sign-in, never another address.
+    const elsewhere = `${gateway.url}/inbox/?${new URLSearchParams({ next: '//evil.example/inbox/task?id=1' })}`;
+    await page.goto(elsewhere);
+    await page.locator('#signin-credential').fill(keyOf('alice'));
+    await page.locator('#signin-form button[type=submit]').click();
+    await page.locator('#inbox').waitFor({ state: 'visible' });
+    expect(page.url()).toBe(elsewhere);
     await context.close();
   });
 });

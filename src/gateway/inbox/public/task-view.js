@@ -70,7 +70,11 @@ export function questionView(question, agent, owner) {
       ['Asked by', h('span', {}, `${asker}, `, agoElement(question.askedAt, ''))],
       ['On behalf of', owner],
       ['Answer by', question.deadline ? deadlineElement(question.deadline) : 'No deadline'],
-      ['Who may answer', question.responders && responderWords(question.responders)],
+      // A question naming nobody is its requester's to answer.
+      [
+        'Who may answer',
+        question.responders ? responderWords(question.responders) : owner && `${owner} (the requester)`,
+      ],
       ['Your answer', effect(question, agent)],
     ]),
   ];
