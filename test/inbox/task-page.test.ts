@@ -17,7 +17,7 @@ import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { chatAgent, delegatingAgent } from '../agents/test-agents.js';
 import { eventually, MailServer, smtpEnv } from '../channels/mail-server.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
-import { browserAvailable, INBOX_AGENTS, newContext, outcomeOf, signIn, useBrowser } from './browser.js';
+import { browserAvailable, INBOX_AGENTS, newContext, outcomeOf, row, rowShown, signIn, useBrowser } from './browser.js';
 
 const PEOPLE = { alice: ['finance'], carol: ['finance'] } as const;
 type Person = keyof typeof PEOPLE;
@@ -242,6 +242,13 @@ describe.runIf(enabled)('the task page, as a finance approver meets it', () => {
       apiKeyEnv: DELEGATE_KEY_ENV,
     });
     const { context, page } = await openAs('alice', 'test-delegate', task.id);
+    const list = await context.newPage();
+    await list.goto(`${gateway.url}/inbox/`);
+    await rowShown(list, task.id);
+    expect
+      .soft(await row(list, task.id).locator('.meta').textContent())
+      .toMatch(/^asked by test-ask\s*requested by alice/);
+    await list.close();
     const shown = await visibleText(page);
     expect.soft(shown).toContain('Asked by test-ask, on behalf of test-delegate’s task');
     expect.soft(shown).toMatch(/Asked by\s+test-ask, [\w ]+ ago/);

@@ -124,6 +124,8 @@ function row(item) {
       h(
         'span',
         { class: 'meta' },
+        // A question carried up from an agent this task delegated to: that agent asks, not the row's.
+        question.from && h('span', { class: 'from-agent', text: `asked by ${question.from.agent}` }),
         item.askedBy && h('span', { text: `requested by ${item.askedBy}` }),
         agoElement(question.askedAt),
         question.deadline && deadlineElement(question.deadline),
