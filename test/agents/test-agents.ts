@@ -309,6 +309,21 @@ export const selectivePushAgent = defineAgent({
   },
 });
 
+/**
+ * Passes its request on to the A2A agent at the first message's `url` (authenticated with the API
+ * key in the worker's variable `apiKeyEnv`), so that the remote agent's question is carried up.
+ */
+export const delegatingAgent = defineAgent({
+  name: 'test-delegate',
+  description: 'Passes its request on to another A2A agent',
+  skills,
+  async run(ctx) {
+    const { url, apiKeyEnv } = ctx.message.data as { url: string; apiKeyEnv: string };
+    const remote = await ctx.callAgent(url, ctx.message.text, { credentials: { apiKeyEnv } });
+    return `The remote agent says: ${remote.text}`;
+  },
+});
+
 export const testAgents = [
   crashingAgent,
   failingAgent,
@@ -328,4 +343,5 @@ export const testAgents = [
   outOfRetriesAgent,
   askThenFlakyAgent,
   zodAgent,
+  delegatingAgent,
 ];

@@ -73,11 +73,8 @@ export async function outcomeOf(page: Page, text: string | RegExp): Promise<void
 /** The agents an inbox test serves: the examples, a question of any shape, an LLM agent. */
 export const INBOX_AGENTS = [...agents, askingAgent, llmAgent];
 
-/**
- * A file's inbox stack: a fake model server, a gateway with `authenticator` (and a worker, a dev
- * server) serving INBOX_AGENTS, and a browser; nothing when `enabled` is false.
- */
-export function useInboxStack(authenticator: Authenticator, enabled: boolean, inbox?: InboxSettings) {
+/** A file's browser and fake model server, started before its tests; nothing when `enabled` is false. */
+export function useBrowser(enabled: boolean) {
   const stack = {} as { model: FakeModelServer; browser: Browser };
   beforeAll(async () => {
     if (!enabled) return;
@@ -88,6 +85,15 @@ export function useInboxStack(authenticator: Authenticator, enabled: boolean, in
     await stack.browser?.close();
     await stack.model?.close();
   });
+  return stack;
+}
+
+/**
+ * A file's inbox stack: a fake model server, a gateway with `authenticator` (and a worker, a dev
+ * server) serving INBOX_AGENTS, and a browser; nothing when `enabled` is false.
+ */
+export function useInboxStack(authenticator: Authenticator, enabled: boolean, inbox?: InboxSettings) {
+  const stack = useBrowser(enabled);
   const harness = useGatewayHarness(() => ({
     model: { baseURL: stack.model.url, model: 'fake-model' },
     gateway: { agents: INBOX_AGENTS, authenticator, grpcPort: false, ...(inbox && { inbox }) },

@@ -103,7 +103,7 @@ describe.runIf(enabled)('inbox figures', () => {
     await page.waitForTimeout(1_500);
     await page.screenshot({ path: docs('inbox-list.png') });
     await page.goto(`${harness.gateway.url}/inbox/task?${new URLSearchParams({ agent: 'test-llm', id: tool })}`);
-    await page.locator('details.edit summary').click();
+    await page.locator('#question-body .prompt').waitFor();
     await page.screenshot({ path: docs('inbox-task.png'), fullPage: true });
     await context.close();
   });

@@ -173,6 +173,8 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
     const { context, page } = await signedIn('alice', true);
     await page.goto(taskPage('test-ask', task.id));
     await page.locator('label[for="field-approved"]').waitFor();
+    // The schema's own description, not "Expects: …" in the runtime's words.
+    expect(await page.locator('main').innerText()).not.toContain('Expects');
     await page.locator('#field-approved').check();
     await page.locator('#field-comment').fill('within budget');
     await page.locator('form.typed button').click();
@@ -234,7 +236,7 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
     expect(await page.locator('#task-title').textContent()).toContain(longLine);
     const shownArguments = await page.locator('#question-body .tool-arguments').textContent();
     expect(shownArguments).toContain('<script>window.pwned = 1</script>');
-    expect(shownArguments).toContain('<a href=\\"javascript:window.pwned = 3\\">');
+    expect(shownArguments).toContain('<a href="javascript:window.pwned = 3">');
     await expectInert(page);
     // Denied with a reason: the model hears it, and the task ends.
     await page.locator('#deny-reason').fill(`no: ${hostile}`);

@@ -13,11 +13,24 @@ export function h(tag, props = {}, ...children) {
     else if (key.startsWith('on')) element.addEventListener(key.slice(2), value);
     else element.setAttribute(key, value === true ? '' : String(value));
   }
+  append(element, children);
+  return element;
+}
+
+/**
+ * Replaces `element`'s children, skipping absent ones as `h` does: `replaceChildren` itself would
+ * show an `undefined` left by `condition && node` as the text "undefined".
+ */
+export function fill(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+}
+
+function append(element, children) {
   for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
+    if (child === undefined || child === null || child === false || child === '') continue;
     element.append(child instanceof Node ? child : String(child));
   }
-  return element;
 }
 
 export function byId(id) {
@@ -57,7 +70,9 @@ export function agoElement(iso, verb = 'asked') {
 }
 
 function updateAgo(element) {
-  element.textContent = `${element.dataset.verb} ${span(Date.now() - Date.parse(element.dataset.since))} ago`;
+  // An empty verb: "5 min ago".
+  element.textContent =
+    `${element.dataset.verb} ${span(Date.now() - Date.parse(element.dataset.since))} ago`.trimStart();
 }
 
 /**
@@ -86,6 +101,33 @@ function updateDeadline(element) {
     left <= 0
       ? `deadline ${clockTime(element.dataset.deadline)} passed`
       : `${span(left)} left (until ${clockTime(element.dataset.deadline)})`;
+}
+
+/**
+ * A data part as a person reads it: an object as labelled values (a nested value as compact JSON),
+ * anything else as JSON.
+ */
+export function dataView(value, className = 'data') {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return h('pre', { class: className, text: json(value) });
+  }
+  return facts(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item),
+    ]),
+    className,
+  );
+}
+
+/** Label and value pairs as a definition list; a value may be a node. Pairs without a value are left out. */
+export function facts(pairs, className = 'facts') {
+  const present = pairs.filter(([, value]) => value !== undefined && value !== null && value !== false);
+  return h(
+    'dl',
+    { class: className },
+    ...present.flatMap(([label, value]) => [h('dt', { text: label }), h('dd', {}, value)]),
+  );
 }
 
 /** Pretty JSON for display, as text. */

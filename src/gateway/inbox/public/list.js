@@ -17,14 +17,28 @@ async function start() {
 }
 
 function show(me) {
-  showIdentity(me, show);
   const signedOut = me.mode === 'signed-out';
+  const next = returnTo();
+  if (!signedOut && next) return location.replace(next);
+  showIdentity(me, (signingOut) => signingOut.then(show));
   byId('signin').hidden = !signedOut;
   byId('inbox').hidden = signedOut;
   live?.close();
   if (signedOut) return showSignIn(me);
   fillAgents(me.agents);
   follow();
+}
+
+/**
+ * The task page that sent a signed-out person here to sign in (`?next=task?agent=…&id=…`, task.js):
+ * only that page of this inbox, never another address.
+ */
+function returnTo() {
+  const next = new URLSearchParams(location.search).get('next');
+  if (!next) return undefined;
+  const target = new URL(next, location.href);
+  const taskPage = new URL('task', location.href);
+  return target.origin === taskPage.origin && target.pathname === taskPage.pathname ? target.href : undefined;
 }
 
 function showSignIn(me) {
@@ -34,6 +48,7 @@ function showSignIn(me) {
   // One method needs no choice; the label still names it for screen readers.
   select.hidden = me.signInMethods.length < 2;
   byId('method-label').hidden = select.hidden;
+  byId('signin-next').hidden = !returnTo();
   byId('signin-credential').setAttribute('aria-label', labels[me.signInMethods[0]] ?? 'Credential');
   if (me.signInMethods.length === 0) {
     byId('signin-error').textContent = 'This gateway signs people in through its proxy, which did not name you.';
@@ -109,6 +124,8 @@ function row(item) {
       h(
         'span',
         { class: 'meta' },
+        // A question carried up from an agent this task delegated to: that agent asks, not the row's.
+        question.from && h('span', { class: 'from-agent', text: `asked by ${question.from.agent}` }),
         item.askedBy && h('span', { text: `requested by ${item.askedBy}` }),
         agoElement(question.askedAt),
         question.deadline && deadlineElement(question.deadline),

@@ -7,8 +7,11 @@ import { byId, h } from './dom.js';
 
 const NAME_KEY = 'a2a-inbox-responder';
 
-/** Fills the bar for `me`; `onSignedOut` runs after a sign-out. */
-export function showIdentity(me, onSignedOut) {
+/**
+ * Fills the bar for `me`. `onSignOut` runs when the Sign out button is clicked, with the promise of
+ * what the gateway says once the session is ended: from then on, the page's own requests are refused.
+ */
+export function showIdentity(me, onSignOut) {
   const who = byId('who');
   who.replaceChildren();
   const banner = byId('dev-banner');
@@ -26,9 +29,9 @@ export function showIdentity(me, onSignedOut) {
   // Behind an authenticating proxy, signing out is the proxy's business.
   if (me.principal.via === 'trusted-header') return;
   const button = h('button', { type: 'button', class: 'link', text: 'Sign out' });
-  button.addEventListener('click', async () => {
+  button.addEventListener('click', () => {
     button.disabled = true;
-    onSignedOut(await signOut());
+    onSignOut(signOut());
   });
   who.append(button);
 }

@@ -1,13 +1,26 @@
 /**
- * The task page: the question and its reply form, the results so far, the timeline and the
- * messages. Every answer goes through the gateway's request handler, which checks it as it checks an
- * A2A reply; its refusals are shown here as they are. The page re-reads the task every few seconds,
- * so a question answered elsewhere is shown as such before anyone types into a stale form.
+ * The task page: the question and its reply form, the results so far and what happened (task-view.js).
+ * Every answer goes through the gateway's request handler, which checks it as it checks an A2A
+ * reply; its refusals are shown here as they are. The page re-reads the task every few seconds, so
+ * a question answered elsewhere is shown as such before anyone types into a stale form, and an
+ * answer's outcome (done, another question, still working) is shown once the task has one.
  */
 import { ApiError, getJson, postJson, whoAmI } from './api.js';
-import { byId, clockTime, deadlineElement, h, json, tickDeadlines, toolCall } from './dom.js';
+import { byId, clockTime, fill, h, tickDeadlines } from './dom.js';
 import { jsonControl, problems, schemaControls, unwrap } from './schema-form.js';
 import { responderName, showIdentity } from './session.js';
+import {
+  artifacts,
+  message,
+  questionView,
+  renderHeader,
+  renderTechnical,
+  stateName,
+  stateWords,
+  textOf,
+  timelineEntry,
+  waitingQuestion,
+} from './task-view.js';
 
 const REFRESH_MS = 2_000;
 const params = new URLSearchParams(location.search);
@@ -17,19 +30,26 @@ const taskPath = `api/tasks/${encodeURIComponent(agent)}/${encodeURIComponent(ta
 /** What the answer form was built for: rebuilt only when the waiting question changes. */
 let shownQuestion;
 let lastText;
+/** The question whose fate the page reports once it is gone (its askedAt), and whether this page answered it. */
+let watched;
+/** Signing out with this page's button: it leaves for the sign-in page, not to come back here. */
+let leaving = false;
 
 async function start() {
   tickDeadlines();
   const me = await whoAmI();
-  showIdentity(me, () => location.assign('./'));
-  if (me.mode === 'signed-out') return signedOut();
+  showIdentity(me, (signingOut) => {
+    leaving = true;
+    signingOut.finally(() => location.assign('./'));
+  });
+  if (me.mode === 'signed-out') return signIn();
   await refresh();
   setInterval(() => refresh().catch(() => {}), REFRESH_MS);
 }
 
-function signedOut() {
-  byId('task').hidden = true;
-  byId('task-status').replaceChildren('Sign in first: ', h('a', { href: './', text: 'go to the sign-in page' }), '.');
+/** To the sign-in page, which brings the person back to this task once signed in (list.js). */
+function signIn() {
+  if (!leaving) location.replace(`./?${new URLSearchParams({ next: `task${location.search}` })}`);
 }
 
 async function refresh() {
@@ -40,98 +60,117 @@ async function refresh() {
     lastText = text;
     render(task);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signedOut();
+    if (error instanceof ApiError && error.status === 401) return signIn();
     byId('task-status').textContent = error.message;
   }
 }
 
 function render(task) {
-  const metadata = task.metadata ?? {};
   byId('task').hidden = false;
-  byId('task-status').textContent = `${agent} · ${stateName(task.status?.state)}`;
-  const request = (task.history ?? []).find((message) => message.role === 'ROLE_USER');
-  byId('task-title').textContent = request ? textOf(request.parts) || 'Task' : 'Task';
-  byId('task-meta').textContent = [
-    `Agent ${agent}`,
-    metadata.owner && `requested by ${metadata.owner}`,
-    `task ${task.id}`,
-  ]
-    .filter(Boolean)
-    .join(' · ');
+  byId('task-status').textContent = '';
+  renderHeader(task, agent);
+  showOutcome(task);
   renderQuestion(task);
-  byId('artifacts').replaceChildren(...artifacts(task.artifacts ?? []));
-  byId('timeline').replaceChildren(...(metadata.timeline ?? []).map(timelineEntry));
-  byId('history').replaceChildren(...(task.history ?? []).map(message));
-}
-
-function waitingQuestion(task) {
-  const question = task.metadata?.pendingQuestion;
-  const waiting = task.status?.state === 'TASK_STATE_INPUT_REQUIRED' && question?.kind === 'input';
-  return waiting ? question : undefined;
+  fill(byId('artifacts'), artifacts(task.artifacts ?? []));
+  fill(byId('timeline'), (task.metadata?.timeline ?? []).map(timelineEntry));
+  fill(byId('history'), (task.history ?? []).map(message));
+  renderTechnical(task, agent);
 }
 
 function renderQuestion(task) {
   const question = waitingQuestion(task);
-  const key = question ? question.askedAt : task.status?.state;
+  const key = question ? question.askedAt : stateName(task.status?.state);
   if (key === shownQuestion) return;
-  const answered = shownQuestion !== undefined && !question;
   shownQuestion = key;
-  const body = byId('question-body');
-  const answer = byId('answer');
   if (!question) {
-    body.replaceChildren(h('p', { text: `No question waits: the task is ${stateName(task.status?.state)}.` }));
-    answer.replaceChildren();
-    if (answered) showAfterAnswer(task);
+    byId('question-title').textContent = 'No question waits';
+    // Said once: by the outcome of an answer when there is one (showOutcome ran first).
+    fill(byId('question-body'), !byId('outcome').textContent && h('p', { text: outcomeOf(task) }));
+    fill(byId('answer'));
     return;
   }
-  body.replaceChildren(
-    h('p', { class: 'prompt', text: question.prompt }),
-    question.details?.tool && toolCall(question.details),
-    question.expects && h('p', { class: 'hint', text: `Expects: ${question.expects}` }),
-    h(
-      'p',
-      { class: 'meta' },
-      h('span', { text: `asked ${clockTime(question.askedAt)}` }),
-      question.deadline && deadlineElement(question.deadline),
-      question.responders && h('span', { text: `for ${question.responders.join(', ')}` }),
-    ),
-  );
-  answer.replaceChildren(...answerForms(question));
+  watched = { askedAt: question.askedAt, byMe: false };
+  byId('question-title').textContent = 'The question';
+  fill(byId('question-body'), questionView(question, agent, task.metadata?.owner));
+  fill(byId('answer'), answerForms(question));
 }
 
-/** Once the question is gone: who answered it, and when, from the task's timeline. */
-function showAfterAnswer(task) {
-  const entry = (task.metadata?.timeline ?? []).findLast((item) => item.by && item.by !== 'agent');
-  if (entry && !byId('outcome').textContent) {
-    setOutcome(`Answered by ${entry.by} at ${clockTime(entry.at)}.`, 'ok');
+/**
+ * Once the watched question is no longer waiting: who answered it, and what became of the task
+ * (done, another question, ended otherwise); while the agent works on the answer, that it does.
+ */
+function showOutcome(task) {
+  if (!watched) return;
+  const question = waitingQuestion(task);
+  const unchanged = question?.askedAt === watched.askedAt;
+  if (unchanged && !watched.byMe) return;
+  const who = watched.byMe ? 'Answer sent.' : answeredBy(task, watched.askedAt);
+  const state = stateName(task.status?.state);
+  if (unchanged || state === 'working' || state === 'submitted') {
+    return setOutcome(`${who} The agent is working on it; its outcome will show here.`, 'ok');
   }
+  setOutcome(`${who} ${outcomeOf(task, question)}`, 'ok');
+  watched = undefined;
 }
 
+function answeredBy(task, askedAt) {
+  const since = Date.parse(askedAt);
+  const entry = (task.metadata?.timeline ?? []).find(
+    (item) => Date.parse(item.at) >= since && item.by && item.by !== 'agent',
+  );
+  return entry ? `Answered by ${entry.by} at ${clockTime(entry.at)}.` : 'The question is closed.';
+}
+
+function outcomeOf(task, question) {
+  if (question) return 'The agent has another question: see below.';
+  const state = stateName(task.status?.state);
+  const words =
+    {
+      completed: 'The task is done',
+      rejected: 'The task was rejected',
+      failed: 'The task failed',
+      canceled: 'The task was canceled',
+    }[state] ?? `The task is ${stateWords(state).toLowerCase()}`;
+  const said = textOf(task.status?.message?.parts);
+  return said ? `${words}: ${said}` : `${words}.`;
+}
+
+/**
+ * The reply forms. An approval's comment and a denial's reason reach the agent in the words an
+ * A2A reply uses ("approve <comment>", "deny <reason>"; a tool approval's `reason`).
+ */
 function answerForms(question) {
   if (question.details?.tool) return toolApprovalForms(question);
   const schema = unwrap(question.schema);
   if (schema) return [typedForm(schema)];
   return [
-    approveForm({ text: 'approve' }),
-    denyForm((reason) => ({ text: reason ? `deny ${reason}` : 'deny' })),
-    textForm(),
+    decisions(
+      (comment) => ({ text: comment ? `approve ${comment}` : 'approve' }),
+      (reason) => ({ text: reason ? `deny ${reason}` : 'deny' }),
+    ),
+    h('details', { class: 'other' }, h('summary', { text: 'Reply with something else' }), textForm()),
   ];
 }
 
-function approveForm(answer, label = 'Approve') {
-  return form('approve', [h('button', { type: 'submit', class: 'primary', text: label })], () => answer);
+/** Approve with its comment box beside Deny with its reason box: each note goes with its own button. */
+function decisions(approveWith, denyWith) {
+  return h(
+    'div',
+    { class: 'decisions' },
+    decision('approve', 'approve-comment', 'Comment (optional)', 'Approve', approveWith),
+    decision('deny', 'deny-reason', 'Reason (optional)', 'Deny', denyWith),
+  );
 }
 
-function denyForm(answerOf) {
-  const id = 'deny-reason';
+function decision(name, id, label, action, answerOf) {
   return form(
-    'deny',
+    name,
     [
-      h('label', { for: id, text: 'Reason (optional)' }),
-      h('textarea', { id, name: 'reason', rows: 2 }),
-      h('button', { type: 'submit', class: 'danger', text: 'Deny' }),
+      h('label', { for: id, text: label }),
+      h('textarea', { id, name: 'note', rows: 2 }),
+      h('button', { type: 'submit', class: name === 'approve' ? 'primary' : 'danger', text: action }),
     ],
-    (element) => answerOf(element.elements.namedItem('reason').value.trim()),
+    (element) => answerOf(element.elements.namedItem('note').value.trim()),
   );
 }
 
@@ -140,9 +179,9 @@ function textForm() {
   return form(
     'text',
     [
-      h('label', { for: id, text: 'Another answer' }),
+      h('label', { for: id, text: 'Your reply, sent to the agent as you write it' }),
       h('textarea', { id, name: 'text', rows: 3, required: true }),
-      h('button', { type: 'submit', text: 'Send' }),
+      h('button', { type: 'submit', text: 'Send the reply' }),
     ],
     (element) => ({ text: element.elements.namedItem('text').value }),
   );
@@ -157,14 +196,14 @@ function typedForm(schema) {
   });
 }
 
-/** An LLM tool call: approve it, deny it with a reason, or approve it with edited arguments. */
+/** An LLM tool call: approve it (with a comment), deny it with a reason, or approve it with edited arguments. */
 function toolApprovalForms(question) {
   const schema = unwrap(question.schema);
   const argumentsSchema = unwrap(schema?.properties?.arguments);
-  const editor = jsonControl('tool-arguments', question.details.arguments, 'Arguments (JSON)');
+  const editor = jsonControl('tool-arguments', question.details.arguments, 'The details, as JSON');
   const edit = form(
     'edit',
-    [editor.element, h('button', { type: 'submit', text: 'Approve with these arguments' })],
+    [editor.element, h('button', { type: 'submit', text: 'Approve with these details' })],
     () => {
       const edited = editor.read();
       check(argumentsSchema, edited, 'arguments');
@@ -172,9 +211,11 @@ function toolApprovalForms(question) {
     },
   );
   return [
-    approveForm({ data: { decision: 'approve' } }),
-    denyForm((reason) => ({ data: { decision: 'deny', ...(reason && { reason }) } })),
-    h('details', { class: 'edit' }, h('summary', { text: 'Edit the arguments' }), edit),
+    decisions(
+      (comment) => ({ data: { decision: 'approve', ...(comment && { reason: comment }) } }),
+      (reason) => ({ data: { decision: 'deny', ...(reason && { reason }) } }),
+    ),
+    h('details', { class: 'edit' }, h('summary', { text: 'Change the details, then approve' }), edit),
   ];
 }
 
@@ -194,24 +235,31 @@ function form(name, children, answerOf) {
     } catch (error) {
       return setOutcome(error.message, 'error');
     }
-    await send(element, answer);
+    await send(answer);
   });
   return element;
 }
 
-async function send(element, answer) {
+async function send(answer) {
   const buttons = [...byId('answer').querySelectorAll('button')];
   buttons.forEach((button) => (button.disabled = true));
   setOutcome('Sending…', 'pending');
   const responder = responderName();
+  const answering = watched;
+  // Before the answer lands: a re-read meanwhile reports it as this page's.
+  if (answering) answering.byMe = true;
   try {
     await postJson(`${taskPath}/reply`, { ...answer, askedAt: shownQuestion, ...(responder && { responder }) });
-    setOutcome('Answer sent. The task goes on.', 'ok');
   } catch (error) {
+    if (answering) answering.byMe = false;
+    // Lost to another answer: the refusal says who gave it; the next question, if any, is watched anew.
+    if (error instanceof ApiError && error.kind === 'answered') watched = undefined;
     setOutcome(refusal(error), 'error');
   } finally {
     buttons.forEach((button) => (button.disabled = false));
   }
+  // Re-rendered even if unchanged since the last read: the outcome now says what became of this answer.
+  lastText = undefined;
   await refresh();
 }
 
@@ -228,56 +276,6 @@ function setOutcome(text, kind) {
   const outcome = byId('outcome');
   outcome.textContent = text;
   outcome.className = `outcome ${kind}`;
-}
-
-function artifacts(list) {
-  if (list.length === 0) return [h('p', { class: 'hint', text: 'None yet.' })];
-  return list.map((artifact) =>
-    h(
-      'section',
-      { class: 'artifact' },
-      h('h3', { text: artifact.name || artifact.artifactId }),
-      ...(artifact.parts ?? []).map(part),
-    ),
-  );
-}
-
-/** A part as text: text, data as JSON, a file by its name and address (never a live link). */
-function part(item) {
-  if (typeof item.text === 'string') return h('pre', { class: 'text', text: item.text });
-  if (item.data !== undefined) return h('pre', { class: 'data', text: json(item.data) });
-  const file = [item.filename, item.url, item.mediaType].filter(Boolean).join(' · ');
-  return h('p', { class: 'file', text: `File: ${file || '(inline bytes)'}` });
-}
-
-function timelineEntry(entry) {
-  return h(
-    'li',
-    {},
-    h('time', { datetime: entry.at, text: clockTime(entry.at) }),
-    h('span', { class: 'state', text: entry.state }),
-    entry.by && h('span', { class: 'by', text: `by ${entry.by}` }),
-    entry.message && h('span', { class: 'note', text: entry.message }),
-  );
-}
-
-function message(item) {
-  const who = item.role === 'ROLE_USER' ? 'user' : 'agent';
-  return h('li', { class: `from-${who}` }, h('span', { class: 'role', text: who }), ...(item.parts ?? []).map(part));
-}
-
-function textOf(parts) {
-  return (parts ?? [])
-    .map((item) => item.text)
-    .filter((text) => typeof text === 'string')
-    .join(' ');
-}
-
-function stateName(state) {
-  return (state ?? 'unknown')
-    .replace(/^TASK_STATE_/, '')
-    .toLowerCase()
-    .replace(/_/g, '-');
 }
 
 start().catch((error) => {
