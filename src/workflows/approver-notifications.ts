@@ -38,6 +38,7 @@ import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord } from './task-record.js';
 import { notifiesByDefault, updatesApprovalNotices } from './task-patches.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
+import { uiText } from '../protocol/ui-text.js';
 
 /** The project's defaults (`approvals` in a2a-temporal.config.ts), put into the workflow bundle by the agents plugin. */
 export interface ApprovalDefaults {
@@ -294,7 +295,7 @@ export class ApproverNotifications {
     }
     const input = { ...this.noticeInput(notice), ...(update.length > 0 && { update }) };
     // The Temporal UI's summary names the principal and the channel, never an address.
-    const summary = `notify ${notice.approver} by ${notice.channel} (${notice.kind})`;
+    const summary = `notify ${uiText(notice.approver)} by ${notice.channel} (${notice.kind})`;
     const call = (options: ActivityOptions) =>
       proxyActivities<Record<string, NotifyActivity>>({ ...options, summary })[NOTIFY_APPROVER_ACTIVITY]!(input);
     this.sending.add(notice.id);

@@ -36,6 +36,8 @@ export const rejectingAgent = defineAgent({
 });
 
 interface AskRequest {
+  /** The question's text (default 'Your answer?'). */
+  question?: string;
   deadline?: string;
   onDeadline?: DeadlineOutcome;
   responders?: string[];
@@ -57,7 +59,7 @@ export const askingAgent = defineAgent({
   async run(ctx) {
     const request = (ctx.message.data ?? {}) as AskRequest;
     const options: AskOptions<unknown> = {
-      question: 'Your answer?',
+      question: request.question ?? 'Your answer?',
       ...(request.deadline && { deadline: request.deadline }),
       ...(request.onDeadline && { onDeadline: request.onDeadline }),
       ...(request.responders && { responders: request.responders }),
