@@ -130,6 +130,8 @@ export class TaskRuntime {
   changeState(to: TaskStateName, options: TransitionOptions = {}): void {
     const from = this.record.state;
     this.record.transition(to, options);
+    // Before publishing: the approvers it tells of a canceled or failed task join its audience.
+    this.approvers.taskEnded();
     this.publish();
     // The workflow logger adds workflowId and runId.
     log.info('task state changed', {

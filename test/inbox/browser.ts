@@ -26,7 +26,7 @@ export function browserAvailable(): boolean {
  * Each launch gets a fresh profile in a temporary directory (Playwright makes one per launch and
  * removes it on close); each context within it has its own cookie jar, a browser of its own.
  */
-function launchBrowser(): Promise<Browser> {
+export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
