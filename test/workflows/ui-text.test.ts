@@ -21,12 +21,12 @@ describe('agent and user text in the Temporal UI', () => {
 
     const description = await handle.describe();
     expect(await description.staticSummary()).toBe(uiText(`test-ask: Buy ${HOSTILE}`));
-    expect(await description.staticSummary()).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;b&gt;Confirm&lt;/b&gt;');
+    expect(await description.staticSummary()).toContain('\\<img src=x onerror=alert(1)\\>\\<b\\>Confirm\\</b\\>');
 
     const { currentDetails } = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
     expect(currentDetails).toMatch(/^\*\*input-required\*\*: Confirm\? /);
     expect(currentDetails).toContain(uiText(HOSTILE));
-    expect(currentDetails).not.toContain('<');
+    expect(currentDetails).not.toMatch(/(?<!\\)</);
 
     const history = await handle.fetchHistory();
     const summaries = (history.events ?? [])
@@ -35,7 +35,7 @@ describe('agent and user text in the Temporal UI', () => {
       .map((summary) => defaultPayloadConverter.fromPayload<string>(summary));
     const deadline = summaries.find((summary) => summary.startsWith('deadline: '));
     expect(deadline).toBe(`deadline: ${uiText(`Confirm? ${HOSTILE}`.slice(0, 60))}`);
-    for (const summary of summaries) expect(summary).not.toContain('<');
+    for (const summary of summaries) expect(summary).not.toMatch(/(?<!\\)</);
 
     await reply(handle, { text: 'approve' });
     await waitForState(handle, 'completed');
