@@ -126,6 +126,19 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'ask-notified-canceled'(client) {
+    // Release 6 (task-patches.ts): the approver told of the question hears that the task was canceled.
+    const before = approverNotices.length;
+    const { taskId, handle } = await startTask(client, TASK_QUEUE, 'test-ask', {
+      text: 'Approve the vendor contract',
+      data: { responders: ['alice'], notify: ['webhook'], deadline: '1 hour' },
+    });
+    await waitForState(handle, 'input-required');
+    while (approverNotices.length === before) await new Promise((resolve) => setTimeout(resolve, 50));
+    await cancelTask(client, taskId, { by: 'alice', reason: 'Not needed any more' });
+    await finalTask(handle);
+    return handle;
+  },
   async 'chat-continued-as-new'(client) {
     const { handle } = await startTask(client, TASK_QUEUE, 'test-chat', { text: 'chat', data: { turns: 12 } });
     for (let turn = 1; turn <= 12; turn++) {

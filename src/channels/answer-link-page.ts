@@ -145,9 +145,10 @@ export function answerLinkPageRouter(
     const groups = groupsOf(await loadDirectory(settings.directory), claims.approver);
     const { signal, outcome } = lifetimeOf(req);
     const user = new GatewayUser('email', signal, outcome, { id: claims.approver, groups, via: 'email' }, false);
-    const question = await waitingQuestion(handler, user, claims);
+    const { question, ended } = await waitingQuestion(handler, user, claims);
     if (!question) {
-      return refusal(409, 'Nothing to answer', 'This question no longer waits for an answer: this link is used up.');
+      const why = ended ? `${ENDED[ended]}, so its question` : 'This question';
+      return refusal(409, 'Nothing to answer', `${why} no longer waits for an answer: this link is used up.`);
     }
     return { claims, user, question };
   }
@@ -158,12 +159,23 @@ function refusal(status: number, title: string, text: string): Extract<Outcome, 
   return { status, title, text };
 }
 
-/** The task's question when it is the token's and still waits (a task the principal may no longer see has none). */
+/** How the page says that the task ended, by its terminal state. */
+const ENDED: Readonly<Record<string, string>> = {
+  TASK_STATE_COMPLETED: 'This task is completed',
+  TASK_STATE_FAILED: 'This task failed',
+  TASK_STATE_CANCELED: 'This task was canceled',
+  TASK_STATE_REJECTED: 'This task was rejected',
+};
+
+/**
+ * The task's question when it is the token's and still waits (a task the principal may no longer
+ * see has none), else whether the task ended (its state).
+ */
 async function waitingQuestion(
   handler: A2ARequestHandler,
   user: GatewayUser,
   claims: AnswerClaims,
-): Promise<PendingQuestion | undefined> {
+): Promise<{ question?: PendingQuestion; ended?: string }> {
   let task: TaskView;
   try {
     const read = await handler.getTask(
@@ -172,7 +184,7 @@ async function waitingQuestion(
     );
     task = Task.toJSON(read) as TaskView;
   } catch (error) {
-    if (error instanceof TaskNotFoundError) return undefined;
+    if (error instanceof TaskNotFoundError) return {};
     throw error;
   }
   const pending = task.metadata?.pendingQuestion;
@@ -180,7 +192,9 @@ async function waitingQuestion(
     task.status?.state === 'TASK_STATE_INPUT_REQUIRED' &&
     pending?.kind === 'input' &&
     pending.askedAt === claims.askedAt;
-  return waiting ? pending : undefined;
+  if (waiting) return { question: pending };
+  const state = task.status?.state;
+  return state !== undefined && Object.hasOwn(ENDED, state) ? { ended: state } : {};
 }
 
 function page(res: Response, status: number, title: string, body: string): void {

@@ -33,6 +33,10 @@ export function noticeSubject(notice: ApproverNotice): string {
       return `Answered by ${notice.answeredBy ?? 'someone else'}: ${short}`;
     case 'expired':
       return `Expired without an answer: ${short}`;
+    case 'canceled':
+      return `Task canceled, no answer needed: ${short}`;
+    case 'failed':
+      return `Task failed, no answer needed: ${short}`;
   }
 }
 
@@ -43,8 +47,11 @@ function lines(notice: ApproverNotice): { intro: string; facts: Array<[string, s
     reminder: `The ${notice.agent} agent still waits for an answer.`,
     answered: `${notice.answeredBy ?? 'Someone else'} answered this question: nothing more is needed from you.`,
     expired: 'Nobody answered this question before its deadline: it is closed.',
+    canceled: `The ${notice.agent} agent's task was canceled while this question waited: nothing more is needed from you.`,
+    failed: `The ${notice.agent} agent's task failed while this question waited: nothing more is needed from you.`,
   }[notice.kind];
   const facts: Array<[string, string]> = [['Question', notice.question]];
+  if (notice.outcome) facts.push(['Why', notice.outcome]);
   if (notice.request) facts.push(['Request', notice.request]);
   facts.push(['Asked', utcMinuteText(notice.askedAt)]);
   if (notice.deadline) facts.push(['Deadline', utcMinuteText(notice.deadline)]);

@@ -10,8 +10,9 @@
  * and A2A_SLACK_API_URL (default https://slack.com/api) for a proxy or a stand-in. With a bot token
  * and A2A_SLACK_INTERACTIVE=true the message has Approve / Deny buttons, which Slack sends to the
  * gateway (src/channels/slack-interactions.ts); always a button that opens the task's inbox page.
- * With a bot token, the messages of a question are updated (chat.update) once it is answered or
- * expires (release 5, src/workflows/task-patches.ts); an incoming webhook posts a new message instead.
+ * With a bot token, the messages of a question are updated (chat.update), their buttons gone, once it
+ * is answered or expires (release 5, src/workflows/task-patches.ts) or its task is canceled or fails
+ * (release 6); an incoming webhook posts a new message instead.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
@@ -166,7 +167,7 @@ export async function postToSlack(
 }
 
 /**
- * A note (answered, expired) as an update of the messages that asked (chat.update): the question
+ * A note (answered, expired, canceled, failed) as an update of the messages that asked (chat.update): the question
  * stays where the approver saw it, its buttons replaced by what became of it.
  */
 export async function updateSlackMessages(

@@ -43,8 +43,14 @@ export interface ResolvedApprovers {
   unknown: string[];
 }
 
-/** What a notice tells its approver. */
-export type NoticeKind = 'ask' | 'reminder' | 'answered' | 'expired';
+/** What a notice tells its approver: a question, a reminder, or how the question ended (a note). */
+export type NoticeKind = 'ask' | 'reminder' | NoteKind;
+/** The notes: the question answered or expired, or the task canceled or failed while it waited (release 6). */
+export type NoteKind = 'answered' | 'expired' | 'canceled' | 'failed';
+
+export function isNote(kind: NoticeKind): kind is NoteKind {
+  return kind !== 'ask' && kind !== 'reminder';
+}
 
 /** One notice, as the channel activity gets it: everything to write the message, no address. */
 export interface ApproverNotice {
@@ -63,8 +69,10 @@ export interface ApproverNotice {
   deadline?: string;
   /** Who answered (kind 'answered'). */
   answeredBy?: string;
+  /** The task's last status message (kinds 'canceled' and 'failed'): why it ended. */
+  outcome?: string;
   /**
-   * A note (answered, expired) given by updating the messages that asked, rather than by a new
+   * A note (answered, expired, canceled, failed) given by updating the messages that asked, rather than by a new
    * message: the Slack channel's chat.update of the messages its chat.postMessage answered with.
    */
   update?: PostedMessage[];
@@ -98,7 +106,9 @@ export interface NoticeState {
   /** Why it failed (or why its retries continue, while pending). */
   reason?: string;
   answeredBy?: string;
-  /** For a note on a closed question (answered, expired): the question, since the next may be asked before it is sent. */
+  /** For a note on a canceled or failed task: its last status message. */
+  outcome?: string;
+  /** For a note on a closed question: the question, since the next may be asked before it is sent. */
   about?: { prompt: string; askedAt: string; deadline?: string };
 }
 
@@ -108,6 +118,11 @@ export interface NotifiedQuestion {
   seq: number;
   channels: ApprovalChannel[];
   open: boolean;
+  /**
+   * Closed neither answered nor expired: the agent stopped waiting (canceled, a remote call's
+   * deadline). Those told of it hear how the task ends (release 6), unless another question comes first.
+   */
+  withdrawn?: boolean;
   prompt: string;
   askedAt: string;
   deadline?: string;
@@ -125,8 +140,8 @@ export interface ApproverNotifications {
   question?: NotifiedQuestion;
   notices: NoticeState[];
   /**
-   * The Slack messages that asked a question (release 5, task-patches.ts), updated once it is
-   * answered or expires; kept out of the task's metadata (which shows `notices`).
+   * The Slack messages that asked a question (release 5, task-patches.ts), updated by its note
+   * (answered, expired; canceled or failed from release 6); kept out of the task's metadata (which shows `notices`).
    */
   posted?: Array<PostedMessage & { question: number; approver: string }>;
 }

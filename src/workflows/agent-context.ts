@@ -30,6 +30,7 @@ import type { AgentJournal } from './agent-journal.js';
 import { callRemoteAgent } from './remote-agent-call.js';
 import { authQuestion, deadlineAt, inputQuestion, waitForReply } from './reply-wait.js';
 import { agentMessage, type TaskRuntime } from './task-runtime.js';
+import { uiText } from '../protocol/ui-text.js';
 
 /** Journal kinds that are a wait for a human: continue-as-new may happen during them. */
 export const WAITING_STEPS = ['ask'] as const;
@@ -103,7 +104,7 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
 
     async sleep(duration, summary) {
       await journal.step('sleep', async () => {
-        await sleep(duration, { summary: summary ?? 'agent sleep' });
+        await sleep(duration, { summary: summary === undefined ? 'agent sleep' : uiText(summary) });
       });
     },
 
@@ -132,7 +133,7 @@ function journaledActivities<A extends object>(journal: AgentJournal, options: A
       typeof name === 'string'
         ? (...args: unknown[]) =>
             journal.step(`activity:${name}`, () =>
-              proxied[name]!.executeWithOptions({ summary: name }, args).catch((error: unknown) => {
+              proxied[name]!.executeWithOptions({ summary: uiText(name) }, args).catch((error: unknown) => {
                 // A setup mistake, not a secret: the task says what is missing.
                 const cause = (error as { cause?: { type?: string; message?: string } }).cause;
                 if (cause?.type === UNKNOWN_ACTIVITY) throw new AgentFailure(cause.message ?? String(error));

@@ -4,8 +4,9 @@
  * responders to principals (groups expanded by the project's directory), then each approver gets
  * one notice per channel, each an activity tried once (a failure shows in the task at once) and
  * then retried with backoff for up to a day. Reminders are durable timers before the deadline; when
- * the question is answered or expires, those who were told hear of it. Notices to one approver by
- * one channel go one at a time, in order (a lane), so a reminder never overtakes its question.
+ * the question is answered or expires, or the task is canceled or fails while it waits (release 6),
+ * those who were told hear of it. Notices to one approver by one channel go one at a time, in order
+ * (a lane), so a reminder never overtakes its question.
  *
  * Everything lives in the task record (`approvals`), so continue-as-new carries it: the next run
  * resumes unsent notices under the same idempotency keys and re-arms the reminders. A task's
@@ -20,6 +21,7 @@ import {
   NOTIFY_APPROVER_ACTIVITY,
   RESOLVE_APPROVERS_ACTIVITY,
   isApprovalChannel,
+  isNote,
   reminderOffset,
   type ApprovalChannel,
   type ApproverNotice,
@@ -36,8 +38,9 @@ import { AgentFailure } from './agent-api.js';
 import { failedForGood, reasonOf } from './activity-failures.js';
 import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord } from './task-record.js';
-import { notifiesByDefault, updatesApprovalNotices } from './task-patches.js';
+import { notifiesByDefault, tellsApproversTaskEnded, updatesApprovalNotices } from './task-patches.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
+import { uiText } from '../protocol/ui-text.js';
 
 /** The project's defaults (`approvals` in a2a-temporal.config.ts), put into the workflow bundle by the agents plugin. */
 export interface ApprovalDefaults {
@@ -116,33 +119,69 @@ export class ApproverNotifications {
     this.resolveAndAsk(question);
   }
 
-  /** The question stopped waiting: answered, expired, or withdrawn (the task canceled). */
+  /** The question stopped waiting: answered, expired, or withdrawn (the task canceled, a remote call's deadline). */
   questionClosed(request: NotifyRequest): void {
     const question = this.record.approvals?.question;
     if (!question?.open) return;
-    question.open = false;
-    question.reminders = [];
-    const state = this.record.approvalsState();
-    // Notices not yet under way are moot now; the lanes skip them too, but the task says so at once.
-    for (const notice of state.notices) {
-      if (this.stale(notice) && !this.sending.has(notice.id)) this.settle(notice, 'skipped');
-    }
+    this.close(question);
     const reply = request.reply && !request.reply.timedOut ? request.reply : undefined;
     const expired = !reply && question.deadline !== undefined && Date.now() >= Date.parse(question.deadline);
-    if (!reply && !expired) return;
+    if (!reply && !expired) {
+      // Withdrawn: how the task ends is what its approvers hear (taskEnded).
+      question.withdrawn = true;
+      return;
+    }
     // Those who were told (or are being told) of the question hear how it ended; who answered does
     // not, but from release 5 on their Slack messages are updated too (their buttons answer nothing now).
-    const told = state.notices.filter(
-      (notice) =>
-        notice.question === question.seq &&
-        notice.kind === 'ask' &&
-        (notice.state === 'sent' || this.sending.has(notice.id)) &&
-        (notice.approver !== reply?.responder || this.mayUpdate(notice)),
-    );
-    for (const ask of told) {
-      this.add(question, ask.approver, ask.channel, reply ? 'answered' : 'expired', reply?.responder);
+    for (const ask of this.told(question)) {
+      if (ask.approver === reply?.responder && !this.mayUpdate(ask)) continue;
+      this.add(question, ask.approver, ask.channel, reply ? 'answered' : 'expired', {
+        ...(reply && { answeredBy: reply.responder }),
+      });
     }
     this.drain();
+  }
+
+  /**
+   * The task reached its terminal state. Canceled or failed while its question waited (or had been
+   * withdrawn), those told of the question hear so (release 6), with the task's last status
+   * message; and they keep seeing the task, so that the link in their note and an answer link they
+   * follow show how it ended. Called before the transition is published (task-runtime.ts).
+   */
+  taskEnded(): void {
+    const { state, statusText } = this.record;
+    const question = this.record.approvals?.question;
+    if (!tellsApproversTaskEnded() || !question || (state !== 'canceled' && state !== 'failed')) return;
+    if (question.open) this.close(question);
+    else if (!question.withdrawn) return;
+    for (const ask of this.told(question)) {
+      this.record.addParticipant(ask.approver);
+      this.add(question, ask.approver, ask.channel, state, {
+        ...(statusText && { outcome: statusText.slice(0, 500) }),
+      });
+    }
+  }
+
+  /** Closes the question: no more reminders, and notices not yet under way are moot. */
+  private close(question: NotifiedQuestion): void {
+    question.open = false;
+    question.reminders = [];
+    // The lanes skip them too, but the task says so at once.
+    for (const notice of this.record.approvalsState().notices) {
+      if (this.stale(notice) && !this.sending.has(notice.id)) this.settle(notice, 'skipped');
+    }
+  }
+
+  /** The question's notices that reached (or are reaching) their approver: who was told of it, and by which channel. */
+  private told(question: NotifiedQuestion): NoticeState[] {
+    return this.record
+      .approvalsState()
+      .notices.filter(
+        (notice) =>
+          notice.question === question.seq &&
+          notice.kind === 'ask' &&
+          (notice.state === 'sent' || this.sending.has(notice.id)),
+      );
   }
 
   /** Release 5: a Slack question whose message exists (or may, its post under way) can be updated. */
@@ -181,7 +220,7 @@ export class ApproverNotifications {
         question.approvers = resolved.approvers;
         for (const group of resolved.unknown) {
           for (const channel of question.channels) {
-            this.add(question, group, channel, 'ask', undefined, `${group} is not in the approver directory`);
+            this.add(question, group, channel, 'ask', { failure: `${group} is not in the approver directory` });
           }
         }
         if (!question.open) return;
@@ -210,7 +249,7 @@ export class ApproverNotifications {
     } catch (error) {
       // A directory that cannot be read: the task says so, once per channel, and the question waits on.
       for (const channel of question.channels) {
-        this.add(question, '(directory)', channel, 'ask', undefined, reasonOf(error));
+        this.add(question, '(directory)', channel, 'ask', { failure: reasonOf(error) });
       }
       return undefined;
     }
@@ -222,8 +261,7 @@ export class ApproverNotifications {
     approver: string,
     channel: ApprovalChannel,
     kind: NoticeKind,
-    answeredBy?: string,
-    failure?: string,
+    { answeredBy, outcome, failure }: { answeredBy?: string; outcome?: string; failure?: string } = {},
   ): void {
     const tag = kind === 'reminder' ? `reminder${question.remindersSent}` : kind;
     const notice: NoticeState = {
@@ -235,7 +273,8 @@ export class ApproverNotifications {
       state: failure ? 'failed' : 'pending',
       ...(failure && { at: new Date().toISOString(), reason: failure }),
       ...(answeredBy && { answeredBy }),
-      ...((kind === 'answered' || kind === 'expired') && { about: questionFacts(question) }),
+      ...(outcome && { outcome }),
+      ...(isNote(kind) && { about: questionFacts(question) }),
     };
     const state = this.record.approvalsState();
     if (state.notices.some((existing) => existing.id === notice.id)) return;
@@ -287,14 +326,14 @@ export class ApproverNotifications {
   private async send(notice: NoticeState): Promise<void> {
     // Release 5: a note by Slack updates the messages that asked; with none (an incoming webhook, a
     // post that failed) it is a message of its own, except to who answered, who needs none.
-    const closing = notice.kind === 'answered' || notice.kind === 'expired';
+    const closing = isNote(notice.kind);
     const update = updatesApprovalNotices() && closing ? this.postedFor(notice) : [];
     if (closing && update.length === 0 && notice.answeredBy === notice.approver) {
       return this.settle(notice, 'skipped');
     }
     const input = { ...this.noticeInput(notice), ...(update.length > 0 && { update }) };
     // The Temporal UI's summary names the principal and the channel, never an address.
-    const summary = `notify ${notice.approver} by ${notice.channel} (${notice.kind})`;
+    const summary = `notify ${uiText(notice.approver)} by ${notice.channel} (${notice.kind})`;
     const call = (options: ActivityOptions) =>
       proxyActivities<Record<string, NotifyActivity>>({ ...options, summary })[NOTIFY_APPROVER_ACTIVITY]!(input);
     this.sending.add(notice.id);
@@ -347,6 +386,7 @@ export class ApproverNotifications {
       askedAt: question.askedAt,
       ...(question.deadline && { deadline: question.deadline }),
       ...(notice.answeredBy && { answeredBy: notice.answeredBy }),
+      ...(notice.outcome && { outcome: notice.outcome }),
     };
   }
 

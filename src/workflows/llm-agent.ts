@@ -40,6 +40,7 @@ import type { ModelStream } from './task-runtime.js';
 import { llmActivityOptions } from './llm-activity-options.js';
 import { checkBudget, ModelBudget, type BudgetLimits } from './llm-budget.js';
 import { checkMcpServers, mcpTools, type McpServer, type McpTool } from './llm-mcp.js';
+import { uiText } from '../protocol/ui-text.js';
 
 /** Characters of one model answer, and of one tool result, that the conversation keeps. */
 const MAX_MODEL_TEXT_CHARS = 32_000;
@@ -375,7 +376,7 @@ class LlmLoop {
     const outcome = await journal.step(`tool:${call.name}`, () => {
       if ('mcp' in tool) {
         const run = proxyActivities<Record<string, McpCallActivity>>(options)[MCP_CALL_TOOL_ACTIVITY]!;
-        return run.executeWithOptions({ summary: `tool ${call.name}` }, [
+        return run.executeWithOptions({ summary: `tool ${uiText(call.name)}` }, [
           {
             ...tool.mcp,
             arguments: input as Record<string, unknown>,
@@ -385,7 +386,7 @@ class LlmLoop {
         ]);
       }
       const run = proxyActivities<Record<string, ToolActivity>>(options)[TOOL_ACTIVITY]!;
-      return run.executeWithOptions({ summary: `tool ${call.name}` }, [
+      return run.executeWithOptions({ summary: `tool ${uiText(call.name)}` }, [
         { activity: tool.activity, input, maxOutputChars: MAX_TOOL_OUTPUT_CHARS, maxAttempts },
       ]);
     });

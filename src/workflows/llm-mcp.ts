@@ -22,6 +22,7 @@ import { AgentFailure } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
 import type { AnyLlmTool, ApprovalPolicy, ToolApprovalOptions } from './llm-agent.js';
 import { llmActivityOptions } from './llm-activity-options.js';
+import { uiText } from '../protocol/ui-text.js';
 
 /** Arguments of an MCP tool call, as the model sent them (the server checks them against its schema). */
 export type McpToolArguments = Record<string, unknown>;
@@ -123,7 +124,7 @@ export async function mcpTools(
         const list = proxyActivities<Record<string, (input: McpListToolsInput) => Promise<McpListToolsResult>>>(
           llmActivityOptions('tool', server.activityOptions),
         )[MCP_LIST_TOOLS_ACTIVITY]!;
-        return list.executeWithOptions({ summary: `mcp ${name}: list tools` }, [
+        return list.executeWithOptions({ summary: `mcp ${uiText(name)}: list tools` }, [
           { server: name, connection: connectionOf(server), ...(server.tools && { include: server.tools }) },
         ]);
       }),

@@ -17,6 +17,7 @@ import { failedForGood, reasonOf } from './activity-failures.js';
 import type { TaskRecord } from './task-record.js';
 import { deliveryOptions, FIRST_RETRY_AFTER } from './delivery-retries.js';
 import { hasPatch, PATCH } from './task-patches.js';
+import { uiText } from '../protocol/ui-text.js';
 
 // The activity bounds each attempt to 10 s itself (see src/activities/push.ts); 15 s is the backstop,
 // and how soon an attempt lost with its worker is tried again.
@@ -96,7 +97,7 @@ export class PushDeliveries {
   /** One notification, with its retries; throws once it is given up. */
   private async deliver(stored: StoredPushConfig, notification: PushNotification): Promise<void> {
     // For the Temporal UI; the host alone, since a webhook's path or query may hold a secret.
-    const summary = `push ${notification.notificationId} to ${new URL(stored.config.url).host}`;
+    const summary = uiText(`push ${notification.notificationId} to ${new URL(stored.config.url).host}`);
     const send = (options: ActivityOptions) =>
       proxyActivities<Record<string, DeliverActivity>>({ ...options, summary })[PUSH_ACTIVITY]!(notification);
     // After a give-up, one attempt each until one succeeds: a webhook gone for good holds the

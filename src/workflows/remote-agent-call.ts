@@ -39,6 +39,7 @@ import {
 import type { AgentJournal } from './agent-journal.js';
 import type { TaskRuntime } from './task-runtime.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
+import { uiText } from '../protocol/ui-text.js';
 
 type RemoteActivity = (input: RemoteSendInput | RemoteTaskInput) => Promise<RemoteTaskSnapshot>;
 
@@ -90,7 +91,11 @@ export async function callRemoteAgent(
     activityOptions: ActivityOptions,
     summary: string,
     input: RemoteSendInput | RemoteTaskInput,
-  ) => proxyActivities<Record<string, RemoteActivity>>(activityOptions)[name]!.executeWithOptions({ summary }, [input]);
+  ) =>
+    proxyActivities<Record<string, RemoteActivity>>(activityOptions)[name]!.executeWithOptions(
+      { summary: uiText(summary) },
+      [input],
+    );
 
   // One ID per call, fixed in the journal: the first message's ID, and the remote task's idempotency key.
   const callId = journal.effect('remote-agent:call', () => uuid4());
@@ -162,7 +167,7 @@ export async function callRemoteAgent(
   let timedOut = false;
   if (deadline !== undefined) {
     void deadlineTimer
-      .run(() => sleep(Math.max(deadline - Date.now(), 1), { summary: `deadline of ${url}` }))
+      .run(() => sleep(Math.max(deadline - Date.now(), 1), { summary: `deadline of ${uiText(url)}` }))
       .then(
         () => {
           timedOut = true;

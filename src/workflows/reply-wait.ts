@@ -30,6 +30,7 @@ import {
 import type { AgentJournal } from './agent-journal.js';
 import { agentMessage, type TaskRuntime } from './task-runtime.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
+import { uiText } from '../protocol/ui-text.js';
 
 /** What a wait holds beyond its question; none of it is persisted. */
 export interface ReplyWaitOptions {
@@ -72,7 +73,7 @@ export function waitForReply(
         remaining === undefined
           ? (await condition(() => wait.reply !== undefined), true)
           : await condition(() => wait.reply !== undefined, Math.max(remaining, 1), {
-              summary: `deadline: ${prompt.slice(0, 60)}`,
+              summary: `deadline: ${uiText(prompt.slice(0, 60))}`,
             });
       if (answered && wait.reply) return wait.reply;
       return deadlinePassed(runtime, onDeadline ?? { kind: 'fail' });

@@ -58,6 +58,9 @@ const RELEASES = [
   // 5: a question's Slack messages are updated (chat.update) when it is answered or expires, the one
   // who answered included; a task of an earlier release posts a separate note to the others instead.
   'approval-notice-updates',
+  // 6: a task that ends canceled or failed while its question waits tells the approvers who were
+  // told of it (a note by each channel, Slack's messages updated), who keep seeing the task.
+  'approval-notices-on-task-end',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -108,4 +111,9 @@ export function notifiesByDefault(): boolean {
 /** Release 5: the posted Slack messages of a question are updated once it is answered or expires. */
 export function updatesApprovalNotices(): boolean {
   return release >= 5;
+}
+
+/** Release 6: approvers told of a question hear that the task was canceled or failed while it waited. */
+export function tellsApproversTaskEnded(): boolean {
+  return release >= 6;
 }

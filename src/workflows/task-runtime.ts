@@ -64,6 +64,7 @@ import { PushDeliveries } from './push-deliveries.js';
 import { hasPatch, PATCH, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
 import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
+import { uiText } from '../protocol/ui-text.js';
 
 /** A model call whose text streams into an artifact (see llm-agent.ts). */
 export interface ModelStream {
@@ -129,6 +130,8 @@ export class TaskRuntime {
   changeState(to: TaskStateName, options: TransitionOptions = {}): void {
     const from = this.record.state;
     this.record.transition(to, options);
+    // Before publishing: the approvers it tells of a canceled or failed task join its audience.
+    this.approvers.taskEnded();
     this.publish();
     // The workflow logger adds workflowId and runId.
     log.info('task state changed', {
@@ -196,18 +199,19 @@ export class TaskRuntime {
 
   /**
    * The operator's "current details" line. Not a workflow command, so a new run after
-   * continue-as-new (which search attributes survive, but details do not) can set it freely.
+   * continue-as-new (which search attributes survive, but details do not) can set it freely. The UI
+   * renders it as Markdown: the state is bold, the agent's and people's words are text (uiText).
    */
   publishDetails(): void {
     const { state, pending, statusText } = this.record;
     const deadline = pending?.deadline ? ` (${deadlineText(pending.askedAt, pending.deadline)})` : '';
     // Who may answer, where operators look first (`temporal workflow metadata`, the UI's workflow page).
     const responders = this.record.respondersNow();
-    const who = responders ? ` (may answer: ${responders.join(', ')})` : '';
+    const who = responders ? ` (may answer: ${uiText(responders.join(', '))})` : '';
     setCurrentDetails(
       pending
-        ? `**${state}**${who}: ${pending.prompt}${deadline}`
-        : `**${state}**${statusText ? `: ${statusText}` : ''}`,
+        ? `**${state}**${who}: ${uiText(pending.prompt)}${deadline}`
+        : `**${state}**${statusText ? `: ${uiText(statusText)}` : ''}`,
     );
   }
 

@@ -36,8 +36,10 @@ export const rejectingAgent = defineAgent({
 });
 
 interface AskRequest {
-  /** The question asked; "Your answer?" when not given. */
+  /** The question's text (default 'Your answer?'). */
   question?: string;
+  /** The agent fails this long after asking, the question still waiting (as when a check it runs meanwhile fails). */
+  failAfter?: string;
   deadline?: string;
   onDeadline?: DeadlineOutcome;
   responders?: string[];
@@ -68,7 +70,13 @@ export const askingAgent = defineAgent({
       ...(request.notify && { notify: request.notify }),
       ...(request.remind && { remind: request.remind }),
     };
-    const reply = await ctx.ask(options);
+    const asked = ctx.ask(options);
+    const failing = request.failAfter
+      ? ctx.sleep(request.failAfter).then((): never => {
+          throw new AgentFailure('The budget check failed meanwhile');
+        })
+      : undefined;
+    const reply = await (failing ? Promise.race([asked, failing]) : asked);
     return JSON.stringify({
       text: reply.text,
       value: reply.value,

@@ -41,6 +41,7 @@ import {
 } from '../../protocol/search-attributes.js';
 import { stateOf, type TaskStateName } from '../../protocol/states.js';
 import { textOf, type WireTask } from '../../protocol/wire.js';
+import { uiText } from '../../protocol/ui-text.js';
 import { logger } from '../../logging.js';
 import { abortable } from '../abortable.js';
 import { updateIdFor } from '../convert.js';
@@ -109,7 +110,8 @@ export class TaskWorkflows {
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      staticSummary: `${this.agent}: ${firstWords(incoming)}`,
+      // The UI renders it as Markdown: the request is shown as text.
+      staticSummary: uiText(`${this.agent}: ${firstWords(incoming)}`),
       typedSearchAttributes: [
         { key: CONTEXT_ID_ATTRIBUTE, value: contextId },
         { key: AGENT_ATTRIBUTE, value: this.agent },
@@ -306,7 +308,7 @@ function ownerOf(incoming: IncomingMessage): string | undefined {
   return incoming.caller?.id ?? incoming.responder;
 }
 
-/** The static summary operators see in the Temporal UI. */
+/** The request's first words, for the static summary operators see in the Temporal UI. */
 function firstWords(incoming: IncomingMessage): string {
   const text = textOf(incoming.parts ?? []) || incoming.text || '(no text)';
   const words = text.split(/\s+/).filter(Boolean).slice(0, 12).join(' ');
