@@ -5,6 +5,7 @@
  * What an agent's code may call on its own side is the public `a2a-temporal/activity` (src/activity).
  */
 import type { ModelSettings } from '../llm/model-settings.js';
+import type { RemoteAgentConfig } from '../protocol/delegation.js';
 import { createApproverActivities, type ApproverChannelOptions } from './approver-notices.js';
 import { createLlmActivities } from './llm.js';
 import { createMcpActivities } from './mcp.js';
@@ -16,6 +17,8 @@ export interface PackageActivitiesOptions {
   projectActivities?: object;
   model?: ModelSettings;
   approvals?: ApproverChannelOptions;
+  /** The remote A2A agents that delegation calls may name. */
+  remoteAgents?: Record<string, RemoteAgentConfig>;
 }
 
 export interface PackageActivities {
@@ -37,7 +40,7 @@ export function createPackageActivities(options: PackageActivitiesOptions = {}):
       // Push notification deliveries of the task workflow (src/workflows/push-deliveries.ts).
       ...createPushActivities(),
       // Delegation to remote A2A agents (ctx.callAgent, src/workflows/remote-agent-call.ts).
-      ...createDelegationActivities(),
+      ...createDelegationActivities(options.remoteAgents),
       // Approver notices of waiting questions (src/workflows/approver-notifications.ts).
       ...approverActivities,
     },

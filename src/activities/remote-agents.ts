@@ -2,44 +2,52 @@
  * The delegation activities: send a message to a remote A2A agent, follow its task until it needs
  * this task (a question) or ends, and cancel it. Each heartbeats while it waits, so a canceled
  * calling task stops them, and fails on a network error to be retried with backoff (the task shows
- * the retries, src/worker/retry-reports.ts); a refusal by the remote agent is not retried.
+ * the retries, src/worker/retry-reports.ts); a refusal by the remote agent, or a call that cannot
+ * work at all, is not retried (src/delegation/remote-failures.ts).
  */
 import { Message, SendMessageConfiguration, SendMessageRequest, Task, type SendMessageResult } from '@a2a-js/sdk';
-import {
-  A2AError,
-  ContentTypeNotSupportedError,
-  ExtensionSupportRequiredError,
-  RequestMalformedError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-  VersionNotSupportedError,
-} from '@a2a-js/sdk/errors';
-import { ApplicationFailure } from '@temporalio/common';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { Context } from '@temporalio/activity';
 import { IDEMPOTENCY_KEY_HEADER, type PendingQuestion } from '../protocol/contract.js';
 import {
-  REMOTE_AGENT_REFUSED,
   REMOTE_CANCEL_ACTIVITY,
   REMOTE_FOLLOW_ACTIVITY,
   REMOTE_SEND_ACTIVITY,
+  type QuestionHop,
+  type RemoteAgentConfig,
   type RemoteSendInput,
   type RemoteTaskInput,
   type RemoteTaskSnapshot,
 } from '../protocol/delegation.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { JsonObject, WireMessage, WireTask } from '../protocol/wire.js';
-import { remoteAgentClient, requestOptions } from '../delegation/remote-agents.js';
+import { remoteAgentClient, requestOptions, resolveAddress } from '../delegation/remote-agents.js';
+import { finalFailureOf } from '../delegation/remote-failures.js';
+import { carried } from '../delegation/carried-results.js';
 
 /** Polling a remote task: quick at first (an approval answered at once), then every few seconds. */
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 4_000;
 
-export function createDelegationActivities() {
+/** `remoteAgents`: the project config's agents, which calls may name instead of a URL. */
+export function createDelegationActivities(remoteAgents: Readonly<Record<string, RemoteAgentConfig>> = {}) {
+  /** The activity on the address the call means, failing for good where no retry can help. */
+  const resolving =
+    <I extends RemoteTaskInput | RemoteSendInput>(activity: (input: I) => Promise<RemoteTaskSnapshot>) =>
+    async (input: I): Promise<RemoteTaskSnapshot> => {
+      try {
+        const address = resolveAddress(input, remoteAgents);
+        const snapshot = await activity({ ...input, ...address });
+        // A named agent: the calling task shows where it was reached.
+        return address.url === input.url ? snapshot : { ...snapshot, url: address.url };
+      } catch (error) {
+        throw finalFailureOf(error);
+      }
+    };
   return {
-    [REMOTE_SEND_ACTIVITY]: sendToRemoteAgent,
-    [REMOTE_FOLLOW_ACTIVITY]: followRemoteTask,
-    [REMOTE_CANCEL_ACTIVITY]: cancelRemoteTask,
+    [REMOTE_SEND_ACTIVITY]: resolving(sendToRemoteAgent),
+    [REMOTE_FOLLOW_ACTIVITY]: resolving(followRemoteTask),
+    [REMOTE_CANCEL_ACTIVITY]: resolving(cancelRemoteTask),
   };
 }
 
@@ -59,8 +67,9 @@ async function sendToRemoteAgent(input: RemoteSendInput): Promise<RemoteTaskSnap
   const headers: Record<string, string> = input.idempotencyKey
     ? { [IDEMPOTENCY_KEY_HEADER]: input.idempotencyKey }
     : {};
-  const result = await refusalsFinal(() =>
-    client.sendMessage(request, requestOptions(input, Context.current().cancellationSignal, headers)),
+  const result = await client.sendMessage(
+    request,
+    requestOptions(input, Context.current().cancellationSignal, headers),
   );
   return snapshotOf(name, result);
 }
@@ -69,11 +78,9 @@ async function followRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnaps
   const { name, client } = await remoteAgentClient(input);
   const context = Context.current();
   for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
-    const task = await refusalsFinal(() =>
-      client.getTask(
-        { tenant: '', id: input.taskId, historyLength: 0 },
-        requestOptions(input, context.cancellationSignal),
-      ),
+    const task = await client.getTask(
+      { tenant: '', id: input.taskId, historyLength: 0 },
+      requestOptions(input, context.cancellationSignal),
     );
     const snapshot = snapshotOf(name, task);
     if (isSettled(snapshot.state) && snapshot.statusKey !== input.answeredStatus) return snapshot;
@@ -98,44 +105,21 @@ async function cancelRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnaps
   return snapshot && isTerminal(snapshot.state) ? snapshot : followRemoteTask(input);
 }
 
-/** Answers that the same request will get again: not an outage, and not worth retrying. */
-const REFUSALS = [
-  TaskNotFoundError,
-  TaskNotCancelableError,
-  UnsupportedOperationError,
-  ContentTypeNotSupportedError,
-  ExtensionSupportRequiredError,
-  VersionNotSupportedError,
-  RequestMalformedError,
-];
-
-/**
- * The remote agent said no: the call fails for good, saying what the agent said. Anything else
- * (unreachable, an internal error, an authentication refusal a rotated key may cure) is retried.
- */
-async function refusalsFinal<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (thrown) {
-    const error = thrown instanceof Error && thrown.cause instanceof A2AError ? thrown.cause : thrown;
-    if (REFUSALS.some((refusal) => error instanceof refusal)) {
-      throw ApplicationFailure.nonRetryable((error as Error).message, REMOTE_AGENT_REFUSED);
-    }
-    throw thrown;
-  }
-}
-
 function snapshotOf(agent: string, result: SendMessageResult): RemoteTaskSnapshot {
   if ('messageId' in result) {
     // A message and no task: the remote agent answered at once, and that is the outcome.
     const { parts, messageId } = Message.toJSON(result) as WireMessage;
-    return { agent, state: 'completed', statusKey: messageId, parts, text: textOf(parts), artifacts: [] };
+    return carried(
+      { agent, state: 'completed', statusKey: messageId, parts, text: textOf(parts), artifacts: [] },
+      false,
+    );
   }
   const task = Task.toJSON(result) as WireTask;
   const { status } = task;
   const parts = status.message?.parts ?? [];
-  const pending = (task.metadata as { pendingQuestion?: PendingQuestion } | undefined)?.pendingQuestion;
-  return {
+  const metadata = task.metadata as { pendingQuestion?: PendingQuestion; artifactsOmitted?: unknown } | undefined;
+  const pending = metadata?.pendingQuestion;
+  const snapshot: RemoteTaskSnapshot = {
     agent,
     taskId: task.id,
     contextId: task.contextId,
@@ -147,16 +131,28 @@ function snapshotOf(agent: string, result: SendMessageResult): RemoteTaskSnapsho
     artifacts: task.artifacts ?? [],
     ...(pending && { question: questionOf(pending) }),
   };
+  return carried(snapshot, metadata?.artifactsOmitted === true);
 }
 
 function questionOf(pending: PendingQuestion): RemoteTaskSnapshot['question'] {
   const { schema, expects, details, outOfBand } = pending;
+  const [from, ...via] = [pending.from, ...(Array.isArray(pending.from?.via) ? pending.from.via : [])].map(hopOf);
   return {
     ...(schema && { schema: schema as JsonObject }),
     ...(expects && { expects }),
     ...(details && { details }),
     ...(outOfBand && { outOfBand }),
+    // Carried up by the remote agent from one of its own (a chain): who asked, and through whom.
+    ...(from && via.every((hop) => hop !== undefined) && { from: via.length > 0 ? { ...from, via } : from }),
   };
+}
+
+/** A hop as another agent's metadata names it, if it does so fully (it is shown, never followed). */
+function hopOf(hop: Partial<QuestionHop> | undefined): QuestionHop | undefined {
+  const { agent, taskId, url } = hop ?? {};
+  return typeof agent === 'string' && typeof taskId === 'string' && typeof url === 'string'
+    ? { agent, taskId, url }
+    : undefined;
 }
 
 function textOf(parts: { text?: string }[]): string {

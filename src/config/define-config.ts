@@ -4,6 +4,7 @@
  * its cards (it never runs them); the dev stack does both. Pure: safe to import anywhere.
  */
 import type { ApprovalChannel } from '../protocol/approvals.js';
+import type { RemoteAgentConfig } from '../protocol/delegation.js';
 import type { AgentVersioning } from '../protocol/versioning.js';
 
 export interface A2ATemporalConfig {
@@ -39,6 +40,13 @@ export interface A2ATemporalConfig {
    * tasks schedule: deploy it as any workflow change.
    */
   approvals?: { directory?: string; notify?: ApprovalChannel[]; remind?: string[] };
+  /**
+   * Remote A2A agents that agents call by name (`ctx.callAgent('supplier', …)`), e.g.
+   * `supplier: { urlEnv: 'SUPPLIER_AGENT_URL', credentials: { bearerTokenEnv: 'SUPPLIER_TOKEN' } }`:
+   * `url`, or `urlEnv` naming the worker's variable that holds it on each deployment; `transport`
+   * and `credentials` apply where the call gives none. Read by the worker at each call.
+   */
+  remoteAgents?: Record<string, RemoteAgentConfig>;
 }
 
 /** Types a config file's default export. */

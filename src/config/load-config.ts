@@ -11,6 +11,8 @@ import { agentsFromModule } from '../workflows/agent-list.js';
 import type { ModelProvider } from '../llm/model-settings.js';
 import type { A2ATemporalConfig } from './define-config.js';
 import { APPROVAL_CHANNELS, isApprovalChannel, reminderOffset } from '../protocol/approvals.js';
+import type { RemoteAgentConfig } from '../protocol/delegation.js';
+import { checkRemoteAgents } from './remote-agents.js';
 
 const CONFIG_FILE_NAMES = [
   'a2a-temporal.config.ts',
@@ -34,6 +36,8 @@ export interface LoadedConfig {
   workerDeployment?: A2ATemporalConfig['workerDeployment'];
   /** As the config gives it, the directory's path made absolute. */
   approvals?: A2ATemporalConfig['approvals'];
+  /** The remote agents that calls may name, checked. */
+  remoteAgents?: Record<string, RemoteAgentConfig>;
   /** Imports the activities module (Node code: only workers need it). */
   loadActivities(): Promise<object>;
   /** Imports the model providers module's providers, by export name (Node code: only workers need it). */
@@ -80,6 +84,8 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
       `${file}: defaultAgent "${config.defaultAgent}" is not one of the agents (${agents.map((a) => a.name).join(', ')}).`,
     );
   }
+  const remoteAgents = config.remoteAgents === undefined ? undefined : checkRemoteAgents(config.remoteAgents);
+  if (typeof remoteAgents === 'string') throw new ConfigError(`${file}: ${remoteAgents}`);
   return {
     file,
     agentsModule,
@@ -89,6 +95,7 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
     ...(config.defaultAgent && { defaultAgent: config.defaultAgent }),
     ...(config.workerDeployment && { workerDeployment: config.workerDeployment }),
     ...(config.approvals && { approvals: checkedApprovals(file, config.approvals) }),
+    ...(remoteAgents && { remoteAgents }),
     loadActivities: async () =>
       activitiesModule ? { ...(await importModule(activitiesModule, 'activities module')) } : {},
     loadModelProviders: async () =>

@@ -26,6 +26,7 @@ export async function createProjectWorker(
     activities: await config.loadActivities(),
     model: { ...modelSettingsFromEnv(), providers: await config.loadModelProviders() },
     ...(config.approvals && { approvals: config.approvals }),
+    ...(config.remoteAgents && { remoteAgents: config.remoteAgents }),
     ...(options.deployment && { deployment: options.deployment }),
     ...(options.maxCachedWorkflows !== undefined && { maxCachedWorkflows: options.maxCachedWorkflows }),
   });

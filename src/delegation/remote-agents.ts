@@ -1,7 +1,8 @@
 /**
- * SDK clients for remote A2A agents, one per card URL, transport and credentials for the worker's
- * lifetime. The card decides the transport (JSON-RPC, HTTP+JSON or gRPC) unless the call prefers
- * one; v0.3 agents are reached through the SDK's compat transports, chosen from their card.
+ * SDK clients for remote A2A agents, one per card URL and transport for the worker's lifetime. The
+ * card decides the transport (JSON-RPC, HTTP+JSON or gRPC) unless the call prefers one; v0.3 agents
+ * are reached through the SDK's compat transports, chosen from their card. A call may name an agent
+ * of the project config (`remoteAgents`) instead of its URL: the worker resolves the name here.
  */
 import {
   ClientFactory,
@@ -16,7 +17,13 @@ import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { credentials as grpcCredentials } from '@grpc/grpc-js';
 import { ApplicationFailure } from '@temporalio/common';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
-import { REMOTE_CREDENTIALS_MISSING, type RemoteAgentAddress, type RemoteCredentials } from '../protocol/delegation.js';
+import {
+  REMOTE_CREDENTIALS_MISSING,
+  type RemoteAgentAddress,
+  type RemoteAgentConfig,
+  type RemoteCredentials,
+} from '../protocol/delegation.js';
+import { fetchCard, unusable } from './remote-failures.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';
 const DEFAULT_API_KEY_HEADER = 'x-api-key';
@@ -56,13 +63,58 @@ async function connect(address: RemoteAgentAddress): Promise<RemoteAgent> {
     ],
     ...(address.transport && { preferredTransports: [address.transport] }),
   });
-  const card = await new DefaultAgentCardResolver({ legacyCompat }).resolve(cardUrlOf(address.url), '');
+  const card = await new DefaultAgentCardResolver({ legacyCompat, fetchImpl: fetchCard }).resolve(
+    cardUrlOf(address.url),
+    '',
+  );
   return { name: card.name, client: await new ClientFactory(options).createFromAgentCard(card) };
 }
 
 /** A card URL as given, else the agent's base URL's well-known card. */
 function cardUrlOf(url: string): string {
   return url.endsWith('.json') ? url : `${withoutTrailingSlashes(url)}${CARD_PATH}`;
+}
+
+/**
+ * The address a call means: a configured agent's (its URL read from the worker's environment now,
+ * its transport and credentials where the call gives none), or the call's own; its URL checked.
+ */
+export function resolveAddress(
+  address: RemoteAgentAddress,
+  configured: Readonly<Record<string, RemoteAgentConfig>>,
+): RemoteAgentAddress {
+  const resolved = address.url.includes(':') ? address : configuredAddress(address, configured);
+  checkUrl(resolved.url);
+  return resolved;
+}
+
+function configuredAddress(
+  address: RemoteAgentAddress,
+  configured: Readonly<Record<string, RemoteAgentConfig>>,
+): RemoteAgentAddress {
+  const name = address.url;
+  const agent = Object.hasOwn(configured, name) ? configured[name] : undefined;
+  if (!agent) {
+    const names = Object.keys(configured);
+    throw unusable(
+      `No remote agent named "${name}" in the project config (remoteAgents${names.length ? `: ${names.join(', ')}` : ' is empty'})`,
+    );
+  }
+  const url = agent.url ?? process.env[agent.urlEnv!];
+  if (!url)
+    throw unusable(`The remote agent "${name}" has its URL in ${agent.urlEnv}, which is not set on this worker`);
+  const transport = address.transport ?? agent.transport;
+  const credentials = address.credentials ?? agent.credentials;
+  return { url, ...(transport && { transport }), ...(credentials && { credentials }) };
+}
+
+/** A URL no request could reach, refused before any is made. */
+function checkUrl(url: string): void {
+  if (!URL.canParse(url)) throw unusable(`"${url}" is not a URL`);
+  const { protocol } = new URL(url);
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw unusable(`"${url}" is not an http: or https: URL (an agent card is fetched over HTTP)`);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * update and query definitions and their payloads. Pure module shared by both sides.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { QuestionHop } from './delegation.js';
 import type { PushConfig, StoredPushConfig } from './push.js';
 import type { ApproverNotifications } from './approvals.js';
 import type { TaskUsage } from './llm.js';
@@ -139,8 +140,11 @@ export interface PendingQuestion {
   details?: JsonObject;
   /** The task's owner may not answer (no self-approval). */
   notByRequester?: boolean;
-  /** A remote agent's question, carried up from the task this one delegated to (ctx.callAgent). */
-  from?: { agent: string; taskId: string; url: string };
+  /**
+   * A remote agent's question, carried up from the task this one delegated to (ctx.callAgent).
+   * `via`: when that agent carried it up in turn, the agents below it, nearest first: the last asked.
+   */
+  from?: QuestionHop & { via?: QuestionHop[] };
 }
 
 /**
@@ -224,6 +228,8 @@ export interface Delegation {
   /** Absent until the remote agent answered with a task (or when it answered with a message only). */
   taskId?: string;
   state: TaskStateName;
+  /** Why some of the remote task's artifacts did not come back (RemoteAgentResult.artifactsOmitted). */
+  artifactsOmitted?: string;
 }
 
 /** One recorded effect of agent code (see agent-journal.ts). */

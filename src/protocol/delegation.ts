@@ -15,6 +15,12 @@ export const REMOTE_CANCEL_ACTIVITY = 'a2aTemporal.remoteAgent.cancel';
 /** Failure types the activities end with when retrying cannot help. */
 export const REMOTE_AGENT_REFUSED = 'RemoteAgentRefused';
 export const REMOTE_CREDENTIALS_MISSING = 'RemoteCredentialsMissing';
+/**
+ * The call cannot go on, however often it is tried: a URL fetch refuses (a blocked port, a scheme
+ * that is not HTTP), a card the agent does not serve (4xx), a name the project config lacks, a
+ * result too large to carry. The workflow throws RemoteAgentFailed with state 'unusable'.
+ */
+export const REMOTE_AGENT_UNUSABLE = 'RemoteAgentUnusable';
 
 /** A2A transports as agent cards name them. */
 export type RemoteTransport = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
@@ -33,7 +39,10 @@ export type RemoteCredentials =
 
 /** Where the remote agent is and how to reach it. */
 export interface RemoteAgentAddress {
-  /** The agent's card URL, or its base URL (the card is at `/.well-known/agent-card.json` below it). */
+  /**
+   * The agent's card URL, or its base URL (the card is at `/.well-known/agent-card.json` below it),
+   * or the name of a remote agent in the project config (`remoteAgents`; a name has no `:`).
+   */
   url: string;
   /** The transport to prefer; default: the card's preferred one. */
   transport?: RemoteTransport;
@@ -61,10 +70,29 @@ export interface RemoteTaskInput extends RemoteAgentAddress {
   answeredStatus?: string;
 }
 
+/** Where a remote agent is, as configured for each deployment (`remoteAgents` in the project config). */
+export interface RemoteAgentConfig {
+  /** Its card URL or base URL; or, with `urlEnv`, the worker's environment variable that holds it. */
+  url?: string;
+  urlEnv?: string;
+  transport?: RemoteTransport;
+  /** Used when the call gives none of its own. */
+  credentials?: RemoteCredentials;
+}
+
+/** One agent a carried-up question came through, or the one that asked it. */
+export interface QuestionHop {
+  agent: string;
+  taskId: string;
+  url: string;
+}
+
 /** A remote task as the calling task sees it after a step. */
 export interface RemoteTaskSnapshot {
   /** The remote agent's name, from its card. */
   agent: string;
+  /** Where the agent was reached, when the call named it by its name in the project config. */
+  url?: string;
   /** Absent when the remote agent answered with a message and no task. */
   taskId?: string;
   contextId?: string;
@@ -76,6 +104,14 @@ export interface RemoteTaskSnapshot {
   /** Their text, joined. */
   text: string;
   artifacts: WireArtifact[];
-  /** What the remote agent's question expects, where it says (this runtime's `metadata.pendingQuestion`). */
-  question?: Pick<PendingQuestion, 'schema' | 'expects' | 'details' | 'outOfBand'>;
+  /**
+   * Why some of the remote task's artifacts are not in `artifacts`: too large to carry into this
+   * task, or dropped by the remote agent itself (this runtime's `metadata.artifactsOmitted`).
+   */
+  artifactsOmitted?: string;
+  /**
+   * What the remote agent's question expects, where it says (this runtime's `metadata.pendingQuestion`);
+   * `from` when the remote agent carried it up from an agent of its own.
+   */
+  question?: Pick<PendingQuestion, 'schema' | 'expects' | 'details' | 'outOfBand' | 'from'>;
 }

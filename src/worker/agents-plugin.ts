@@ -26,6 +26,7 @@ import { reportRetries } from './retry-reports.js';
 import { checkToolActivities } from './tool-activities-check.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
+import type { RemoteAgentConfig } from '../protocol/delegation.js';
 import { SHARED_MODULES_GLOBAL, SHARED_ZOD_ENTRIES, type SharedZodEntry } from '../workflows/shared-modules-global.js';
 
 /** The alias bundled-workflows.ts imports the project's agents module by. */
@@ -130,6 +131,8 @@ export interface AgentsPluginOptions {
   model?: ModelSettings;
   /** Notifying approvers: the directory and channels, and the defaults questions take (the config's `approvals`). */
   approvals?: ApprovalSettings;
+  /** The remote A2A agents that `ctx.callAgent` may name (the config's `remoteAgents`). */
+  remoteAgents?: Record<string, RemoteAgentConfig>;
 }
 
 export interface ApprovalSettings extends ApproverChannelOptions, ApprovalDefaults {}
@@ -141,6 +144,7 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
     projectActivities: options.activities,
     model: options.model,
     approvals: options.approvals,
+    remoteAgents: options.remoteAgents,
   });
   return {
     name: 'a2a-temporal.agents',

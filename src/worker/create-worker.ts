@@ -19,7 +19,7 @@ export interface AgentWorkerOptions extends AgentsPluginOptions, Partial<Omit<Wo
 }
 
 export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const { agents, activities, model, approvals, plugins, deployment, ...workerOptions } = options;
+  const { agents, activities, model, approvals, remoteAgents, plugins, deployment, ...workerOptions } = options;
   return Worker.create({
     namespace: 'default',
     taskQueue: DEFAULT_TASK_QUEUE,
@@ -33,6 +33,7 @@ export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> 
         ...(activities && { activities }),
         ...(model && { model }),
         ...(approvals && { approvals }),
+        ...(remoteAgents && { remoteAgents }),
       }),
     ],
   });

@@ -177,10 +177,11 @@ export interface AgentContext {
    */
   patched(patchId: string): boolean;
   /**
-   * Delegates to a remote A2A agent (its card URL, or its base URL) and returns once the remote
-   * task has completed. Its questions become this task's (input-required, marked as the remote
+   * Delegates to a remote A2A agent (its card URL, its base URL, or its name in the project
+   * config's `remoteAgents`) and returns once the remote task has completed. Its questions become this task's (input-required, marked as the remote
    * agent's), and the answers go back to it; canceling this task cancels the remote task first.
-   * Throws RemoteAgentFailed when the remote task fails, is rejected or is canceled.
+   * Throws RemoteAgentFailed when the remote task fails, is rejected or is canceled, or when the
+   * agent cannot be used at all (state 'unusable': e.g. a URL fetch refuses, a card that is not there).
    */
   callAgent(url: string, message: string | RemoteMessage, options?: CallAgentOptions): Promise<RemoteAgentResult>;
 }
@@ -215,6 +216,12 @@ export interface RemoteAgentResult {
   text: string;
   parts: WirePart[];
   artifacts: WireArtifact[];
+  /**
+   * Set when `artifacts` lacks some of the remote task's: what was left out and why (too large to
+   * carry here: each over 512 KB, or beyond 1 MB in all; or dropped by the remote agent itself).
+   * The task's status and `metadata.delegations` say it too.
+   */
+  artifactsOmitted?: string;
 }
 
 /** Thrown by agent code to end the task `failed` with a message safe to show clients. */
@@ -233,15 +240,17 @@ export class TaskRejection extends Error {
   }
 }
 
+const OUTCOMES = { refused: 'was refused', 'timed-out': 'timed out', unusable: 'could not be called' } as const;
+
 /** The remote task ended without completing: `state` says how, `remoteMessage` what it said. */
 export class RemoteAgentFailed extends AgentFailure {
   constructor(
     readonly agent: string,
-    readonly state: 'failed' | 'rejected' | 'canceled' | 'refused' | 'timed-out',
+    readonly state: 'failed' | 'rejected' | 'canceled' | 'refused' | 'timed-out' | 'unusable',
     readonly remoteMessage: string,
     readonly taskId?: string,
   ) {
-    const outcome = state === 'refused' ? 'was refused' : state === 'timed-out' ? 'timed out' : `ended ${state}`;
+    const outcome = OUTCOMES[state as keyof typeof OUTCOMES] ?? `ended ${state}`;
     super(`The ${agent} agent's task ${outcome}${remoteMessage ? `: ${remoteMessage}` : ''}`);
     this.name = 'RemoteAgentFailed';
   }

@@ -84,6 +84,7 @@ export interface LlmTool<I = unknown> extends ToolApprovalOptions {
 
 /** A remote A2A agent as a tool: where it is, how to reach it, and who answers its questions. */
 interface RemoteAgentTarget extends CallAgentOptions {
+  /** As ctx.callAgent's: a URL, or the name of a remote agent in the project config. */
   url: string;
 }
 

@@ -16,9 +16,10 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
-import type { PendingQuestion } from '../protocol/contract.js';
+import type { Delegation, PendingQuestion } from '../protocol/contract.js';
 import {
   REMOTE_AGENT_REFUSED,
+  REMOTE_AGENT_UNUSABLE,
   REMOTE_CANCEL_ACTIVITY,
   REMOTE_FOLLOW_ACTIVITY,
   REMOTE_SEND_ACTIVITY,
@@ -37,7 +38,7 @@ import {
   type Reply,
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
-import type { TaskRuntime } from './task-runtime.js';
+import { agentMessage, type TaskRuntime } from './task-runtime.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 
@@ -86,16 +87,24 @@ export async function callRemoteAgent(
     ...(options.transport && { transport: options.transport }),
     ...(options.credentials && { credentials: options.credentials }),
   };
-  const remote = (
+  const remote = async (
     name: string,
     activityOptions: ActivityOptions,
     summary: string,
     input: RemoteSendInput | RemoteTaskInput,
-  ) =>
-    proxyActivities<Record<string, RemoteActivity>>(activityOptions)[name]!.executeWithOptions(
-      { summary: uiText(summary) },
-      [input],
-    );
+  ) => {
+    const activities = proxyActivities<Record<string, RemoteActivity>>(activityOptions);
+    try {
+      return await activities[name]!.executeWithOptions({ summary: uiText(summary) }, [input]);
+    } catch (error) {
+      // No retry can mend it (a URL fetch refuses, no card there, a result too large): fail now.
+      const cause = error instanceof ActivityFailure ? error.cause : undefined;
+      if (cause instanceof ApplicationFailure && cause.type === REMOTE_AGENT_UNUSABLE) {
+        throw new RemoteAgentFailed(url, 'unusable', cause.message);
+      }
+      throw error;
+    }
+  };
 
   // One ID per call, fixed in the journal: the first message's ID, and the remote task's idempotency key.
   const callId = journal.effect('remote-agent:call', () => uuid4());
@@ -111,12 +120,17 @@ export async function callRemoteAgent(
   );
   if ('refused' in first) throw new RemoteAgentFailed(url, 'refused', first.refused);
   let snapshot = first.snapshot;
-  const delegation = journal.effect('remote-agent:track', () =>
-    runtime.record.trackDelegation(delegationOf(url, snapshot)),
-  );
+  const delegation = journal.effect('remote-agent:track', () => {
+    noteOmittedArtifacts(runtime, undefined, snapshot);
+    return runtime.record.trackDelegation(delegationOf(url, snapshot));
+  });
   const track = (next: RemoteTaskSnapshot) => {
+    const previous = snapshot;
     snapshot = next;
-    journal.effect('remote-agent:track', () => runtime.record.trackDelegation(delegationOf(url, next), delegation));
+    journal.effect('remote-agent:track', () => {
+      noteOmittedArtifacts(runtime, previous, next);
+      runtime.record.trackDelegation(delegationOf(url, next), delegation);
+    });
   };
   const remoteTask = (): RemoteTaskInput => ({ ...address, taskId: snapshot.taskId! });
 
@@ -214,7 +228,18 @@ export async function callRemoteAgent(
     text: snapshot.text,
     parts: snapshot.parts,
     artifacts: snapshot.artifacts,
+    ...(snapshot.artifactsOmitted && { artifactsOmitted: snapshot.artifactsOmitted }),
   };
+}
+
+/** Artifacts that did not come back are said in this task's status, once, not only in metadata. */
+function noteOmittedArtifacts(
+  runtime: TaskRuntime,
+  previous: RemoteTaskSnapshot | undefined,
+  next: RemoteTaskSnapshot,
+) {
+  if (!next.artifactsOmitted || next.artifactsOmitted === previous?.artifactsOmitted) return;
+  runtime.changeState('working', { message: agentMessage(runtime, next.artifactsOmitted), by: 'worker' });
 }
 
 /** The remote agent's question as this task's: its text, schema and details, marked as its. */
@@ -229,11 +254,14 @@ function carriedQuestion(
     ? `The ${snapshot.agent} agent refused the last answer (${refusal}). ${snapshot.text}`
     : snapshot.text;
   const { responders, notByRequester } = options;
+  // The remote agent carried it up from an agent of its own: the question says who asked, through whom.
+  const below = snapshot.question?.from;
+  const via = below ? [{ agent: below.agent, taskId: below.taskId, url: below.url }, ...(below.via ?? [])] : [];
   return {
     kind,
     prompt: prompt || `The ${snapshot.agent} agent needs ${kind === 'auth' ? 'authorization' : 'input'}`,
     askedAt: new Date().toISOString(),
-    from: { agent: snapshot.agent, taskId: snapshot.taskId!, url },
+    from: { agent: snapshot.agent, taskId: snapshot.taskId!, url: snapshot.url ?? url, ...(via.length > 0 && { via }) },
     ...(snapshot.question?.schema && { schema: snapshot.question.schema }),
     ...(snapshot.question?.expects && { expects: snapshot.question.expects }),
     ...(snapshot.question?.details && { details: snapshot.question.details }),
@@ -262,6 +290,12 @@ function partsOf(message: string | RemoteMessage): WirePart[] {
   );
 }
 
-function delegationOf(url: string, snapshot: RemoteTaskSnapshot) {
-  return { agent: snapshot.agent, url, ...(snapshot.taskId && { taskId: snapshot.taskId }), state: snapshot.state };
+function delegationOf(url: string, snapshot: RemoteTaskSnapshot): Delegation {
+  return {
+    agent: snapshot.agent,
+    url: snapshot.url ?? url,
+    ...(snapshot.taskId && { taskId: snapshot.taskId }),
+    state: snapshot.state,
+    ...(snapshot.artifactsOmitted && { artifactsOmitted: snapshot.artifactsOmitted }),
+  };
 }

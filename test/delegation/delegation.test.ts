@@ -3,7 +3,9 @@
  * agent B (finance approval) through B's gateway, each with its own gateway, worker and task queue.
  * B's question travels up to A's client, the answer goes back down, and B's artifact comes back up;
  * the same across a restart of everything while B's question waits (one remote task only), a cancel
- * of A while B works, B down for 30 s, B rejecting, and B reached over gRPC.
+ * of A while B works, B down for 30 s, B rejecting, and B reached over gRPC. Then the edges: a
+ * remote result over Temporal's payload limit (a hostile agent, hostile-agent.ts), calls no retry
+ * can mend, and B named in A's config instead of by URL.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -28,6 +30,7 @@ import {
   type ServeProcess,
 } from '../fault/support.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startHostileAgent, type HostileAgent } from './hostile-agent.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { testClient } from '../support/worker.js';
 import type { Client } from '@temporalio/client';
@@ -52,6 +55,11 @@ export default [
       const request = ctx.message.text;
       if (request.startsWith('reject')) ctx.reject('over budget');
       if (request.startsWith('slow')) await ctx.sleep('1 hour', 'working on it');
+      if (request.startsWith('bulky')) {
+        // Each artifact within ctx.artifact's limit, together over what a task's result holds.
+        for (const part of [1, 2, 3, 4]) ctx.artifact({ name: \`part \${part}\`, text: 'y'.repeat(450_000) });
+        return 'finance sends it all';
+      }
       if (request.startsWith('big')) {
         const cfo = await ctx.callAgent('${cfoUrl}', request);
         return \`finance says \${cfo.text}\`;
@@ -100,7 +108,23 @@ export default [
     skills: [{ id: 'buy', name: 'Buy', description: 'Buys a thing', tags: [] }],
     instructions: 'Ask finance before you buy anything.',
     tools: { finance: defineRemoteAgentTool({ url: '${financeUrl}', description: 'Asks finance to approve a purchase' }) },
-  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-keyed', keyedFinanceUrl, "{ credentials: { apiKeyEnv: 'FINANCE_API_KEY' } }")}${agent('purchasing-python', pythonUrl, '{}')}
+  }),
+  defineAgent({
+    name: 'purchasing-anywhere',
+    description: 'Buys from the agent the message names first (a URL, or a name in the config).',
+    skills: [{ id: 'buy', name: 'Buy', description: 'Buys a thing', tags: [] }],
+    async run(ctx) {
+      const [target, ...request] = ctx.message.text.split(' ');
+      try {
+        const result = await ctx.callAgent(target, request.join(' '));
+        const names = result.artifacts.map((artifact) => artifact.name).join(', ');
+        return \`got [\${names}]; omitted: \${result.artifactsOmitted ?? 'nothing'}\`;
+      } catch (error) {
+        if (error instanceof RemoteAgentFailed) return \`caught \${error.state}: \${error.remoteMessage}\`;
+        throw error;
+      }
+    },
+  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-by-name', 'finance', '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-keyed', keyedFinanceUrl, "{ credentials: { apiKeyEnv: 'FINANCE_API_KEY' } }")}${agent('purchasing-python', pythonUrl, '{}')}
 ];
 `;
 }
@@ -129,12 +153,14 @@ const startPurchasing = async () => {
     startWorker({
       taskQueue: queues.a,
       config: join(dir, 'a.config.ts'),
-      env: { A2A_MODEL_BASE_URL: model.url, A2A_MODEL: 'fake-model', FINANCE_API_KEY },
+      env: { A2A_MODEL_BASE_URL: model.url, A2A_MODEL: 'fake-model', FINANCE_API_KEY, FINANCE_AGENT_URL: financeUrl() },
     }),
   ]);
 };
 
 const purchasing = (agent = 'purchasing') => agentUrl(purchasingGateway, agent);
+const financeUrl = () => `http://127.0.0.1:${ports.b}/agents/finance-approval`;
+let hostile: HostileAgent;
 const send = async (text: string, options: { taskId?: string; agent?: string; returnImmediately?: boolean } = {}) =>
   taskOf(
     await rpc(purchasing(options.agent), 'SendMessage', {
@@ -154,19 +180,24 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(join(dir, 'finance.ts'), financeAgents(`http://127.0.0.1:${ports.b}/agents/cfo-approval`));
   writeFileSync(join(dir, 'b.config.ts'), "export default { agents: './finance.ts' };\n");
-  const financeUrl = `http://127.0.0.1:${ports.b}/agents/finance-approval`;
   [ports.python, ports.bKeyed] = [await freePort(), await freePort()];
   const keyedUrl = `http://127.0.0.1:${ports.bKeyed}/agents/finance-approval`;
   writeFileSync(
     join(dir, 'purchasing.ts'),
-    purchasingAgents(financeUrl, `http://127.0.0.1:${ports.python}/`, keyedUrl),
+    purchasingAgents(financeUrl(), `http://127.0.0.1:${ports.python}/`, keyedUrl),
   );
-  writeFileSync(join(dir, 'a.config.ts'), "export default { agents: './purchasing.ts' };\n");
+  // B named for A's agents: each deployment sets the URL (here the worker's FINANCE_AGENT_URL).
+  writeFileSync(
+    join(dir, 'a.config.ts'),
+    "export default { agents: './purchasing.ts', remoteAgents: { finance: { urlEnv: 'FINANCE_AGENT_URL' } } };\n",
+  );
+  hostile = await startHostileAgent();
   await Promise.all([startFinance(), startPurchasing()]);
 });
 
 afterAll(async () => {
   await cleanUp();
+  await hostile?.close();
   await model?.close();
   await temporal?.connection.close();
 });
@@ -309,7 +340,17 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
     const task = await send('big purchase');
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(task.status.message.parts[0].text).toBe('CFO: approve big purchase?');
-    expect(task.metadata.pendingQuestion.from).toMatchObject({ agent: 'finance-approval' });
+    // B asked A, but the question is C's: it says so, and through whom.
+    expect(task.metadata.pendingQuestion.from).toMatchObject({
+      agent: 'finance-approval',
+      url: financeUrl(),
+      via: [{ agent: 'cfo-approval', url: `http://127.0.0.1:${ports.b}/agents/cfo-approval` }],
+    });
+    const financeTask = task.metadata.pendingQuestion.from.taskId;
+    const financeView = await rpc(agentUrl(financeGateway, 'finance-approval'), 'GetTask', { id: financeTask });
+    expect(task.metadata.pendingQuestion.from.via[0].taskId).toBe(
+      financeView.result.metadata.pendingQuestion.from.taskId,
+    );
     const answered = await send('yes', { taskId: task.id });
     expect(answered.status.state).toBe('TASK_STATE_COMPLETED');
     expect(answered.status.message.parts[0].text).toContain('purchased after "finance says the CFO says yes"');
@@ -352,5 +393,75 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
     } finally {
       python.kill();
     }
+  });
+
+  it('calls B by its name in the project config, at the URL the worker was given', async () => {
+    const task = await send('a sofa', { agent: 'purchasing-by-name' });
+    await expectApprovalRoundTrip(task, { agent: 'purchasing-by-name' });
+    const done = (await rpc(purchasing('purchasing-by-name'), 'GetTask', { id: task.id })).result;
+    expect(delegationOf(done)).toMatchObject({ agent: 'finance-approval', url: financeUrl() });
+  });
+});
+
+describe('ctx.callAgent at its edges', { timeout: 240_000 }, () => {
+  const anywhere = async (text: string) => {
+    const started = Date.now();
+    const task = await send(text, { agent: 'purchasing-anywhere', returnImmediately: true });
+    const ended = await waitForTaskState(purchasing('purchasing-anywhere'), task.id, 'TASK_STATE_COMPLETED', {
+      timeoutMs: 60_000,
+    });
+    return { task: ended, text: ended.status.message.parts[0].text as string, seconds: (Date.now() - started) / 1000 };
+  };
+
+  it("carries what fits of a result over Temporal's payload limit, says what it left out, and stops", async () => {
+    const { task, text } = await anywhere(`${hostile.url} a report`);
+    expect(text).toBe(
+      "got [summary]; omitted: Not all artifacts of the hostile-agent agent's task came back: " +
+        'left out report (5.0 MB): over the 1.0 MB carried from a remote task',
+    );
+    expect(delegationOf(task)).toMatchObject({
+      state: 'completed',
+      artifactsOmitted: expect.stringContaining('report'),
+    });
+    const notes = (task.metadata.timeline as { message?: string }[]).map((entry) => entry.message);
+    expect(
+      notes.filter((note) => note?.startsWith("Not all artifacts of the hostile-agent agent's task")),
+    ).toHaveLength(1);
+    // Downloaded once (or twice), not every 30 s for ever.
+    const calls = hostile.getTaskCalls();
+    await sleep(5_000);
+    expect(hostile.getTaskCalls()).toBe(calls);
+    expect(calls).toBeLessThanOrEqual(2);
+  });
+
+  it('flags the artifacts that B, this runtime, left out of its own task', async () => {
+    const { text } = await anywhere(`${financeUrl()} bulky purchase`);
+    expect(text).toBe(
+      "got []; omitted: Not all artifacts of the finance-approval agent's task came back: " +
+        'the remote agent left out artifacts too large for its task',
+    );
+  });
+
+  it.each([
+    ['a port fetch refuses', 'http://127.0.0.1:10080/agents/x', "fetch refuses the agent's URL: bad port"],
+    [
+      'a scheme that is not HTTP',
+      'ftp://127.0.0.1/agents/x',
+      '"ftp://127.0.0.1/agents/x" is not an http: or https: URL (an agent card is fetched over HTTP)',
+    ],
+    [
+      'a card that is not there',
+      'HOSTILE/gone',
+      'The agent card at HOSTILE/gone/.well-known/agent-card.json answers HTTP 404',
+    ],
+    [
+      'a name the config lacks',
+      'supplier',
+      'No remote agent named "supplier" in the project config (remoteAgents: finance)',
+    ],
+  ])('fails at once with RemoteAgentFailed for %s, not retried for ever', async (_, target, reason) => {
+    const { text, seconds } = await anywhere(`${target.replace('HOSTILE', hostile.url)} a thing`);
+    expect(text).toBe(`caught unusable: ${reason.replaceAll('HOSTILE', hostile.url)}`);
+    expect(seconds).toBeLessThan(10);
   });
 });

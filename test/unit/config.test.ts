@@ -1,4 +1,5 @@
 /** Loading a project's config: paths resolve against the config file, and every mistake says what to do. */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -31,5 +32,31 @@ describe('loadConfig', () => {
     ['unknown-default', /defaultAgent "third" is not one of the agents \(first, second\)/],
   ])('%s: refuses with a reason', async (fixture, reason) => {
     await expect(loadConfig(join(CONFIGS, fixture))).rejects.toThrow(reason);
+  });
+
+  it('reads remoteAgents, and names the field of each mistake in it', async () => {
+    const dir = temp.make('a2a-config-');
+    let configs = 0;
+    // A file of its own each time: Node keeps the module it imported first.
+    const load = (remoteAgents: unknown) => {
+      const file = join(dir, `a2a-temporal.config.${++configs}.ts`);
+      writeFileSync(
+        file,
+        `export default ${JSON.stringify({ agents: join(CONFIGS, 'good/agents/index.ts'), remoteAgents })};\n`,
+      );
+      return loadConfig(file);
+    };
+    const supplier = { urlEnv: 'SUPPLIER_URL', credentials: { bearerTokenEnv: 'SUPPLIER_TOKEN' } };
+    expect((await load({ supplier })).remoteAgents).toEqual({ supplier });
+    await expect(load({ supplier: { url: 'ftp://supplier.example.com' } })).rejects.toThrow(
+      /remoteAgents\.supplier\.url: must be an http: or https: URL/,
+    );
+    await expect(load({ supplier: {} })).rejects.toThrow(/remoteAgents\.supplier: give exactly one of url and urlEnv/);
+    await expect(load({ 'https://x': { url: 'https://x' } })).rejects.toThrow(
+      /remoteAgents\.https:\/\/x: is not a name/,
+    );
+    await expect(load({ supplier: { urlEnv: 'S', credentials: { token: 'secret' } } })).rejects.toThrow(
+      /remoteAgents\.supplier\.credentials: must be \{ bearerTokenEnv \} or \{ apiKeyEnv, header\? \}/,
+    );
   });
 });
