@@ -326,8 +326,10 @@ export const delegatingAgent = defineAgent({
   description: 'Passes its request on to another A2A agent',
   skills,
   async run(ctx) {
-    const { url, apiKeyEnv } = ctx.message.data as { url: string; apiKeyEnv: string };
-    const remote = await ctx.callAgent(url, ctx.message.text, { credentials: { apiKeyEnv } });
+    const { url, apiKeyEnv, next } = ctx.message.data as { url: string; apiKeyEnv: string; next?: unknown };
+    // With `next`, the remote agent is a delegating one too (a chain): it gets `next` as its own address.
+    const message = next === undefined ? ctx.message.text : { text: ctx.message.text, data: next };
+    const remote = await ctx.callAgent(url, message, { credentials: { apiKeyEnv } });
     return `The remote agent says: ${remote.text}`;
   },
 });

@@ -258,6 +258,28 @@ describe.runIf(enabled)('the task page, as a finance approver meets it', () => {
     await context.close();
   });
 
+  it('a question carried up a chain of agents names the one that asked, and those it came through', async () => {
+    const run = randomUUID().slice(0, 8);
+    const askAgent = { url: `${gateway.url}/agents/test-ask`, apiKeyEnv: DELEGATE_KEY_ENV };
+    const task = await ask('test-delegate', 'alice', `Buy a desk ${run}`, {
+      url: `${gateway.url}/agents/test-delegate`,
+      apiKeyEnv: DELEGATE_KEY_ENV,
+      next: askAgent,
+    });
+    const { context, page } = await openAs('alice', 'test-delegate', task.id);
+    const list = await context.newPage();
+    await list.goto(`${gateway.url}/inbox/`);
+    await rowShown(list, task.id);
+    expect(await row(list, task.id).locator('.from-agent').textContent()).toBe(
+      'asked by test-ask, through test-delegate',
+    );
+    await list.close();
+    expect(await visibleText(page)).toContain(
+      'Asked by test-ask, through test-delegate, on behalf of test-delegate’s task',
+    );
+    await context.close();
+  });
+
   it('signing out from the task page; its link then asks to sign in again', async () => {
     const run = randomUUID().slice(0, 8);
     const task = await ask('test-ask', 'carol', `Still waiting ${run}`, { responders: ['alice'] });

@@ -135,6 +135,17 @@ export function json(value) {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
 
+/**
+ * The agent that asked a question carried up from delegated tasks: with `via`, the agent at the end
+ * of the chain, then those it came up through ("supplier, through broker").
+ */
+export function askerOf(from) {
+  const below = from.via ?? [];
+  if (below.length === 0) return from.agent;
+  const through = [from, ...below.slice(0, -1)].map((hop) => hop.agent).reverse();
+  return `${below.at(-1).agent}, through ${through.join(', ')}`;
+}
+
 /** An LLM tool call awaiting approval: the tool, its arguments and why it needs approval. */
 export function toolCall(details) {
   return h(

@@ -3,7 +3,7 @@
  * gateway's event stream (it re-lists about once a second and sends the list when it changed).
  */
 import { ApiError, signIn, whoAmI } from './api.js';
-import { agoElement, byId, deadlineElement, h, tickDeadlines, toolCall } from './dom.js';
+import { agoElement, askerOf, byId, deadlineElement, h, tickDeadlines, toolCall } from './dom.js';
 import { showIdentity } from './session.js';
 
 let live;
@@ -125,7 +125,7 @@ function row(item) {
         'span',
         { class: 'meta' },
         // A question carried up from an agent this task delegated to: that agent asks, not the row's.
-        question.from && h('span', { class: 'from-agent', text: `asked by ${question.from.agent}` }),
+        question.from && h('span', { class: 'from-agent', text: `asked by ${askerOf(question.from)}` }),
         item.askedBy && h('span', { text: `requested by ${item.askedBy}` }),
         agoElement(question.askedAt),
         question.deadline && deadlineElement(question.deadline),

@@ -3,7 +3,7 @@
  * question in plain words (who asks, on whose behalf, by when, what an answer does), the results
  * and what happened; IDs, JSON and the agent's raw wording are folded away under "Technical details".
  */
-import { agoElement, byId, clockTime, dataView, deadlineElement, facts, fill, h, json } from './dom.js';
+import { agoElement, askerOf, byId, clockTime, dataView, deadlineElement, facts, fill, h, json } from './dom.js';
 import { unwrap } from './schema-form.js';
 
 const STATE_WORDS = {
@@ -57,10 +57,10 @@ export function renderHeader(task, agent) {
 export function questionView(question, agent, owner) {
   const tool = question.details?.tool;
   const from = question.from;
-  const asker = from?.agent ?? agent;
+  const asker = from ? askerOf(from) : agent;
   const hint = unwrap(question.schema)?.description;
   return [
-    from && h('p', { class: 'from', text: `Asked by ${from.agent}, on behalf of ${agent}’s task` }),
+    from && h('p', { class: 'from', text: `Asked by ${asker}, on behalf of ${agent}’s task` }),
     tool
       ? h('p', { class: 'prompt', text: `The agent wants to use the tool “${tool}”.` })
       : h('p', { class: 'prompt', text: question.prompt }),
