@@ -25,3 +25,19 @@ export const apiKeyAuthenticator = () =>
     methods: ['api-key'],
     apiKeys: [{ sha256: hashApiKey(API_KEY), principal: 'foreign-client', groups: [] }],
   });
+
+/**
+ * What a foreign client's driver prints after the approval and every task call (v10_client.py, the Go
+ * driver): it subscribes only when streaming, as the SDKs allow.
+ */
+export const expectedCalls = (streaming: boolean) => ({
+  securitySchemes: ['apiKey'],
+  first: 'TASK_STATE_INPUT_REQUIRED',
+  second: 'TASK_STATE_COMPLETED',
+  sameTask: true,
+  getTask: ['TASK_STATE_COMPLETED', ['approval-record']],
+  listTasks: [true],
+  pushConfigs: ['hook', 'https://example.com/hook', ['hook'], 0],
+  subscribe: streaming ? 'TASK_STATE_INPUT_REQUIRED' : null,
+  cancel: 'TASK_STATE_CANCELED',
+});
