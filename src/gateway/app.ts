@@ -22,9 +22,11 @@ import { limitNewTasksHttp } from './auth/task-rate-limit.js';
 import { authenticateHttp, expressUserBuilder, principalOf } from './request-context.js';
 import {
   jsonRpcBody,
+  proto3JsonCard,
   requestLifetime,
   restBody,
   restConformance,
+  restSuccessStatus,
   RETRY_AFTER_SECONDS,
   validateJsonRpc,
   validateRest,
@@ -216,12 +218,13 @@ function agentRouter(
     res.setHeader('Last-Modified', CARDS_BUILT_AT);
     next();
   });
-  router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, cache }));
+  router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: proto3JsonCard(handler), cache }));
   router.use('/v0.3/.well-known/agent-card.json', legacyAgentCardRouter({ agentCardProvider: handler, cache }));
   // The public card stays public; everything else needs a principal when authentication is on.
   router.use(
     '/rest',
     restConformance,
+    restSuccessStatus,
     authenticateHttp(authenticator, 'rest'),
     ...restBody(),
     validateRest,

@@ -530,11 +530,12 @@ export function restCases(targets: Targets, random: Random): HttpCase[] {
       );
     }
   }
+  // Bodies that are JSON but no object; `null` is not among them: it counts as no body (a2a-go sends it).
   for (const [tenant, body] of [
     ['/t1', 'true'],
     ['/t1', '[1]'],
     ['', '"x"'],
-    ['/t1', 'null'],
+    ['/t1', '1'],
   ]) {
     cases.push(rest(`cancel ${tenant} body ${body}`, 'POST', `${tenant}/tasks/${targets.waitingTaskId}:cancel`, body));
     cases.push(rest(`get ${tenant} body ${body}`, 'GET', `${tenant}/tasks/${targets.waitingTaskId}`, body));

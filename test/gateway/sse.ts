@@ -8,6 +8,14 @@ export async function* sseRpc(url: string, method: string, params: unknown, sign
     body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
     ...(signal && { signal }),
   });
+  for await (const body of sseEvents(response)) {
+    if (body.error) throw new Error(`stream error ${body.error.code}: ${body.error.message}`);
+    yield body.result;
+  }
+}
+
+/** The JSON document of each `data:` line of an SSE response (JSON-RPC envelopes or bare events). */
+export async function* sseEvents(response: Response): AsyncGenerator<any> {
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
     throw new Error(`not a stream: ${response.status} ${await response.text()}`);
   }
@@ -19,11 +27,7 @@ export async function* sseRpc(url: string, method: string, params: unknown, sign
     while ((newline = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, newline).trim();
       buffer = buffer.slice(newline + 1);
-      if (line.startsWith('data:')) {
-        const body = JSON.parse(line.slice(5));
-        if (body.error) throw new Error(`stream error ${body.error.code}: ${body.error.message}`);
-        yield body.result;
-      }
+      if (line.startsWith('data:')) yield JSON.parse(line.slice(5));
     }
   }
 }

@@ -1,9 +1,11 @@
 /** Raw HTTP and gRPC: error codes, body handling, agent cards and ListTasks, as a strict client sees them. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
+import { ListTasksRequest } from '@a2a-js/sdk';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
 import { routeConsoleToLogger } from '../../src/logging.js';
@@ -179,6 +181,57 @@ describe('REST errors', () => {
       body: 'hello',
     });
     expect(wrongType.status).toBe(415);
+  });
+});
+
+describe('HTTP+JSON as a2a-go sends it', () => {
+  // Go's encoding/json writes the nil payload of a call without a body as `null`, on GET too (which
+  // fetch refuses to send).
+  const restCall = (method: string, path: string, body?: string) =>
+    new Promise<{ status: number; type?: string; text: string }>((resolve, reject) => {
+      const length = { 'content-length': String(Buffer.byteLength(body ?? '')) };
+      const request = http.request(`${agentUrl}/rest${path}`, { method, headers: { ...V1, ...length } }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, type: response.headers['content-type'], text }),
+        );
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+
+  it('takes a body of exactly null as no body on every call that has none', async () => {
+    const task = (await send(EXPENSE_REQUEST)).result.task;
+    const hooks = `/tasks/${task.id}/pushNotificationConfigs`;
+    await restCall('POST', hooks, JSON.stringify({ id: 'go', url: 'https://example.com/hook' }));
+    const calls: [string, string, number][] = [
+      ['GET', `/tasks/${task.id}`, 200],
+      ['GET', `/tasks?contextId=${task.contextId}`, 200],
+      ['GET', hooks, 200],
+      ['GET', `${hooks}/go`, 200],
+      ['DELETE', `${hooks}/go`, 200],
+      ['GET', '/extendedAgentCard', 400],
+      ['POST', `/tasks/${task.id}:cancel`, 200],
+    ];
+    const statuses = [];
+    for (const [method, path] of calls) statuses.push((await restCall(method, path, 'null')).status);
+    expect(statuses).toEqual(calls.map(([, , status]) => status));
+    const subscribe = await restCall('GET', `/tasks/${task.id}:subscribe`, 'null');
+    // The task was canceled just now: a subscription to a terminal task is refused as such.
+    expect(subscribe.status).toBe(400);
+    expect(JSON.parse(subscribe.text).error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
+  });
+
+  it('answers a created push config 200 with the config, and a deleted one 200 with {}', async () => {
+    const task = (await send(EXPENSE_REQUEST)).result.task;
+    const hooks = `/tasks/${task.id}/pushNotificationConfigs`;
+    const created = await restCall('POST', hooks, JSON.stringify({ id: 'go', url: 'https://example.com/hook' }));
+    expect(created.status).toBe(200);
+    expect(JSON.parse(created.text)).toMatchObject({ id: 'go', taskId: task.id, url: 'https://example.com/hook' });
+    const deleted = await restCall('DELETE', `${hooks}/go`);
+    expect(deleted).toMatchObject({ status: 200, type: expect.stringMatching(/^application\/json/), text: '{}' });
   });
 });
 
@@ -360,6 +413,29 @@ describe('ListTasks', () => {
     expect(next.tasks).toHaveLength(1);
     const empty = (await rpc('ListTasks', { contextId: randomUUID() })).result;
     expect(empty.tasks ?? []).toEqual([]);
+  });
+
+  it('over gRPC takes page_size 0, proto3’s "not set" that a2a-go always sends, as not given', async () => {
+    const client = new grpc.Client(harness.gateway.grpcAddress!, grpc.credentials.createInsecure());
+    const method = A2AService.listTasks;
+    const version = new grpc.Metadata();
+    version.set('a2a-version', '1.0');
+    try {
+      const answer = await new Promise<{ error: grpc.ServiceError | null; pageSize?: number }>((resolve) =>
+        client.makeUnaryRequest(
+          method.path,
+          method.requestSerialize,
+          method.responseDeserialize,
+          ListTasksRequest.fromJSON({ contextId: randomUUID(), pageSize: 0 }),
+          version,
+          { deadline: Date.now() + 10_000 },
+          (error, response) => resolve({ error, pageSize: response?.pageSize }),
+        ),
+      );
+      expect(answer).toEqual({ error: null, pageSize: 50 });
+    } finally {
+      client.close();
+    }
   });
 
   it('without history answers each row from its summary memo: status and pending question, no extra reads', async () => {

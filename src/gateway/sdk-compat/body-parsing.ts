@@ -80,12 +80,23 @@ export function jsonRpcBody(): [RequestHandler, ErrorRequestHandler] {
   return [parseJson({ limit: BODY_LIMIT, strict: false }), onError];
 }
 
-/** For HTTP+JSON: the SDK's accepted media types, errors as AIP-193 bodies. */
+/**
+ * For HTTP+JSON: the SDK's accepted media types, errors as AIP-193 bodies. A body of exactly `null`
+ * is no body: Go's encoding/json writes a nil payload so, and a2a-go 2.3 sends it with
+ * `Content-Type: application/json` on every call that has no body (GetTask, ListTasks, CancelTask,
+ * SubscribeToTask, the push-config reads and deletes, GetExtendedAgentCard).
+ */
 export function restBody(): [RequestHandler, ErrorRequestHandler] {
   const onError: ErrorRequestHandler = (error: BodyParserError, _req, res, next) => {
     const found = problem(error);
     if (!found) return next(error);
     res.status(found.status).json(toRestErrorBody(new RequestMalformedError(found.message), found.status));
   };
-  return [parseJson({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/a2a+json'] }), onError];
+  const parser = parseJson({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/a2a+json'] });
+  const parse: RequestHandler = (req, res, next) =>
+    parser(req, res, (error?: unknown) => {
+      if (req.body === null) req.body = undefined;
+      next(error);
+    });
+  return [parse, onError];
 }

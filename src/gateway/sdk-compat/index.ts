@@ -5,6 +5,7 @@
  * version makes unneeded. The rest of the gateway imports them from here only.
  */
 export { BODY_LIMIT, jsonRpcBody, restBody } from './body-parsing.js';
+export { proto3JsonCard } from './card-serialization.js';
 export { decodingSafely, refusingUndecodable } from './grpc-decoding.js';
 export { withSpecStatusCodes } from './grpc-status.js';
 export { validateJsonRpc } from './jsonrpc-validation.js';
@@ -18,4 +19,5 @@ export {
   type RequestOutcome,
 } from './request-lifetime.js';
 export { restConformance } from './rest-conformance.js';
+export { restSuccessStatus } from './rest-success-status.js';
 export { validateRest } from './rest-validation.js';
