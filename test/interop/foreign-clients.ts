@@ -10,12 +10,21 @@ import { hashApiKey } from '../../src/gateway/auth/settings.js';
 
 export const PYTHON_A2A_1 = fileURLToPath(new URL('../../.tools/a2a-sdk-1/bin/python', import.meta.url));
 
-/** True when the Python a2a-sdk 1.x is installed; else says once why the caller's tests are skipped. */
-export function pythonA2a1Installed(what: string): boolean {
-  const installed = existsSync(PYTHON_A2A_1);
+/**
+ * Whether a foreign client's tool is here; else says why the caller's tests are skipped, except under
+ * CI, where .ci/run installs every one and a missing tool is a failure, never a silent skip.
+ */
+export function foreignToolFound(found: boolean, what: string, missing: string): boolean {
+  if (found) return true;
+  if (process.env.CI) throw new Error(`${what}: ${missing}, which .ci/run installs`);
   // vitest's default output shows a skipped file as a count only: say why here.
-  if (!installed) console.warn(`Skipping ${what}: ${PYTHON_A2A_1} is missing (.ci/run installs it)`);
-  return installed;
+  console.warn(`Skipping ${what}: ${missing} (.ci/run installs it)`);
+  return false;
+}
+
+/** True when the Python a2a-sdk 1.x is installed (see foreignToolFound). */
+export function pythonA2a1Installed(what: string): boolean {
+  return foreignToolFound(existsSync(PYTHON_A2A_1), what, `${PYTHON_A2A_1} is missing`);
 }
 
 export const API_KEY = 'a-key-for-foreign-clients';

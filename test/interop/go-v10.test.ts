@@ -2,7 +2,7 @@
  * A real v1.0 client from another ecosystem: the Go SDK (a2a-go v2, test/interop/go-client, built here
  * with `go build`, modules from the Go module proxy), on each transport, blocking and streaming, with
  * API keys on: it authenticates as the card's security schemes say. Without Go this file is skipped,
- * saying so.
+ * saying so (under CI it fails).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,19 +12,21 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../gateway/harness.js';
-import { API_KEY, apiKeyAuthenticator, expectedCalls } from './foreign-clients.js';
+import { API_KEY, apiKeyAuthenticator, expectedCalls, foreignToolFound } from './foreign-clients.js';
 
 const SOURCE = fileURLToPath(new URL('./go-client', import.meta.url));
-const hasGo = (() => {
-  try {
-    execFileSync('go', ['version']);
-    return true;
-  } catch {
-    // vitest's default output shows a skipped file as a count only: say why here.
-    console.warn('Skipping the Go a2a-go interop tests: no `go` on PATH');
-    return false;
-  }
-})();
+const hasGo = foreignToolFound(
+  (() => {
+    try {
+      execFileSync('go', ['version']);
+      return true;
+    } catch {
+      return false;
+    }
+  })(),
+  'the Go a2a-go interop tests',
+  'no `go` on PATH',
+);
 
 let harness: Harness;
 let built: string;
