@@ -10,6 +10,7 @@ import type { AgentDefinition } from '../workflows/agent-api.js';
 import { agentsFromModule } from '../workflows/agent-list.js';
 import type { ModelProvider } from '../llm/model-settings.js';
 import type { A2ATemporalConfig } from './define-config.js';
+import { checkedSchedules, type CheckedSchedule } from './schedules.js';
 import { APPROVAL_CHANNELS, isApprovalChannel, reminderOffset } from '../protocol/approvals.js';
 
 const CONFIG_FILE_NAMES = [
@@ -34,6 +35,8 @@ export interface LoadedConfig {
   workerDeployment?: A2ATemporalConfig['workerDeployment'];
   /** As the config gives it, the directory's path made absolute. */
   approvals?: A2ATemporalConfig['approvals'];
+  /** The scheduled tasks, checked, with their defaults; the worker makes them Temporal Schedules (src/schedules). */
+  schedules: CheckedSchedule[];
   /** Imports the activities module (Node code: only workers need it). */
   loadActivities(): Promise<object>;
   /** Imports the model providers module's providers, by export name (Node code: only workers need it). */
@@ -80,9 +83,15 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
       `${file}: defaultAgent "${config.defaultAgent}" is not one of the agents (${agents.map((a) => a.name).join(', ')}).`,
     );
   }
+  const schedules = checkedSchedules(
+    config.schedules ?? [],
+    agents.map((agent) => agent.name),
+  );
+  if ('problems' in schedules) throw new ConfigError(`${file}: ${schedules.problems}`);
   return {
     file,
     agentsModule,
+    schedules: schedules.schedules,
     ...(activitiesModule && { activitiesModule }),
     agents,
     ...(config.taskQueue && { taskQueue: config.taskQueue }),

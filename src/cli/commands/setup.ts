@@ -25,11 +25,7 @@ interface AttributeStatus {
 }
 
 export async function runSetup(command: SetupCommand, io: Io): Promise<ExitCode> {
-  const settings = temporalSettings({
-    ...io.env,
-    ...(command.address && { TEMPORAL_ADDRESS: command.address }),
-    ...(command.namespace && { TEMPORAL_NAMESPACE: command.namespace }),
-  });
+  const settings = commandTemporalSettings(command, io.env);
   const where = temporalWhere(settings);
   const connection = await connectTemporal(settings);
   try {
@@ -125,6 +121,18 @@ export async function checkSearchAttributes(
  */
 export function indexedValueType(type: SearchAttributeType): proto.temporal.api.enums.v1.IndexedValueType {
   return proto.temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${type}`];
+}
+
+/** The Temporal a one-off command (setup, schedules) talks to: its flags, else the environment's. */
+export function commandTemporalSettings(
+  command: { address?: string; namespace?: string },
+  env: NodeJS.ProcessEnv,
+): TemporalSettings {
+  return temporalSettings({
+    ...env,
+    ...(command.address && { TEMPORAL_ADDRESS: command.address }),
+    ...(command.namespace && { TEMPORAL_NAMESPACE: command.namespace }),
+  });
 }
 
 /** Where a one-off command talks to, as its messages name it. */
