@@ -36,7 +36,7 @@ export const HELP_TEXTS: Record<CommandId, HelpText> = {
   },
   dev: {
     summary: "Run a project's agents locally: Temporal dev server + UI, worker and gateway, reloaded on save",
-    details: `Tasks persist in .data/temporal.db (env A2A_DATA_DB). Saving a file next to the config restarts the worker and the gateway; the dev server and its tasks stay, so waiting tasks keep waiting. With TEMPORAL_ADDRESS set it uses that server instead of starting one. Ports: PORT (8080), GRPC_PORT (8081, "off" disables), TEMPORAL_PORT (7233), TEMPORAL_UI_PORT (8233).`,
+    details: `Tasks persist in .data/temporal.db (env A2A_DATA_DB). Saving a source or config file (.ts, .js, .json, ...) next to the config restarts the worker and the gateway; the dev server and its tasks stay, so waiting tasks keep waiting. With TEMPORAL_ADDRESS set it uses that server instead of starting one. Ports: PORT (8080), GRPC_PORT (8081, "off" disables), TEMPORAL_PORT (7233), TEMPORAL_UI_PORT (8233).`,
     examples: ['a2a-temporal dev', 'a2a-temporal dev ../other-project/a2a-temporal.config.ts'],
   },
   worker: {
