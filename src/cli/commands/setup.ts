@@ -149,8 +149,11 @@ export async function connectTemporal(settings: TemporalSettings): Promise<Conne
   }
 }
 
-/** Temporal failures in terms of what to do next. */
-export function temporalError(error: unknown, where: string): CliError {
+/**
+ * Temporal failures in terms of what to do next. `setAddress`: how this command is pointed
+ * elsewhere (a worker has no --address).
+ */
+export function temporalError(error: unknown, where: string, setAddress = 'TEMPORAL_ADDRESS or --address'): CliError {
   if (error instanceof CliError) return error;
   const code = grpcCode(error);
   const message = error instanceof Error ? error.message : String(error);
@@ -158,8 +161,10 @@ export function temporalError(error: unknown, where: string): CliError {
     code === GrpcStatus.UNAVAILABLE ||
     (code === undefined && /connect|ECONNREFUSED|deadline|transport/i.test(message))
   ) {
+    // The native connection's error is Rust's debug print: its innermost message is what happened.
+    const reason = /message: "([^"]+)"/.exec(message)?.[1] ?? message;
     return new CliError(
-      `Cannot reach Temporal at ${where}: is it running? Set TEMPORAL_ADDRESS or --address. (${message})`,
+      `Cannot reach Temporal at ${where}: is it running? Set ${setAddress}. (${reason})`,
       ExitCode.Unreachable,
     );
   }
