@@ -35,12 +35,26 @@ export async function createProjectWorker(
     ...(options.deployment && { deployment: options.deployment }),
     ...(options.maxCachedWorkflows !== undefined && { maxCachedWorkflows: options.maxCachedWorkflows }),
   });
-  const client = new Client({ connection, namespace: settings.namespace });
-  const result = await reconcileSchedules(client, settings.taskQueue, config.schedules);
-  if (result.added.length + result.changed.length + result.removed.length > 0 || config.schedules.length > 0) {
-    logger.info({ ...result, taskQueue: settings.taskQueue }, 'scheduled tasks in line with the config');
-  }
+  await reconcileProjectSchedules(config, new Client({ connection, namespace: settings.namespace }), settings);
   return worker;
+}
+
+/**
+ * A config with schedules needs them made: a failure stops the worker. One without may only have
+ * some to remove (schedules dropped from it): a failure to look (say, a role that may not list
+ * Schedules) is a warning, so a project that never had any is not stopped by it.
+ */
+async function reconcileProjectSchedules(config: LoadedConfig, client: Client, settings: TemporalSettings) {
+  const { taskQueue } = settings;
+  try {
+    const result = await reconcileSchedules(client, taskQueue, config.schedules);
+    if (config.schedules.length > 0 || result.removed.length > 0) {
+      logger.info({ ...result, taskQueue }, 'scheduled tasks in line with the config');
+    }
+  } catch (error) {
+    if (config.schedules.length > 0) throw error;
+    logger.warn({ err: error, taskQueue }, 'could not look for scheduled tasks removed from the config');
+  }
 }
 
 /** The gateway for the project's agents; `gateway` (from the environment) wins over the config's default agent. */
