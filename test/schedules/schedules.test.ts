@@ -92,10 +92,10 @@ async function startedRuns(id: string): Promise<string[]> {
   return ids;
 }
 
-function captureIo(): { io: Io; out: string[]; err: string[] } {
+function captureIo(extraEnv: NodeJS.ProcessEnv = {}): { io: Io; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  const env = { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: 'default' };
+  const env = { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: 'default', ...extraEnv };
   return { io: { out: (text) => out.push(text), err: (text) => err.push(text), env, now: () => new Date() }, out, err };
 }
 
@@ -120,6 +120,11 @@ describe('scheduled tasks', () => {
     });
     expect(rest.status).toBe(200);
     expect(((await rest.json()) as { id: string }).id).toBe(taskId);
+    // And through the CLI over HTTP+JSON, whose SDK client puts the ID in the path.
+    const { io, out } = captureIo({ A2A_API_KEY: 'key-of-alice' });
+    const gateway = ['--url', harness.gateway.url, '--transport', 'rest', '--json'];
+    expect(await run(['tasks', 'show', taskId!, '--agent', 'echo', ...gateway], io)).toBe(0);
+    expect(JSON.parse(out.join(''))).toMatchObject({ id: taskId, metadata: { owner: 'alice' } });
     // Someone else does not see the owner's tasks.
     expect((await rpc('echo', 'GetTask', { id: taskId }, 'bob')).error.code).toBe(-32001);
     expect(await listedRuns('echo', echo.id, 'bob')).toEqual([]);
@@ -139,13 +144,14 @@ describe('scheduled tasks', () => {
       // Three periods pass: overlap 'skip' starts none of them.
       await sleep(6_000);
       expect(await startedRuns(ask.id)).toHaveLength(1);
-      // The owner answers through A2A, as for any task; the task completes and the next run starts.
-      const answer = { messageId: randomUUID(), role: 'ROLE_USER', taskId, parts: [{ text: 'all quiet' }] };
-      const answered = await rpc('test-ask', 'SendMessage', { message: answer, configuration: {} }, 'alice');
-      expect(answered.error).toBeUndefined();
-      await expect
-        .poll(async () => (await rpc('test-ask', 'GetTask', { id: taskId }, 'alice')).result.status.state)
-        .toBe('TASK_STATE_COMPLETED');
+      // The owner answers through A2A, as for any task (here the CLI over HTTP+JSON); the task
+      // completes and the next run starts.
+      const { io, err } = captureIo({ A2A_API_KEY: 'key-of-alice' });
+      const reply = ['tasks', 'reply', taskId!, 'all quiet', '--agent', 'test-ask', '--transport', 'rest'];
+      expect(await run([...reply, '--url', harness.gateway.url], io), err.join('\n')).toBe(0);
+      const answered = (await rpc('test-ask', 'GetTask', { id: taskId }, 'alice')).result;
+      expect(answered.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(answered.status.message.parts[0].text).toContain('"responder":"alice"');
       await expect.poll(() => startedRuns(ask.id), { timeout: 15_000, interval: 500 }).toHaveLength(2);
       await reconcile([]);
     },
