@@ -17,6 +17,7 @@ import { startFakeModelServer, type FakeModelServer } from '../test/support/fake
 import { cancelTask, finalTask, reply, startTask, waitForState } from '../test/support/tasks.js';
 import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';
+import { scheduleOptions } from '../src/schedules/schedules.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
 const VERSION = process.argv[2];
@@ -136,6 +137,27 @@ const scenarios: Record<string, Scenario> = {
     await waitForState(handle, 'input-required');
     while (approverNotices.length === before) await new Promise((resolve) => setTimeout(resolve, 50));
     await cancelTask(client, taskId, { by: 'alice', reason: 'Not needed any more' });
+    await finalTask(handle);
+    return handle;
+  },
+  async 'scheduled-answered'(client) {
+    // A Schedule's run (src/schedules): the first message in the input, the task ID from the workflow ID.
+    const entry = {
+      id: 'record',
+      agent: 'test-ask',
+      every: '1 day',
+      message: 'x',
+      owner: 'alice',
+      overlap: 'skip' as const,
+    };
+    const schedule = await client.schedule.create({ ...scheduleOptions(entry, TASK_QUEUE), state: { paused: true } });
+    await schedule.trigger();
+    let workflowId: string | undefined;
+    while (!workflowId) workflowId = (await schedule.describe()).info.recentActions[0]?.action.workflow.workflowId;
+    await schedule.delete();
+    const handle = client.workflow.getHandle(workflowId);
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'done', responder: 'alice', caller: { id: 'alice', groups: [] }, untilSettled: true });
     await finalTask(handle);
     return handle;
   },

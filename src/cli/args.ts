@@ -30,6 +30,8 @@ export interface Content {
 type TaskCommand = { gateway: GatewayConnection; agent?: string; json: boolean };
 /** A message out: `send` starts a task with it, `tasks reply` answers one. */
 type Outgoing = { content: Content; stream: boolean; responder?: string };
+/** Where setup and schedules reach Temporal; absent: TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE, else the defaults. */
+type TemporalTarget = { namespace?: string; address?: string };
 type ListFilters = { state?: TaskStateName; contextId?: string; pageSize?: number; pageToken?: string };
 
 /** What the runners in commands/ take. `noWait`: returnImmediately, the submitted task instead of a settled one. */
@@ -37,7 +39,11 @@ export type Command =
   | { kind: 'help'; topic?: string }
   | { kind: 'init'; dir: string; name?: string }
   | { kind: 'dev' | 'worker' | 'gateway'; config?: string }
-  | { kind: 'setup'; json: boolean; namespace?: string; address?: string }
+  | ({ kind: 'setup'; json: boolean } & TemporalTarget)
+  | ({ kind: 'schedules list'; json: boolean } & TemporalTarget)
+  | ({ kind: 'schedules pause'; id: string; note?: string } & TemporalTarget)
+  | ({ kind: 'schedules resume'; id: string } & TemporalTarget)
+  | ({ kind: 'schedules trigger'; id: string } & TemporalTarget)
   | (TaskCommand & { kind: 'inbox'; sort: 'deadline' | 'age' })
   | { kind: 'check-deploy'; json: boolean; config?: string; sample?: number; histories?: string }
   | { kind: 'chat'; gateway: GatewayConnection; agent: string; fresh: boolean; responder?: string }

@@ -20,7 +20,7 @@ Environment:
   A2A_API_KEY    API key for a gateway with authentication (sent as X-API-Key)
   A2A_TOKEN      JWT for a gateway with authentication (sent as Authorization: Bearer)
   A2A_CLI_STATE  chat state file
-  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup and check-deploy`;
+  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup, schedules and check-deploy`;
 
 export interface HelpText {
   summary: string;
@@ -36,7 +36,7 @@ export const HELP_TEXTS: Record<CommandId, HelpText> = {
   },
   dev: {
     summary: "Run a project's agents locally: Temporal dev server + UI, worker and gateway, reloaded on save",
-    details: `Tasks persist in .data/temporal.db (env A2A_DATA_DB). Saving a file next to the config restarts the worker and the gateway; the dev server and its tasks stay, so waiting tasks keep waiting. With TEMPORAL_ADDRESS set it uses that server instead of starting one. Ports: PORT (8080), GRPC_PORT (8081, "off" disables), TEMPORAL_PORT (7233), TEMPORAL_UI_PORT (8233).`,
+    details: `Tasks persist in .data/temporal.db (env A2A_DATA_DB). Saving a source or config file (.ts, .js, .json, ...) next to the config restarts the worker and the gateway; the dev server and its tasks stay, so waiting tasks keep waiting. With TEMPORAL_ADDRESS set it uses that server instead of starting one. Ports: PORT (8080), GRPC_PORT (8081, "off" disables), TEMPORAL_PORT (7233), TEMPORAL_UI_PORT (8233).`,
     examples: ['a2a-temporal dev', 'a2a-temporal dev ../other-project/a2a-temporal.config.ts'],
   },
   worker: {
@@ -123,5 +123,32 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
     summary: 'Register the A2A search attributes on a Temporal namespace (idempotent)',
     details: `Adds ${SEARCH_ATTRIBUTES_TEXT} where missing. Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS* (flags win). The dev stack registers them by itself; on Temporal Cloud add them in the Cloud UI or with tcld (the operator API is not open to namespace users there).`,
     examples: ['a2a-temporal setup --address temporal.internal:7233 --namespace prod'],
+  },
+  schedules: {
+    summary:
+      "List, pause, resume and trigger the config's scheduled tasks (a2a-temporal schedules COMMAND --help for details)",
+    details:
+      "The config's `schedules` are Temporal Schedules, made and kept in line with the config by the worker when it starts; each run is an ordinary task of its agent. Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS* (flags win), as setup does.",
+    examples: ['a2a-temporal schedules list', 'a2a-temporal schedules pause daily-report --note "holiday"'],
+  },
+  'schedules list': {
+    summary: 'List the scheduled tasks a2a-temporal manages in the namespace (eventually consistent)',
+    details:
+      'One row per schedule: its id, task queue, agent, whether it is paused (and why), its next run and the task its last run started (a2a-temporal tasks show TASK). Schedules not made from an a2a-temporal config are not listed.',
+    examples: ['a2a-temporal schedules list', 'a2a-temporal schedules list --json'],
+  },
+  'schedules pause': {
+    summary: 'Pause a scheduled task: no runs until it is resumed',
+    details: 'Runs under way carry on. A worker restart keeps the pause (the config does not say paused or not).',
+    examples: ['a2a-temporal schedules pause daily-report --note "until the migration is done"'],
+  },
+  'schedules resume': {
+    summary: 'Resume a paused scheduled task',
+    examples: ['a2a-temporal schedules resume daily-report'],
+  },
+  'schedules trigger': {
+    summary: 'Run a scheduled task now, once (its overlap policy applies)',
+    details: 'Prints the ID of the task the run started, once Temporal has started it.',
+    examples: ['a2a-temporal schedules trigger daily-report'],
   },
 };

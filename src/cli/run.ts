@@ -9,6 +9,7 @@ import { runInbox } from './commands/inbox.js';
 import { runDev, runGateway, runWorker } from './commands/serve.js';
 import { runInit } from './commands/init.js';
 import { runSend } from './commands/send.js';
+import { runSchedules } from './commands/schedules.js';
 import { runSetup } from './commands/setup.js';
 import { runTasksCancel, runTasksList, runTasksShow } from './commands/tasks.js';
 import { ExitCode, toCliError, type CliError } from './errors.js';
@@ -54,6 +55,11 @@ async function dispatch(command: Command, io: Io): Promise<ExitCode> {
       return runTasksCancel(command, io);
     case 'setup':
       return runSetup(command, io);
+    case 'schedules list':
+    case 'schedules pause':
+    case 'schedules resume':
+    case 'schedules trigger':
+      return runSchedules(command, io);
     case 'check-deploy':
       return runCheckDeploy(command, io);
     case 'inbox':

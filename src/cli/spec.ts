@@ -36,6 +36,12 @@ const AGENT_OPTION = new Option(
   "The task's agent (default: the gateway's default agent, or the agent the gateway names for the task)",
 );
 const TASK = [AGENT_OPTION.env('A2A_AGENT'), ...GATEWAY, JSON_OUTPUT];
+/** How the commands that talk to Temporal itself (not the gateway) reach it. */
+const TEMPORAL = [
+  new Option('--namespace <N>', 'Namespace (default "default")').env('TEMPORAL_NAMESPACE'),
+  new Option('--address <HOST:PORT>', 'Frontend address (default 127.0.0.1:7233)').env('TEMPORAL_ADDRESS'),
+];
+const SCHEDULE = new Argument('<ID>', "The schedule's id in the config").argParser(nonEmpty('ID'));
 const LIST_AGENT_OPTION = new Option('--agent <NAME>', "Only this agent's tasks (default: every agent's)");
 
 /** Each command by the words that name it, with its arguments and options in the order the help lists them. */
@@ -107,14 +113,25 @@ const COMMAND_LINE = {
     new Option('--histories <PATH>', 'Replay saved histories (a .json file or a folder of them) instead of open tasks'),
     new Option('--json', 'Machine-readable JSON on stdout: the tasks replayed and those that would break'),
   ],
-  setup: [
-    new Option('--namespace <N>', 'Namespace (default "default")').env('TEMPORAL_NAMESPACE'),
-    new Option('--address <HOST:PORT>', 'Frontend address (default 127.0.0.1:7233)').env('TEMPORAL_ADDRESS'),
-    new Option('--json', 'Machine-readable JSON on stdout: address, namespace, attributes'),
+  setup: [...TEMPORAL, new Option('--json', 'Machine-readable JSON on stdout: address, namespace, attributes')],
+  schedules: [],
+  'schedules list': [
+    ...TEMPORAL,
+    new Option('--json', 'Machine-readable JSON on stdout: the schedules as the table lists them'),
   ],
+  'schedules pause': [
+    SCHEDULE,
+    new Option('--note <TEXT>', 'Why, shown in the Temporal UI and by schedules list'),
+    ...TEMPORAL,
+  ],
+  'schedules resume': [SCHEDULE, ...TEMPORAL],
+  'schedules trigger': [SCHEDULE, ...TEMPORAL],
 } satisfies Record<string, (Argument | Option)[]>;
 
 export type CommandId = keyof typeof COMMAND_LINE;
+
+/** The commands that only name others (`tasks list`, `schedules pause`). */
+const GROUPS: string[] = ['tasks', 'schedules'];
 
 /**
  * The whole command line, built afresh for each parse (commander keeps parsed values on it). Help
@@ -140,7 +157,7 @@ export function program(write: (text: string) => void, done: (command: Command) 
       .description(`${summary}${summary.endsWith('?') ? '' : '.'}${details ? `\n\n${details}` : ''}`)
       .addHelpText('after', `\nExamples:\n${examples.map((line) => `  ${line}`).join('\n')}`);
     items.forEach((item) => (item instanceof Argument ? cmd.addArgument(item) : cmd.addOption(item)));
-    if (id !== 'tasks') cmd.action(() => done(toCommand(id, cmd, env)));
+    if (!GROUPS.includes(id)) cmd.action(() => done(toCommand(id, cmd, env)));
   }
   return cli;
 }

@@ -47,7 +47,41 @@ export interface A2ATemporalConfig {
    * and `credentials` apply where the call gives none. Read by the worker at each call.
    */
   remoteAgents?: Record<string, RemoteAgentConfig>;
+  /**
+   * Scheduled tasks (README "Scheduled tasks"): each becomes a Temporal Schedule whose runs are
+   * ordinary tasks of `agent`, owned by `owner`, with `message` as their first message. The worker
+   * brings Temporal's schedules in line with this list when it starts.
+   */
+  schedules?: ScheduledTask[];
 }
+
+export interface ScheduledTask {
+  /** Names the schedule (letters, digits, `.`, `_`, `-`): `a2a-temporal schedules pause ID`, and its tasks' IDs. */
+  id: string;
+  /** The agent each run is a task of. */
+  agent: string;
+  /** How often, e.g. '1 hour' or '30 minutes' (at least 1 second); or `cron`, not both. */
+  every?: string;
+  /** A cron expression in UTC, e.g. '0 9 * * MON-FRI'; or `every`, not both. */
+  cron?: string;
+  /** The first user message of each run. */
+  message: string;
+  /** Who owns each run's task (an account ID): who sees it when the gateway authenticates. */
+  owner: string;
+  /** When a run is due while the previous one still runs (e.g. waits for input). Default 'skip'. */
+  overlap?: ScheduleOverlap;
+}
+
+/** Temporal's overlap policies, in the config's spelling ('buffer-one' is BUFFER_ONE). */
+export const SCHEDULE_OVERLAPS = [
+  'skip',
+  'buffer-one',
+  'buffer-all',
+  'cancel-other',
+  'terminate-other',
+  'allow-all',
+] as const;
+export type ScheduleOverlap = (typeof SCHEDULE_OVERLAPS)[number];
 
 /** Types a config file's default export. */
 export function defineConfig(config: A2ATemporalConfig): A2ATemporalConfig {

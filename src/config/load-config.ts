@@ -10,6 +10,7 @@ import type { AgentDefinition } from '../workflows/agent-api.js';
 import { agentsFromModule } from '../workflows/agent-list.js';
 import type { ModelProvider } from '../llm/model-settings.js';
 import type { A2ATemporalConfig } from './define-config.js';
+import { checkedSchedules, type CheckedSchedule } from './schedules.js';
 import { APPROVAL_CHANNELS, isApprovalChannel, reminderOffset } from '../protocol/approvals.js';
 import type { RemoteAgentConfig } from '../protocol/delegation.js';
 import { checkRemoteAgents } from './remote-agents.js';
@@ -38,6 +39,8 @@ export interface LoadedConfig {
   approvals?: A2ATemporalConfig['approvals'];
   /** The remote agents that calls may name, checked. */
   remoteAgents?: Record<string, RemoteAgentConfig>;
+  /** The scheduled tasks, checked, with their defaults; the worker makes them Temporal Schedules (src/schedules). */
+  schedules: CheckedSchedule[];
   /** Imports the activities module (Node code: only workers need it). */
   loadActivities(): Promise<object>;
   /** Imports the model providers module's providers, by export name (Node code: only workers need it). */
@@ -86,9 +89,15 @@ export async function loadConfig(path?: string, cwd: string = process.cwd()): Pr
   }
   const remoteAgents = config.remoteAgents === undefined ? undefined : checkRemoteAgents(config.remoteAgents);
   if (typeof remoteAgents === 'string') throw new ConfigError(`${file}: ${remoteAgents}`);
+  const schedules = checkedSchedules(
+    config.schedules ?? [],
+    agents.map((agent) => agent.name),
+  );
+  if ('problems' in schedules) throw new ConfigError(`${file}: ${schedules.problems}`);
   return {
     file,
     agentsModule,
+    schedules: schedules.schedules,
     ...(activitiesModule && { activitiesModule }),
     agents,
     ...(config.taskQueue && { taskQueue: config.taskQueue }),

@@ -2,7 +2,7 @@
  * A loaded project config on its worker and its gateway: what the `worker` and `gateway` commands
  * and the dev stack each start, from one place.
  */
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { GatewaySettings } from '../gateway/config.js';
 import { startGateway, type RunningGateway } from '../gateway/server.js';
@@ -10,15 +10,21 @@ import type { TemporalSettings } from '../temporal/connection.js';
 import { createAgentWorker } from '../worker/create-worker.js';
 import type { WorkerDeployment } from '../worker/deployment.js';
 import { modelSettingsFromEnv } from '../llm/model-settings.js';
+import { logger } from '../logging.js';
+import { reconcileSchedules } from '../schedules/schedules.js';
 import type { LoadedConfig } from './load-config.js';
 
+/**
+ * The project's worker; once it is made (its agents bundled), the config's scheduled tasks become
+ * Temporal's Schedules (added, changed, removed: src/schedules), so its runs find a worker.
+ */
 export async function createProjectWorker(
   config: LoadedConfig,
   connection: NativeConnection,
   settings: TemporalSettings,
   options: { deployment?: WorkerDeployment; maxCachedWorkflows?: number } = {},
 ): Promise<Worker> {
-  return createAgentWorker({
+  const worker = await createAgentWorker({
     connection,
     namespace: settings.namespace,
     taskQueue: settings.taskQueue,
@@ -30,6 +36,26 @@ export async function createProjectWorker(
     ...(options.deployment && { deployment: options.deployment }),
     ...(options.maxCachedWorkflows !== undefined && { maxCachedWorkflows: options.maxCachedWorkflows }),
   });
+  await reconcileProjectSchedules(config, new Client({ connection, namespace: settings.namespace }), settings);
+  return worker;
+}
+
+/**
+ * A config with schedules needs them made: a failure stops the worker. One without may only have
+ * some to remove (schedules dropped from it): a failure to look (say, a role that may not list
+ * Schedules) is a warning, so a project that never had any is not stopped by it.
+ */
+async function reconcileProjectSchedules(config: LoadedConfig, client: Client, settings: TemporalSettings) {
+  const { taskQueue } = settings;
+  try {
+    const result = await reconcileSchedules(client, taskQueue, config.schedules);
+    if (config.schedules.length > 0 || result.removed.length > 0) {
+      logger.info({ ...result, taskQueue }, 'scheduled tasks in line with the config');
+    }
+  } catch (error) {
+    if (config.schedules.length > 0) throw error;
+    logger.warn({ err: error, taskQueue }, 'could not look for scheduled tasks removed from the config');
+  }
 }
 
 /** The gateway for the project's agents; `gateway` (from the environment) wins over the config's default agent. */

@@ -10,8 +10,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { watch } from 'chokidar';
+import { watch, type FSWatcher } from 'chokidar';
 import { findConfigFile } from '../config/load-config.js';
+import { temporalCliCommand } from '../temporal/cli.js';
 import { portInUse, startDevServer, type DevServer, type DevServerExit } from '../temporal/dev-server.js';
 import type { ServeReady } from './serve-process.js';
 import { checkWaitingTasks } from './waiting-tasks-check.js';
@@ -19,6 +20,12 @@ import { checkWaitingTasks } from './waiting-tasks-check.js';
 const DEFAULT_DB_FILE = '.data/temporal.db';
 /** Folders whose changes never reload the project. */
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.data|\.tools|dist|coverage)([/\\]|$)/;
+/**
+ * The files whose changes reload it: code, the config and JSON it may read (an approver directory).
+ * Anything else written into the project folder (a log file, say) would otherwise reload it, and
+ * a log the new child writes to reload it again, without end.
+ */
+const RELOADING_FILES = /\.(?:[cm]?[jt]sx?|json)$/;
 const RELOAD_DEBOUNCE_MS = 250;
 const CHILD_STOP_TIMEOUT_MS = 15_000;
 /** Delays before restarting a dead dev server: doubling from the first up to the last. */
@@ -70,6 +77,8 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
     devServer = await superviseDevServer({ port, uiPort, dbFile }, options.print);
     uiUrl = `http://127.0.0.1:${uiPort}`;
   }
+  // The CLI the warnings tell the user to type: the one this stack runs (or would run).
+  const temporalCli = temporalCliCommand(env);
   const childEnv = { ...env, ...(devServer && { TEMPORAL_ADDRESS: devServer.address, TEMPORAL_NAMESPACE: 'default' }) };
 
   let current = startServeChild(configFile, childEnv);
@@ -89,7 +98,7 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
   const changed = new Set<string>();
-  const watcher = watch(dirname(configFile), { ignored: (path) => IGNORED.test(path), ignoreInitial: true });
+  const watcher = watchProjectFiles(dirname(configFile));
   watcher.on('all', (_event, path) => {
     changed.add(relative(process.cwd(), path));
     clearTimeout(timer);
@@ -112,6 +121,7 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
         previous: lastReady,
         env: childEnv,
         ...(uiUrl && { uiUrl }),
+        ...(temporalCli && { temporalCli }),
         ...(dbFile && { dbFile: shortPath(dbFile) }),
         print: options.print,
       }),
@@ -148,6 +158,14 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
       return stopped;
     },
   };
+}
+
+/** Changes to the project's source and config files under `dir` (folders are watched to find them). */
+export function watchProjectFiles(dir: string): FSWatcher {
+  return watch(dir, {
+    ignored: (path, stats) => IGNORED.test(path) || (stats?.isFile() === true && !RELOADING_FILES.test(path)),
+    ignoreInitial: true,
+  });
 }
 
 interface SupervisedDevServer {

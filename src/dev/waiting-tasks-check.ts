@@ -24,8 +24,9 @@ export interface WaitingTasksCheckOptions {
   previous: ServeReady;
   /** The environment of the worker (its Temporal connection settings). */
   env: NodeJS.ProcessEnv;
-  /** Where discarding the tasks is done by hand. */
+  /** Where discarding the tasks is done by hand: the UI, the CLI as the user types it (temporalCliCommand), the database. */
   uiUrl?: string;
+  temporalCli?: string;
   dbFile?: string;
   print: (text: string) => void;
 }
@@ -90,21 +91,26 @@ async function replayWaitingTasks(options: WaitingTasksCheckOptions): Promise<De
 }
 
 /** The warning: which waiting tasks the saved code breaks, where they diverge, and the two ways out. */
-function describeBrokenTasks(
+export function describeBrokenTasks(
   check: DeployCheck,
   elapsedMs: number,
-  where: { uiUrl?: string; dbFile?: string; previous: ServeReady },
+  where: Pick<WaitingTasksCheckOptions, 'uiUrl' | 'temporalCli' | 'dbFile' | 'previous'>,
 ): string {
   const { broken } = check;
   const tasks = broken.length === 1 ? '1 task' : `${broken.length} tasks`;
   const listed = broken.slice(0, LISTED_TASKS);
   const discard = [
     ...(where.uiUrl ? [`in the Temporal UI (${where.uiUrl}: the task's workflow, Terminate), or`] : []),
-    ...listed.map(
-      (task) =>
-        `  temporal workflow terminate --address ${where.previous.temporalAddress} --namespace ${where.previous.namespace} --workflow-id ${task.workflowId}`,
-    ),
-    ...(broken.length > listed.length ? [`  (and so on for the other ${broken.length - listed.length})`] : []),
+    // Without a CLI to type (the SDK downloaded the one dev runs), the UI and the database remain.
+    ...(where.temporalCli
+      ? [
+          ...listed.map(
+            (task) =>
+              `  ${where.temporalCli} workflow terminate --address ${where.previous.temporalAddress} --namespace ${where.previous.namespace} --workflow-id ${task.workflowId}`,
+          ),
+          ...(broken.length > listed.length ? [`  (and so on for the other ${broken.length - listed.length})`] : []),
+        ]
+      : []),
     ...(where.dbFile ? [`or stop dev (Ctrl-C) and delete ${where.dbFile} to start again with no tasks at all.`] : []),
   ];
   return [

@@ -10,12 +10,25 @@ import type { TaskUsage } from './llm.js';
 import type { TaskStateName } from './states.js';
 import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
 
-/** Arguments the workflow is started with. */
-export interface TaskWorkflowInput {
-  taskId: string;
-  contextId: string;
-  /** Set when continuing as new: everything the previous run knew. */
-  carried?: CarriedTaskState;
+/**
+ * Arguments the workflow is started with: by the gateway (IDs, then the first message as an
+ * Update), by continue-as-new (IDs and `carried`), or by a Schedule's action (`firstMessage` only).
+ */
+export type TaskWorkflowInput =
+  | {
+      taskId: string;
+      contextId: string;
+      /** Set when continuing as new: everything the previous run knew. */
+      carried?: CarriedTaskState;
+    }
+  | ScheduledTaskInput;
+
+/**
+ * A run of a Schedule: one input for every run, so the task ID comes from the workflow ID (Temporal
+ * appends the run's time to the action's), the context is new, and the first message is the input's.
+ */
+export interface ScheduledTaskInput {
+  firstMessage: IncomingMessage;
 }
 
 /** The authenticated caller, as the gateway established it (never what a client claims). */

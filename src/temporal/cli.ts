@@ -3,8 +3,9 @@
  * 1. TEMPORAL_CLI_PATH, 2. the project-local virtualenv `.tools/temporal/bin/temporal` (in the current folder),
  * 3. `temporal` on PATH, 4. the Temporal SDK's own download (online machines only).
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
+import { shellWord } from '../cli/format.js';
 
 export const CLI_ENV_VAR = 'TEMPORAL_CLI_PATH';
 /** Relative to the current folder: the project's, wherever this package is installed. */
@@ -34,13 +35,39 @@ export function locateTemporalCli(env: NodeJS.ProcessEnv = process.env): CliSour
   if (explicit) {
     if (!isExecutable(explicit))
       throw new Error(`${CLI_ENV_VAR}=${explicit} is not an executable file.\n${HOW_TO_GET_THE_CLI}`);
-    return { kind: 'path', path: explicit, from: CLI_ENV_VAR };
+    return { kind: 'path', path: resolve(explicit), from: CLI_ENV_VAR };
   }
   const local = resolve(LOCAL_CLI);
   if (isExecutable(local)) return { kind: 'path', path: local, from: '.tools/temporal' };
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, 'temporal');
-    if (isExecutable(candidate)) return { kind: 'path', path: candidate, from: 'PATH' };
+  const onPath = cliOnPath(env);
+  return onPath ? { kind: 'path', path: onPath, from: 'PATH' } : { kind: 'sdk-download' };
+}
+
+/** What the shell runs for `temporal`: the first executable of that name on PATH. */
+function cliOnPath(env: NodeJS.ProcessEnv): string | undefined {
+  return (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, 'temporal'))
+    .find(isExecutable);
+}
+
+/**
+ * How a person types the CLI that `locateTemporalCli` finds (the one `dev` runs), for hints to
+ * copy: `temporal` when that is what PATH gives, else its full path; undefined when there is none
+ * but the Temporal SDK's own download (a binary in a cache folder, not meant to be typed).
+ */
+export function temporalCliCommand(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const source = locateTemporalCli(env);
+  if (source.kind !== 'path') return undefined;
+  const onPath = cliOnPath(env);
+  return onPath && sameFile(onPath, source.path) ? 'temporal' : shellWord(source.path);
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
   }
-  return { kind: 'sdk-download' };
 }

@@ -79,7 +79,7 @@ export async function currentBuildId(
   return workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId || undefined;
 }
 
-/** What an operator runs to send new tasks to `deployment`'s version. */
+/** What an operator runs to send new tasks to `deployment`'s version; `--yes`: it also works where nobody can answer a prompt (a script, CI). */
 export function setCurrentVersionCommand(deployment: WorkerDeployment, namespace: string): string {
-  return `temporal worker deployment set-current-version --namespace ${namespace} --deployment-name ${deployment.name} --build-id ${deployment.buildId}`;
+  return `temporal worker deployment set-current-version --namespace ${namespace} --deployment-name ${deployment.name} --build-id ${deployment.buildId} --yes`;
 }

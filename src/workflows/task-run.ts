@@ -16,9 +16,10 @@ import {
   isCancellation,
   log,
   upsertMemo,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import { FINAL_EVENTS_MEMO, FINAL_TASK_MEMO, type TaskWorkflowInput } from '../protocol/contract.js';
+import { FINAL_EVENTS_MEMO, FINAL_TASK_MEMO, taskIdOfWorkflow, type TaskWorkflowInput } from '../protocol/contract.js';
 import type { WireTask } from '../protocol/wire.js';
 import { AgentFailure, TaskRejection, type AgentDefinition, type AgentResult } from './agent-api.js';
 import { AgentJournal } from './agent-journal.js';
@@ -48,17 +49,19 @@ export class TaskRun {
     input: TaskWorkflowInput,
   ) {
     const now = () => new Date().toISOString();
-    const record = input.carried
-      ? TaskRecord.restore(input.carried.task, now)
-      : TaskRecord.create({ taskId: input.taskId, contextId: input.contextId, agent: agent.name }, now);
+    const carried = 'carried' in input ? input.carried : undefined;
+    const record = carried
+      ? TaskRecord.restore(carried.task, now)
+      : TaskRecord.create({ ...taskIds(input), agent: agent.name }, now);
     if (agent.pushEvents) record.selectPushEvents(agent.pushEvents);
     this.record = record;
     this.runtime = new TaskRuntime(record);
-    this.journal = new AgentJournal(input.carried?.journal);
+    this.journal = new AgentJournal(carried?.journal);
     this.runtime.registerHandlers();
     this.runtime.push.resume();
     this.runtime.approvers.resume();
-    if (input.carried) this.runtime.publishDetails();
+    if ('firstMessage' in input) this.runtime.takeFirstMessage(input.firstMessage);
+    if (carried) this.runtime.publishDetails();
     else this.runtime.publish();
   }
 
@@ -256,3 +259,20 @@ export class TaskRun {
 }
 
 class CanceledBeforeStart extends Error {}
+
+/**
+ * The IDs of a new task: the gateway's, or for a Schedule's run (one input for every run) the task
+ * ID its workflow ID names, so the gateway finds the task as any other, and a context of its own.
+ */
+function taskIds(input: TaskWorkflowInput): { taskId: string; contextId: string } {
+  if (!('firstMessage' in input)) return input;
+  const { workflowId } = workflowInfo();
+  const taskId = taskIdOfWorkflow(workflowId);
+  if (!taskId) {
+    throw ApplicationFailure.nonRetryable(
+      `Workflow ${workflowId} is no task's: start a task workflow with an ID made by workflowIdForTask`,
+      'NotATaskWorkflowId',
+    );
+  }
+  return { taskId, contextId: uuid4() };
+}

@@ -441,6 +441,12 @@ export class TaskRuntime {
     }
   }
 
+  /** A Schedule's run: its first message comes with the input, checked as the Update's validator checks one. */
+  takeFirstMessage(incoming: IncomingMessage): void {
+    this.validateMessage(incoming);
+    this.applyMessage(incoming);
+  }
+
   /**
    * A message arrives. A sender that waits for the answer (untilSettled) gets it in this update's
    * own result once the task settles (terminal, or waiting for input again), instead of reading

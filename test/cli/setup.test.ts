@@ -54,4 +54,25 @@ describe('a2a-temporal setup', () => {
       await connection.close();
     }
   });
+
+  it(
+    'a worker that cannot reach Temporal says so in one line (exit 2), as setup does',
+    { timeout: 60_000 },
+    async () => {
+      const failed = await promisify(execFile)(
+        process.execPath,
+        ['bin/a2a-temporal.js', 'worker', 'examples/a2a-temporal.config.ts'],
+        // Nothing listens on port 9 (discard): the connection is refused.
+        { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:9', NO_COLOR: '1' } },
+      ).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string; stdout?: string }) => error,
+      );
+      expect(failed?.code).toBe(2);
+      expect(failed?.stdout).toBe('');
+      expect(failed?.stderr?.trim().split('\n')).toEqual([
+        'error: Cannot reach Temporal at 127.0.0.1:9 (namespace default): is it running? Set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE). (Connection refused)',
+      ]);
+    },
+  );
 });

@@ -95,7 +95,7 @@ describe('Worker Versioning', { timeout: 180_000 }, () => {
     await waitFor('the routing report', async () => versionA.output().includes('set-current-version'));
     expect(versionA.output()).toContain('no version is current: new tasks wait for one');
     expect(versionA.output()).toContain(
-      `temporal worker deployment set-current-version --namespace default --deployment-name ${deployment} --build-id a`,
+      `temporal worker deployment set-current-version --namespace default --deployment-name ${deployment} --build-id a --yes`,
     );
     await makeCurrent('a');
     const task = await send('first');

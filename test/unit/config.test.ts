@@ -60,3 +60,57 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('loadConfig: schedules', () => {
+  /** A config of the `good` fixture's agents (first, second) with these schedules. */
+  function withSchedules(schedules: unknown[]): string {
+    const dir = temp.make('a2a-schedules-');
+    const agents = join(CONFIGS, 'good/agents/index.ts');
+    writeFileSync(join(dir, 'a2a-temporal.config.mjs'), `export default ${JSON.stringify({ agents, schedules })};\n`);
+    return dir;
+  }
+  const daily = { id: 'daily', agent: 'first', every: '1 day', message: 'Report', owner: 'alice' };
+
+  it('reads them with their defaults', async () => {
+    const config = await loadConfig(
+      withSchedules([daily, { ...daily, id: 'weekly', every: undefined, cron: '0 9 * * MON' }]),
+    );
+    expect(config.schedules).toEqual([
+      { ...daily, overlap: 'skip' },
+      { id: 'weekly', agent: 'first', cron: '0 9 * * MON', message: 'Report', owner: 'alice', overlap: 'skip' },
+    ]);
+    expect((await loadConfig(join(CONFIGS, 'good'))).schedules).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown agent', { agent: 'third' }, /schedules\[0\]\.agent: is not one of the agents \(first, second\)/],
+    [
+      'both every and cron',
+      { cron: '0 9 * * *' },
+      /schedules\[0\]: give either `every` or `cron` \(exactly one of them\)/,
+    ],
+    ['neither every nor cron', { every: undefined }, /schedules\[0\]: give either `every` or `cron`/],
+    [
+      'a bad overlap',
+      { overlap: 'sometimes' },
+      /schedules\[0\]\.overlap: must be one of skip, buffer-one, buffer-all, cancel-other, terminate-other, allow-all/,
+    ],
+    ['a bad interval', { every: 'daily' }, /schedules\[0\]\.every: must be a duration of at least 1 second/],
+    [
+      'an interval under a second',
+      { every: '500ms' },
+      /schedules\[0\]\.every: must be a duration of at least 1 second/,
+    ],
+    ['an ID with a space', { id: 'daily report' }, /schedules\[0\]\.id: must be letters, digits/],
+    ['no owner', { owner: undefined }, /schedules\[0\]\.owner: /],
+    ['an unknown field', { ownr: 'bob' }, /schedules\[0\]: .*ownr/],
+  ])('refuses %s, saying which schedule and field', async (_name, change, reason) => {
+    await expect(loadConfig(withSchedules([{ ...daily, ...change }]))).rejects.toThrow(reason);
+  });
+
+  it('refuses two schedules with one ID', async () => {
+    await expect(loadConfig(withSchedules([daily, daily]))).rejects.toThrow(
+      /schedules: two schedules have the same id/,
+    );
+  });
+});

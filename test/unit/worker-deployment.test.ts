@@ -1,7 +1,11 @@
 /** Worker Versioning settings: from the environment over the config, and the mistakes said plainly. */
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../../src/index.js';
-import { workerDeploymentFrom, workerDeploymentOptions } from '../../src/worker/deployment.js';
+import {
+  setCurrentVersionCommand,
+  workerDeploymentFrom,
+  workerDeploymentOptions,
+} from '../../src/worker/deployment.js';
 import type { AgentVersioning } from '../../src/protocol/versioning.js';
 
 describe('the worker deployment', () => {
@@ -46,6 +50,12 @@ describe('the worker deployment', () => {
     expect(defineAgent({ ...agent, versioning: 'auto-upgrade' }).versioning).toBe('auto-upgrade');
     expect(() => defineAgent({ ...agent, versioning: 'sticky' as AgentVersioning })).toThrow(
       `Agent "a": versioning must be one of 'pinned', 'auto-upgrade'`,
+    );
+  });
+
+  it("hints a set-current-version command that runs without a prompt (the CLI's --yes)", () => {
+    expect(setCurrentVersionCommand({ name: 'shop', buildId: 'v2' }, 'prod')).toBe(
+      'temporal worker deployment set-current-version --namespace prod --deployment-name shop --build-id v2 --yes',
     );
   });
 });

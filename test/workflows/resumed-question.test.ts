@@ -43,7 +43,7 @@ async function continuedRun(handle: WorkflowHandle): Promise<{ workflowType: str
 
 /** A copy of the continued run under a new task's workflow ID, started while no worker runs. */
 async function copyOfContinuedRun(taskQueue: string, run: { workflowType: string; input: unknown }) {
-  const { taskId } = run.input as TaskWorkflowInput;
+  const { taskId } = run.input as Extract<TaskWorkflowInput, { taskId: string }>;
   const handle = await client.workflow.start(run.workflowType, {
     taskQueue,
     workflowId: workflowIdForTask(taskId),

@@ -17,7 +17,7 @@ import { temporalSettings } from '../../temporal/connection.js';
 import { installTemporalRuntime } from '../../temporal/runtime.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { checkSearchAttributes } from './setup.js';
+import { checkSearchAttributes, temporalError, temporalWhere } from './setup.js';
 import {
   currentBuildId,
   DEFAULT_VERSIONING,
@@ -51,7 +51,10 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
   const config = await configErrorsAsUsage(() => loadConfig(command.config));
   const deployment = await configErrorsAsUsage(async () => workerDeploymentFrom(io.env, config.workerDeployment));
   const settings = temporalSettings(io.env, taskQueueOf(config));
-  const connection = await NativeConnection.connect(settings.connection);
+  // One line saying what to do, as `setup` says it, rather than the native client's error.
+  const connection = await NativeConnection.connect(settings.connection).catch((error: unknown) => {
+    throw temporalError(error, temporalWhere(settings), 'TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE)');
+  });
   await checkSearchAttributes(connection, settings.namespace, (message) => logger.warn(message));
   const worker = await createProjectWorker(config, connection, settings, { deployment });
   const { address, namespace, taskQueue } = settings;

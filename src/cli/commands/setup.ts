@@ -25,11 +25,7 @@ interface AttributeStatus {
 }
 
 export async function runSetup(command: SetupCommand, io: Io): Promise<ExitCode> {
-  const settings = temporalSettings({
-    ...io.env,
-    ...(command.address && { TEMPORAL_ADDRESS: command.address }),
-    ...(command.namespace && { TEMPORAL_NAMESPACE: command.namespace }),
-  });
+  const settings = commandTemporalSettings(command, io.env);
   const where = temporalWhere(settings);
   const connection = await connectTemporal(settings);
   try {
@@ -127,6 +123,18 @@ export function indexedValueType(type: SearchAttributeType): proto.temporal.api.
   return proto.temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${type}`];
 }
 
+/** The Temporal a one-off command (setup, schedules) talks to: its flags, else the environment's. */
+export function commandTemporalSettings(
+  command: { address?: string; namespace?: string },
+  env: NodeJS.ProcessEnv,
+): TemporalSettings {
+  return temporalSettings({
+    ...env,
+    ...(command.address && { TEMPORAL_ADDRESS: command.address }),
+    ...(command.namespace && { TEMPORAL_NAMESPACE: command.namespace }),
+  });
+}
+
 /** Where a one-off command talks to, as its messages name it. */
 export function temporalWhere(settings: TemporalSettings): string {
   return `${settings.address} (namespace ${settings.namespace})`;
@@ -141,8 +149,11 @@ export async function connectTemporal(settings: TemporalSettings): Promise<Conne
   }
 }
 
-/** Temporal failures in terms of what to do next. */
-export function temporalError(error: unknown, where: string): CliError {
+/**
+ * Temporal failures in terms of what to do next. `setAddress`: how this command is pointed
+ * elsewhere (a worker has no --address).
+ */
+export function temporalError(error: unknown, where: string, setAddress = 'TEMPORAL_ADDRESS or --address'): CliError {
   if (error instanceof CliError) return error;
   const code = grpcCode(error);
   const message = error instanceof Error ? error.message : String(error);
@@ -150,8 +161,10 @@ export function temporalError(error: unknown, where: string): CliError {
     code === GrpcStatus.UNAVAILABLE ||
     (code === undefined && /connect|ECONNREFUSED|deadline|transport/i.test(message))
   ) {
+    // The native connection's error is Rust's debug print: its innermost message is what happened.
+    const reason = /message: "([^"]+)"/.exec(message)?.[1] ?? message;
     return new CliError(
-      `Cannot reach Temporal at ${where}: is it running? Set TEMPORAL_ADDRESS or --address. (${message})`,
+      `Cannot reach Temporal at ${where}: is it running? Set ${setAddress}. (${reason})`,
       ExitCode.Unreachable,
     );
   }

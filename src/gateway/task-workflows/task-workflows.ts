@@ -33,15 +33,9 @@ import {
   type TaskSnapshotView,
   type TaskWorkflowInput,
 } from '../../protocol/contract.js';
-import {
-  AGENT_ATTRIBUTE,
-  CONTEXT_ID_ATTRIBUTE,
-  OWNER_ATTRIBUTE,
-  TASK_STATE_ATTRIBUTE,
-} from '../../protocol/search-attributes.js';
 import { stateOf, type TaskStateName } from '../../protocol/states.js';
-import { textOf, type WireTask } from '../../protocol/wire.js';
-import { uiText } from '../../protocol/ui-text.js';
+import { ownerOf, taskStartOptions } from '../../protocol/task-start.js';
+import type { WireTask } from '../../protocol/wire.js';
 import { logger } from '../../logging.js';
 import { abortable } from '../abortable.js';
 import { updateIdFor } from '../convert.js';
@@ -105,20 +99,10 @@ export class TaskWorkflows {
     const message: IncomingMessage = { ...incoming, contextId, ...(derived && { firstMessageOnly: true }) };
     const input: TaskWorkflowInput = { taskId, contextId };
     const startWorkflowOperation = new WithStartWorkflowOperation(this.agent, {
-      workflowId: workflowIdForTask(taskId),
-      taskQueue: this.taskQueue,
+      ...taskStartOptions({ agent: this.agent, taskQueue: this.taskQueue, taskId, contextId, first: incoming }),
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      // The UI renders it as Markdown: the request is shown as text.
-      staticSummary: uiText(`${this.agent}: ${firstWords(incoming)}`),
-      typedSearchAttributes: [
-        { key: CONTEXT_ID_ATTRIBUTE, value: contextId },
-        { key: AGENT_ATTRIBUTE, value: this.agent },
-        { key: TASK_STATE_ATTRIBUTE, value: 'submitted' },
-        // Who asked (the owner when authenticated): an account ID, never an e-mail address (search attributes are not encrypted).
-        ...(owner ? [{ key: OWNER_ATTRIBUTE, value: owner }] : []),
-      ],
     });
     try {
       const accepted = await abortable(this.client, options.signal ?? neverAborted(), () =>
@@ -302,15 +286,4 @@ function keyedIds(agent: string, owner: string | undefined, key: string): { task
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   };
   return { taskId: uuid('task'), contextId: uuid('context') };
-}
-
-function ownerOf(incoming: IncomingMessage): string | undefined {
-  return incoming.caller?.id ?? incoming.responder;
-}
-
-/** The request's first words, for the static summary operators see in the Temporal UI. */
-function firstWords(incoming: IncomingMessage): string {
-  const text = textOf(incoming.parts ?? []) || incoming.text || '(no text)';
-  const words = text.split(/\s+/).filter(Boolean).slice(0, 12).join(' ');
-  return words.length > 120 ? `${words.slice(0, 117)}...` : words;
 }
