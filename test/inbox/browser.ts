@@ -3,11 +3,13 @@
  * download). Without /usr/bin/chromium the browser tests are skipped, saying so, except under CI,
  * where a missing browser is a failure (.ci/run installs it).
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import agents from '../../examples/agents/index.js';
-import type { Authenticator } from '../../src/gateway/auth/authenticator.js';
+import { createAuthenticator, type Authenticator } from '../../src/gateway/auth/authenticator.js';
+import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import type { InboxSettings } from '../../src/gateway/inbox/index.js';
 import { askingAgent, llmAgent } from '../agents/test-agents.js';
 import { useGatewayHarness } from '../gateway/harness.js';
@@ -68,6 +70,40 @@ export async function rowShown(page: Page, taskId: string, timeout = 10_000): Pr
 
 export async function outcomeOf(page: Page, text: string | RegExp): Promise<void> {
   await expect.poll(() => page.locator('#outcome').textContent(), { timeout: 10_000 }).toMatch(text);
+}
+
+/** A test's people, each with an API key of their own (`prefix` keeps files apart), and the gateway's authenticator of them. */
+export function apiKeyPeople<Person extends string>(prefix: string, people: Record<Person, readonly string[]>) {
+  const keyOf = (person: Person) => `${prefix}-key-of-${person}-${'k'.repeat(16)}`;
+  const entries = Object.entries(people) as Array<[Person, readonly string[]]>;
+  const authenticator = createAuthenticator({
+    methods: ['api-key'],
+    apiKeys: entries.map(([person, groups]) => ({
+      sha256: hashApiKey(keyOf(person)),
+      principal: person,
+      groups: [...groups],
+    })),
+  });
+  return { keyOf, authenticator };
+}
+
+/** A JSON-RPC call to the agent at `agentUrl` with an API key; its result, or throws its error. */
+export async function rpcWithKey(agentUrl: string, apiKey: string, method: string, params: unknown): Promise<any> {
+  const response = await fetch(agentUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', 'x-api-key': apiKey },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as any;
+  if (body.error) throw new Error(JSON.stringify(body.error));
+  return body.result;
+}
+
+/** Sends a new task's first message (its text, and `data` as a DataPart) with an API key; the task as answered. */
+export async function sendFirstMessage(agentUrl: string, apiKey: string, text: string, data?: object): Promise<any> {
+  const parts = [{ text }, ...(data ? [{ data }] : [])];
+  const message = { messageId: randomUUID(), role: 'ROLE_USER', parts };
+  return (await rpcWithKey(agentUrl, apiKey, 'SendMessage', { message })).task;
 }
 
 /** The agents an inbox test serves: the examples, a question of any shape, an LLM agent. */

@@ -7,60 +7,40 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
-import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { placedOrders } from '../support/test-activities.js';
 import {
+  apiKeyPeople,
   browserAvailable,
   INBOX_AGENTS,
   newContext,
   outcomeOf,
   row,
   rowShown,
+  rpcWithKey,
+  sendFirstMessage,
   signIn,
   useInboxStack,
 } from './browser.js';
 
 const PEOPLE = { alice: ['finance'], bob: ['staff'], carol: ['finance'] } as const;
 type Person = keyof typeof PEOPLE;
-const keyOf = (person: Person) => `inbox-key-of-${person}-${'k'.repeat(16)}`;
-const authenticator = createAuthenticator({
-  methods: ['api-key'],
-  apiKeys: Object.entries(PEOPLE).map(([person, groups]) => ({
-    sha256: hashApiKey(keyOf(person as Person)),
-    principal: person,
-    groups: [...groups],
-  })),
-});
+const { keyOf, authenticator } = apiKeyPeople('inbox', PEOPLE);
 
 const enabled = browserAvailable();
 const { stack, harness } = useInboxStack(authenticator, enabled);
 const base = () => harness.gateway.url;
 
 /** A JSON-RPC call as `person`. */
-async function rpc(agent: string, method: string, params: unknown, person: Person): Promise<any> {
-  const response = await fetch(`${base()}/agents/${agent}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', 'x-api-key': keyOf(person) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as any;
-  if (body.error) throw new Error(JSON.stringify(body.error));
-  return body.result;
+function rpc(agent: string, method: string, params: unknown, person: Person): Promise<any> {
+  return rpcWithKey(`${base()}/agents/${agent}`, keyOf(person), method, params);
 }
 
 /** Starts a task as `person` and returns it once it waits (or settles otherwise). */
 async function ask(agent: string, person: Person, text: string, data?: object): Promise<any> {
-  const parts = [{ text }, ...(data ? [{ data }] : [])];
-  const sent = await rpc(
-    agent,
-    'SendMessage',
-    { message: { messageId: randomUUID(), role: 'ROLE_USER', parts } },
-    person,
-  );
-  expect(sent.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-  return sent.task;
+  const task = await sendFirstMessage(`${base()}/agents/${agent}`, keyOf(person), text, data);
+  expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  return task;
 }
 
 async function stateOf(agent: string, taskId: string, person: Person): Promise<string> {

@@ -11,25 +11,28 @@ import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpSender, smtpSettingsFromEnv } from '../../src/channels/email.js';
-import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
-import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { chatAgent, delegatingAgent } from '../agents/test-agents.js';
 import { eventually, MailServer, smtpEnv } from '../channels/mail-server.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
-import { browserAvailable, INBOX_AGENTS, newContext, outcomeOf, row, rowShown, signIn, useBrowser } from './browser.js';
+import {
+  apiKeyPeople,
+  browserAvailable,
+  INBOX_AGENTS,
+  newContext,
+  outcomeOf,
+  row,
+  rowShown,
+  rpcWithKey,
+  sendFirstMessage,
+  signIn,
+  useBrowser,
+} from './browser.js';
 
 const PEOPLE = { alice: ['finance'], carol: ['finance'] } as const;
 type Person = keyof typeof PEOPLE;
-const keyOf = (person: Person) => `task-page-key-of-${person}-${'k'.repeat(16)}`;
-const authenticator = createAuthenticator({
-  methods: ['api-key'],
-  apiKeys: Object.entries(PEOPLE).map(([person, groups]) => ({
-    sha256: hashApiKey(keyOf(person as Person)),
-    principal: person,
-    groups: [...groups],
-  })),
-});
+const { keyOf, authenticator } = apiKeyPeople('task-page', PEOPLE);
+
 const directory = { principals: { alice: { email: 'alice@example.com' } }, groups: { finance: ['alice'] } };
 /** The worker's variable holding the key test-delegate calls this gateway with (only its name is in history). */
 const DELEGATE_KEY_ENV = 'TASK_PAGE_TEST_DELEGATE_KEY';
@@ -76,30 +79,17 @@ afterAll(async () => {
   delete process.env[DELEGATE_KEY_ENV];
 });
 
-async function rpc(agent: string, method: string, params: unknown, person: Person): Promise<any> {
-  const response = await fetch(`${gateway.url}/agents/${agent}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', 'x-api-key': keyOf(person) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as any;
-  if (body.error) throw new Error(JSON.stringify(body.error));
-  return body.result;
+function rpc(agent: string, method: string, params: unknown, person: Person): Promise<any> {
+  return rpcWithKey(`${gateway.url}/agents/${agent}`, keyOf(person), method, params);
 }
 
 /** Starts a task as `person`; returns it once it waits for an answer. */
 async function ask(agent: string, person: Person, text: string, data?: object): Promise<any> {
-  const parts = [{ text }, ...(data ? [{ data }] : [])];
-  const sent = await rpc(
-    agent,
-    'SendMessage',
-    { message: { messageId: randomUUID(), role: 'ROLE_USER', parts } },
-    person,
-  );
+  const task = await sendFirstMessage(`${gateway.url}/agents/${agent}`, keyOf(person), text, data);
   await expect
-    .poll(async () => (await rpc(agent, 'GetTask', { id: sent.task.id }, person)).status.state, { timeout: 20_000 })
+    .poll(async () => (await rpc(agent, 'GetTask', { id: task.id }, person)).status.state, { timeout: 20_000 })
     .toBe('TASK_STATE_INPUT_REQUIRED');
-  return sent.task;
+  return task;
 }
 
 async function finished(agent: string, taskId: string, person: Person): Promise<any> {

@@ -27,6 +27,16 @@ export function pythonA2a1Installed(what: string): boolean {
   return foreignToolFound(existsSync(PYTHON_A2A_1), what, `${PYTHON_A2A_1} is missing`);
 }
 
+/** Every transport, blocking and streaming: what each foreign client is run over. */
+export const TRANSPORT_CASES: Array<[binding: string, streaming: boolean]> = [
+  ['JSONRPC', false],
+  ['JSONRPC', true],
+  ['HTTP+JSON', false],
+  ['HTTP+JSON', true],
+  ['GRPC', false],
+  ['GRPC', true],
+];
+
 export const API_KEY = 'a-key-for-foreign-clients';
 
 export const apiKeyAuthenticator = () =>

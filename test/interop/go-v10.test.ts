@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../gateway/harness.js';
-import { API_KEY, apiKeyAuthenticator, expectedCalls, foreignToolFound } from './foreign-clients.js';
+import { API_KEY, apiKeyAuthenticator, expectedCalls, TRANSPORT_CASES, foreignToolFound } from './foreign-clients.js';
 
 const SOURCE = fileURLToPath(new URL('./go-client', import.meta.url));
 const hasGo = foreignToolFound(
@@ -43,17 +43,13 @@ afterAll(async () => {
 });
 
 describe.skipIf(!hasGo)('the Go SDK client, a2a-go v2 (needs go, see above)', () => {
-  it.each([
-    ['JSONRPC', false],
-    ['JSONRPC', true],
-    ['HTTP+JSON', false],
-    ['HTTP+JSON', true],
-    ['GRPC', false],
-    ['GRPC', true],
-  ])('completes the approval and every task call over %s, streaming %s', async (binding, streaming) => {
-    const url = `${harness.gateway.url}/agents/expense-approval`;
-    const args = [url, binding, streaming ? '1' : '0', API_KEY];
-    const { stdout } = await promisify(execFile)(join(built, 'go-client'), args, { timeout: 60_000 });
-    expect(JSON.parse(stdout)).toEqual(expectedCalls(streaming));
-  });
+  it.each(TRANSPORT_CASES)(
+    'completes the approval and every task call over %s, streaming %s',
+    async (binding, streaming) => {
+      const url = `${harness.gateway.url}/agents/expense-approval`;
+      const args = [url, binding, streaming ? '1' : '0', API_KEY];
+      const { stdout } = await promisify(execFile)(join(built, 'go-client'), args, { timeout: 60_000 });
+      expect(JSON.parse(stdout)).toEqual(expectedCalls(streaming));
+    },
+  );
 });

@@ -8,7 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../gateway/harness.js';
-import { API_KEY, apiKeyAuthenticator, expectedCalls, PYTHON_A2A_1, pythonA2a1Installed } from './foreign-clients.js';
+import {
+  API_KEY,
+  apiKeyAuthenticator,
+  expectedCalls,
+  TRANSPORT_CASES,
+  PYTHON_A2A_1,
+  pythonA2a1Installed,
+} from './foreign-clients.js';
 
 const CLIENT = fileURLToPath(new URL('./v10_client.py', import.meta.url));
 const installed = pythonA2a1Installed('the Python a2a-sdk 1.x interop tests');
@@ -22,17 +29,13 @@ afterAll(async () => {
 });
 
 describe.skipIf(!installed)('the Python a2a-sdk 1.x client (needs .tools/a2a-sdk-1, see above)', () => {
-  it.each([
-    ['JSONRPC', false],
-    ['JSONRPC', true],
-    ['HTTP+JSON', false],
-    ['HTTP+JSON', true],
-    ['GRPC', false],
-    ['GRPC', true],
-  ])('completes the approval and every task call over %s, streaming %s', async (binding, streaming) => {
-    const url = `${harness.gateway.url}/agents/expense-approval`;
-    const args = [CLIENT, url, binding, streaming ? '1' : '0', API_KEY];
-    const { stdout } = await promisify(execFile)(PYTHON_A2A_1, args, { timeout: 60_000 });
-    expect(JSON.parse(stdout)).toEqual(expectedCalls(streaming));
-  });
+  it.each(TRANSPORT_CASES)(
+    'completes the approval and every task call over %s, streaming %s',
+    async (binding, streaming) => {
+      const url = `${harness.gateway.url}/agents/expense-approval`;
+      const args = [CLIENT, url, binding, streaming ? '1' : '0', API_KEY];
+      const { stdout } = await promisify(execFile)(PYTHON_A2A_1, args, { timeout: 60_000 });
+      expect(JSON.parse(stdout)).toEqual(expectedCalls(streaming));
+    },
+  );
 });
