@@ -41,6 +41,8 @@ export async function watchedUpdate<T>(
   let timer: NodeJS.Timeout | undefined;
   const refused = new Promise<never>((_, reject) => {
     const look = (gap: number) => {
+      // Once the Update has settled (`stop` aborted in finally), a look still under way schedules no other.
+      if (stop.signal.aborted) return;
       timer = setTimeout(() => {
         refusal(client, taskId).then(
           (error) => (error ? reject(error) : look(Math.min(gap * 2, LONGEST_GAP_MS))),
