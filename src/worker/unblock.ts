@@ -20,12 +20,16 @@ const UNBLOCK_SIGNAL = 'a2a-unblock';
 const MAX_TASKS = 1_000;
 const CONCURRENT_DESCRIBES = 8;
 
-/** The task IDs nudged. */
-export async function nudgeBlockedTasks(
-  connection: NativeConnection,
-  namespace: string,
-  taskQueue: string,
-): Promise<string[]> {
+/** Nudges the blocked tasks of `taskQueue`; a failure is logged (the worker runs on either way). */
+export async function nudgeBlockedTasks(connection: NativeConnection, namespace: string, taskQueue: string) {
+  try {
+    await nudge(connection, namespace, taskQueue);
+  } catch (error) {
+    log.warn({ err: error, taskQueue }, 'could not look for blocked tasks to nudge');
+  }
+}
+
+async function nudge(connection: NativeConnection, namespace: string, taskQueue: string): Promise<void> {
   const service = connection.workflowService;
   const { executions } = await service.listWorkflowExecutions({
     namespace,
@@ -50,5 +54,4 @@ export async function nudgeBlockedTasks(
     );
   }
   if (nudged.length > 0) log.info({ taskQueue, tasks: nudged }, `nudged ${nudged.length} blocked task(s) to run now`);
-  return nudged;
 }

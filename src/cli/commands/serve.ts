@@ -69,9 +69,7 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
   const running = worker.run();
   if (deployment) void reportRouting(connection, namespace, deployment);
   // A fixed release's worker: the tasks the broken one left blocked run now, not at Temporal's next retry.
-  void nudgeBlockedTasks(connection, namespace, taskQueue).catch((error: unknown) =>
-    logger.warn({ err: error, taskQueue }, 'could not look for blocked tasks to nudge'),
-  );
+  void nudgeBlockedTasks(connection, namespace, taskQueue);
   await running;
   await connection.close();
   await stopTracing();
