@@ -68,6 +68,8 @@ export class TemporalBusyError extends TemporalRetryLaterError {
  */
 export class TaskBlockedError extends UnsupportedOperationError {
   override readonly reason = 'TASK_BLOCKED';
+  /** Logged at warn, not as a server fault (logging.ts): an operator's deploy needs fixing. */
+  readonly deploymentRefusal = true;
 
   constructor(message: string, blockedReason: string) {
     super({ message, metadata: { blockedReason } });
@@ -94,6 +96,8 @@ export const NO_WORKER = { reason: 'NO_WORKER', domain: GATEWAY_ERROR_DOMAIN } a
 /** No worker runs that could take the task's message: retry once one does (task-workflows/update-watch.ts). */
 export class NoWorkerError extends TemporalRetryLaterError {
   override readonly reason = NO_WORKER.reason;
+  /** Logged at warn, not as a server fault (logging.ts): a worker needs starting. */
+  readonly deploymentRefusal = true;
 
   constructor(message: string) {
     super({ message });

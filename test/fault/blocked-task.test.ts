@@ -11,6 +11,7 @@ import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/temporal/dev-server.js';
+import { sseRpc } from '../gateway/sse.js';
 import { writeApprovalProject } from '../support/approval-project.js';
 import { runCli } from '../support/cli-process.js';
 import { useTempDirs } from '../support/temp-dirs.js';
@@ -61,7 +62,7 @@ beforeAll(async () => {
 afterAll(cleanUp);
 
 describe('a task the deployed code cannot continue', { timeout: 120_000 }, () => {
-  it('refuses an answer at once with a typed error, on every transport, and says so in GetTask and tasks show', async () => {
+  it('refuses an answer (and a subscription) at once with a typed error, on every transport, and says so in GetTask and tasks show', async () => {
     const [first] = waiting;
     const started = performance.now();
     const refused = await send('approve', first!);
@@ -106,6 +107,14 @@ describe('a task the deployed code cannot continue', { timeout: 120_000 }, () =>
     expect(read.result.metadata.pendingQuestion.prompt).toBe('Approve?');
     expect(read.result.metadata.blocked.reason).toMatch(/'notify'.*'audit'/);
     expect(read.result.metadata.summaryOnly).toBeUndefined();
+
+    const subscribed = performance.now();
+    const stream = sseRpc(agentUrl(gateway, AGENT), 'SubscribeToTask', { id: first });
+    // Refused before the stream opens: a JSON-RPC error, not an event.
+    await expect(stream.next()).rejects.toThrow(
+      /"code":-32004,"message":"Task \S+ is blocked by a deploy: .*subscribe again/,
+    );
+    expect(performance.now() - subscribed).toBeLessThan(3_000);
 
     const shown = await runCli(['tasks', 'show', first!, '--agent', AGENT, '--url', gateway.url]);
     expect(shown.code, shown.stderr).toBe(0);

@@ -9,6 +9,7 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { workflowIdForTask } from '../../protocol/contract.js';
 import { logger } from '../../logging.js';
+import { TaskBlockedError } from '../errors.js';
 import type { HistoryEvent } from './history-events.js';
 
 const log = logger.child({ component: 'gateway' });
@@ -59,13 +60,19 @@ export async function blockedMarker(
   return marker;
 }
 
-/** The message of an answer refused while the task is blocked: what happened, what to do, and to send it again. */
-export function blockedMessage(taskId: string, marker: BlockedMarker): string {
-  return (
+/**
+ * The refusal of a request the blocked task cannot take: what happened, what to do, and `then`,
+ * what the caller does once the fix runs (by default: send the refused message again).
+ */
+export function blockedError(
+  taskId: string,
+  marker: BlockedMarker,
+  then = 'then send this message again (it was not applied)',
+): TaskBlockedError {
+  const message =
     `Task ${taskId} is blocked by a deploy: the deployed code cannot continue this task: ${marker.reason}; ` +
-    `deploy a fix guarded with \`ctx.patched\` (see README "Changing agent code while tasks wait"), ` +
-    `then send this message again (it was not applied)`
-  );
+    `deploy a fix guarded with \`ctx.patched\` (see README "Changing agent code while tasks wait"), ${then}`;
+  return new TaskBlockedError(message, marker.reason);
 }
 
 /** The latest workflow task failure or timeout since the last completed workflow task (events newest first). */

@@ -24,7 +24,7 @@ import {
 import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../../protocol/states.js';
 import type { WireTask } from '../../protocol/wire.js';
 import type { A2AError } from '@a2a-js/sdk/errors';
-import { blockedMarker, type BlockedMarker } from './blocked.js';
+import { blockedError, blockedMarker, type BlockedMarker } from './blocked.js';
 import {
   isTemporalBusy,
   isUnavailable,
@@ -82,6 +82,9 @@ export class TaskReader {
     return temporalCall(taskId, async () => {
       const handle = taskWorkflow(this.client, taskId);
       const description = await this.describeFor(handle, taskId, undefined);
+      // Its snapshot query would only time out: refused at once, saying why.
+      const blocked = await blockedMarker(this.client, taskId, description);
+      if (blocked) throw blockedError(taskId, blocked, 'then subscribe again');
       const snapshot: TaskSnapshotView =
         // CONTINUED_AS_NEW: the describe raced a continue-as-new; the task runs on in the next run.
         description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW'

@@ -9,9 +9,9 @@
  */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { TaskBlockedError, isWorkflowTaskFailedRefusal, NoWorkerError } from '../errors.js';
+import { isWorkflowTaskFailedRefusal, NoWorkerError } from '../errors.js';
 import { logger } from '../../logging.js';
-import { blockedMarker, blockedMessage, type BlockedMarker } from './blocked.js';
+import { blockedError, blockedMarker } from './blocked.js';
 import { taskWorkflow } from './read.js';
 
 const log = logger.child({ component: 'gateway' });
@@ -58,7 +58,12 @@ export async function watchedUpdate<T>(
   } catch (error) {
     if (!isWorkflowTaskFailedRefusal(error)) throw error;
     const description = await taskWorkflow(client, taskId).describe();
-    throw blockedError(taskId, await blockedMarker(client, taskId, description));
+    // Temporal refused it as blocked; a describe that raced the fix still finds no marker: say so anyway.
+    const marker = await blockedMarker(client, taskId, description);
+    throw blockedError(
+      taskId,
+      marker ?? { reason: 'its workflow task failed', since: new Date().toISOString(), attempt: 2 },
+    );
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', forward);
@@ -75,11 +80,6 @@ async function refusal(client: Client, taskId: string): Promise<Error | undefine
   if (!missing) return undefined;
   log.warn({ taskId, agent: description.type, taskQueue: description.taskQueue }, missing);
   return new NoWorkerError(`${missing}: the message waits in Temporal; send it again once one runs (it applies once)`);
-}
-
-function blockedError(taskId: string, marker: BlockedMarker | undefined): TaskBlockedError {
-  const known = marker ?? { reason: 'its workflow task failed', since: new Date().toISOString(), attempt: 2 };
-  return new TaskBlockedError(blockedMessage(taskId, known), known.reason);
 }
 
 /**
