@@ -1,11 +1,11 @@
 /**
  * An Update that a worker does not take up stays silent: Temporal holds it until a workflow task
  * runs it, and when the workflow task fails (the deployed code cannot continue the task) the first
- * Update waits ~20 s before Temporal refuses it, later ones are refused at once with
- * FAILED_PRECONDITION. Both end here as a typed refusal: an Update still unanswered after a moment
- * is watched (a describe, at growing intervals, so a long blocking reply costs little), and refused
- * when the task turns out blocked or no worker can take it. Updates answered within the first
- * moment — nearly all — cost no call more.
+ * Update waits ~20 s before Temporal refuses it with FAILED_PRECONDITION ("Workflow Task in failed
+ * state"), as it refuses later ones. Both end here as a typed refusal: an Update still unanswered
+ * after a moment is watched (a describe, at growing intervals, so a long blocking reply costs
+ * little), and refused when the task turns out blocked or no worker can take it. Updates answered
+ * within the first moment — nearly all — cost no call more.
  */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import proto from '@temporalio/proto';
