@@ -62,12 +62,15 @@ export async function blockedMarker(
 
 /**
  * The refusal of a request the blocked task cannot take: what happened, what to do, and `then`,
- * what the caller does once the fix runs (by default: send the refused message again).
+ * what the caller does once the fix runs (by default: send the refused message again). An Update
+ * refused here may still wait in Temporal (one that arrived while the workflow task waited for its
+ * next retry) and apply when the fix runs; its ID, derived from the message, makes the resent
+ * message land once.
  */
 export function blockedError(
   taskId: string,
   marker: BlockedMarker,
-  then = 'then send this message again (it was not applied)',
+  then = 'then send this message again (Temporal may hold it meanwhile: the same message applies once)',
 ): TaskBlockedError {
   const message =
     `Task ${taskId} is blocked by a deploy: the deployed code cannot continue this task: ${marker.reason}; ` +
