@@ -10,7 +10,6 @@ import { gatewaySettings } from '../gateway/config.js';
 import { devMetricsPort } from '../telemetry/metrics-settings.js';
 import { tracingPlugins } from '../telemetry/tracing.js';
 import type { TemporalSettings } from '../temporal/connection.js';
-import { nudgeBlockedTasks } from '../worker/unblock.js';
 
 export interface ServedProject {
   gatewayUrl: string;
@@ -30,8 +29,6 @@ export async function serveProject(
   const nativeConnection = await NativeConnection.connect(settings.connection);
   const worker = await createProjectWorker(config, nativeConnection, settings);
   const workerRun = worker.run();
-  // A save that fixes a breaking one: the tasks it left blocked run now, not at Temporal's next retry.
-  void nudgeBlockedTasks(nativeConnection, settings.namespace, settings.taskQueue);
 
   const connection = await Connection.connect(settings.connection);
   const client = new Client({ connection, namespace: settings.namespace, plugins: tracingPlugins() });

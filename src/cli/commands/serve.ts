@@ -15,7 +15,6 @@ import { workerMetricsAddress } from '../../telemetry/metrics-settings.js';
 import { startTracing, stopTracing } from '../../telemetry/tracing.js';
 import { temporalSettings } from '../../temporal/connection.js';
 import { installTemporalRuntime } from '../../temporal/runtime.js';
-import { nudgeBlockedTasks } from '../../worker/unblock.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkSearchAttributes } from './setup.js';
@@ -68,8 +67,6 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
   );
   const running = worker.run();
   if (deployment) void reportRouting(connection, namespace, deployment);
-  // A fixed release's worker: the tasks the broken one left blocked run now, not at Temporal's next retry.
-  void nudgeBlockedTasks(connection, namespace, taskQueue);
   await running;
   await connection.close();
   await stopTracing();
