@@ -67,6 +67,15 @@ function isClientMistake(error: unknown): error is A2AError {
   return error instanceof A2AError && CLIENT_REASONS.has(error.reason);
 }
 
+/**
+ * A refusal that needs an operator, not a fix of the server: a task blocked by a deploy, no worker
+ * running (gateway/errors.ts marks them). Logged at warn without a stack: the gateway has logged
+ * it already, with the task ID.
+ */
+function isDeploymentRefusal(error: unknown): error is A2AError {
+  return error instanceof A2AError && (error as { deploymentRefusal?: unknown }).deploymentRefusal === true;
+}
+
 /** `text` cut to `max` characters on a code point boundary, marked when cut. */
 function clipped(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max).replace(/[\uD800-\uDBFF]$/, '')}…` : text;
@@ -79,7 +88,8 @@ function clipped(text: string, max: number): string {
  * with line breaks escaped and its length bounded. The SDK writes every failed stream with
  * console.error; one that failed by the client's mistake (an unknown task, a malformed request) is
  * logged at info, without a stack, in `clientError`: any caller can cause as many as it likes, and
- * they are no fault of the server's. For the CLI's server processes; a library must not take over console.
+ * they are no fault of the server's; a deployment's refusal (isDeploymentRefusal) at warn. For the
+ * CLI's server processes; a library must not take over console.
  */
 export function routeConsoleToLogger(log: Logger = logger): void {
   for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
@@ -89,6 +99,10 @@ export function routeConsoleToLogger(log: Logger = logger): void {
       if (isClientMistake(err)) {
         const clientError = { name: err.name, reason: err.reason, message: clipped(err.message, MAX_CONSOLE_TEXT) };
         return log[level === 'debug' ? 'debug' : 'info']({ component: 'console', clientError }, text);
+      }
+      if (isDeploymentRefusal(err)) {
+        const refusal = { name: err.name, reason: err.reason, message: clipped(err.message, MAX_CONSOLE_TEXT) };
+        return log[level === 'error' ? 'warn' : level]({ component: 'console', refusal }, text);
       }
       log[level]({ component: 'console', ...(err !== undefined && { err }) }, text);
     };

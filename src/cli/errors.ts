@@ -5,6 +5,7 @@
 import { A2AError, A2A_ERROR_CODE, isJsonRpcError, isRestError } from '@a2a-js/sdk/errors';
 import {
   GATEWAY_ERROR_DOMAIN,
+  NO_WORKER,
   TEMPORAL_BUSY,
   TEMPORAL_BUSY_MESSAGE,
   TEMPORAL_UNAVAILABLE,
@@ -151,9 +152,11 @@ function saysTemporalUnavailable(error: A2AError): boolean {
   return isRestError(error) && error.message === TEMPORAL_UNAVAILABLE_MESSAGE;
 }
 
-/** The same for "Temporal is busy". */
+/** The same for "Temporal is busy", and for "no worker runs that could take it" (both: retry later). */
 function saysTemporalBusy(error: A2AError): boolean {
-  if (gatewayReasons(error).includes(TEMPORAL_BUSY.reason)) return true;
+  if (gatewayReasons(error).some((reason) => reason === TEMPORAL_BUSY.reason || reason === NO_WORKER.reason)) {
+    return true;
+  }
   return isRestError(error) && error.message === TEMPORAL_BUSY_MESSAGE;
 }
 

@@ -133,6 +133,14 @@ export function pushDeliveriesOf(task: Task): PushDeliveryView[] {
 }
 
 /** The agent's name from Task.metadata.agent (set by this runtime, absent elsewhere). */
+/** Why the deployed code cannot continue the task, from Task.metadata.blocked (set by the gateway); undefined when it can. */
+export function blockedReasonOf(task: Task): string | undefined {
+  const raw: unknown = task.metadata?.['blocked'];
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const reason: unknown = (raw as { reason?: unknown }).reason;
+  return typeof reason === 'string' ? reason : 'unknown';
+}
+
 export function agentOf(task: Task): string | undefined {
   const agent: unknown = task.metadata?.['agent'];
   return typeof agent === 'string' ? agent : undefined;

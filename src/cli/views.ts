@@ -6,6 +6,7 @@ import { Role, type Artifact, type Message, type Task } from '@a2a-js/sdk';
 import {
   agentOf,
   artifactTitle,
+  blockedReasonOf,
   dateTime,
   indent,
   messageText,
@@ -82,7 +83,14 @@ function pendingView(task: Task, options: ViewOptions): string[] {
       ]).map((line) => `  ${line}`),
     );
   }
-  if (question?.outOfBand) {
+  const blocked = blockedReasonOf(task);
+  if (blocked) {
+    // An answer would be refused: say why and what fixes it instead of offering one.
+    lines.push(
+      `  Blocked by a deploy: the deployed code cannot continue this task: ${blocked}.`,
+      '  Deploy a fix guarded with `ctx.patched` (README "Changing agent code while tasks wait"), then answer.',
+    );
+  } else if (question?.outOfBand) {
     lines.push('  The answer arrives out of band (e.g. an OAuth callback), not as a message.');
   } else {
     const answer = question?.expects ? `--data '<JSON>'` : '<answer>';

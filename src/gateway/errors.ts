@@ -60,6 +60,50 @@ export class TemporalBusyError extends TemporalRetryLaterError {
   }
 }
 
+/**
+ * The task's workflow task keeps failing (task-workflows/blocked.ts): nothing it is sent applies
+ * until a fixed worker runs. On the wire an UnsupportedOperation (JSON-RPC -32004, HTTP 400 and
+ * gRPC FAILED_PRECONDITION: the SDK adapters pick both by the error's name), told apart by its
+ * ErrorInfo reason; the request metrics count it as `TaskBlocked` (observed-handler.ts).
+ */
+export class TaskBlockedError extends UnsupportedOperationError {
+  override readonly reason = 'TASK_BLOCKED';
+  /** Logged at warn, not as a server fault (logging.ts): an operator's deploy needs fixing. */
+  readonly deploymentRefusal = true;
+
+  constructor(message: string, blockedReason: string) {
+    super({ message, metadata: { blockedReason } });
+    this.name = 'UnsupportedOperationError';
+  }
+
+  override toErrorInfo(): A2AErrorInfo {
+    return { ...super.toErrorInfo(), domain: GATEWAY_ERROR_DOMAIN } as unknown as A2AErrorInfo;
+  }
+}
+
+/** Temporal's refusal of an Update while the workflow task is failing. */
+export function isWorkflowTaskFailedRefusal(error: unknown): boolean {
+  return (
+    grpcCode(error) === GrpcStatus.FAILED_PRECONDITION &&
+    error instanceof Error &&
+    /workflow task in failed state/i.test(`${error.message} ${String(error.cause ?? '')}`)
+  );
+}
+
+/** The google.rpc.ErrorInfo of an answer no worker could take: none polls the task's queue (or version). */
+export const NO_WORKER = { reason: 'NO_WORKER', domain: GATEWAY_ERROR_DOMAIN } as const;
+
+/** No worker runs that could take the task's message: retry once one does (task-workflows/update-watch.ts). */
+export class NoWorkerError extends TemporalRetryLaterError {
+  override readonly reason = NO_WORKER.reason;
+  /** Logged at warn, not as a server fault (logging.ts): a worker needs starting. */
+  readonly deploymentRefusal = true;
+
+  constructor(message: string) {
+    super({ message });
+  }
+}
+
 export function taskNotFound(taskId: string): A2AError {
   return new TaskNotFoundError(`Task ${taskId} not found`);
 }

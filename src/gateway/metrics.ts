@@ -26,7 +26,7 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
     name: 'a2a_gateway_requests_total',
-    help: 'A2A requests answered (streams: ended), by method, transport, agent and outcome (ok, an A2A error such as TaskNotFound, TemporalUnavailable, TemporalBusy, Internal, ClientGone)',
+    help: 'A2A requests answered (streams: ended), by method, transport, agent and outcome (ok, an A2A error such as TaskNotFound, TaskBlocked (the deployed code cannot continue the task), NoWorker, TemporalUnavailable, TemporalBusy, Internal, ClientGone)',
     labelNames: [...LABELS, 'outcome'],
     registers: [this.registry],
   });

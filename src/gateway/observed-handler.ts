@@ -9,6 +9,7 @@
 import { context as otelContext, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { A2AError } from '@a2a-js/sdk/errors';
+import { TaskBlockedError } from './errors.js';
 import { STATE_HEADERS_KEY, type A2ARequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import { SPAN_ATTRIBUTES } from '../protocol/telemetry.js';
 import { isAsyncGenerator } from './guarded-handler.js';
@@ -146,8 +147,10 @@ class ObservedCall {
     return (performance.now() - this.started) / 1000;
   }
 
-  /** What the caller got: ok, an A2A error by name (TaskNotFound, ...), TemporalUnavailable, TemporalBusy, ClientGone or Internal. */
+  /** What the caller got: ok, an A2A error by name (TaskNotFound, ...), TaskBlocked, TemporalUnavailable, TemporalBusy, NoWorker, ClientGone or Internal. */
   private outcomeOf(error: unknown): string {
+    // On the wire an UnsupportedOperation (errors.ts); counted apart so an operator can alert on it.
+    if (error instanceof TaskBlockedError) return 'TaskBlocked';
     if (error instanceof A2AError) return error.name.replace(/Error$/, '');
     if (signalOf(this.context).aborted) return 'ClientGone';
     return 'Internal';
@@ -158,7 +161,7 @@ class ObservedCall {
     if (!span) return;
     span.setAttributes({ [SPAN_ATTRIBUTES.outcome]: outcome, ...taskAttributes(result) });
     // A2A errors are the caller's mistakes (not found, malformed): like HTTP 4xx, not the server's failure.
-    if (outcome === 'Internal' || outcome === 'TemporalUnavailable' || outcome === 'TemporalBusy') {
+    if (SERVER_FAULTS.has(outcome)) {
       span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
       if (error) span.recordException(error as Error);
     }
@@ -190,3 +193,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
+
+/** Outcomes that are the deployment's fault, not the caller's: their spans are errors. */
+const SERVER_FAULTS = new Set(['Internal', 'TemporalUnavailable', 'TemporalBusy', 'TaskBlocked', 'NoWorker']);

@@ -64,6 +64,17 @@ describe('taskView', () => {
     expect(text).toContain('History (2 messages)\n  user   Please approve 120 USD for lunch\n  agent  Approve');
   });
 
+  it('says a task blocked by a deploy is, with its question and why, and offers no Answer command', () => {
+    const task = waitingTask();
+    task.metadata!['blocked'] = { reason: 'the new code makes other calls', since: NOW.toISOString(), attempt: 3 };
+    const text = taskView(task, { now: NOW });
+    expect(text).toContain('Question    Approve 120 USD for lunch?');
+    expect(text).toContain(
+      'Blocked by a deploy: the deployed code cannot continue this task: the new code makes other calls.',
+    );
+    expect(text).not.toContain('tasks reply');
+  });
+
   it('says when an auth wait is answered out of band', () => {
     const task = waitingTask({
       metadata: { pendingQuestion: { kind: 'auth', prompt: 'Sign in', askedAt: NOW.toISOString(), outOfBand: true } },

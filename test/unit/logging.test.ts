@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { trace } from '@opentelemetry/api';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { NoWorkerError, TaskBlockedError } from '../../src/gateway/errors.js';
 import { createLogger, routeConsoleToLogger, traceFields } from '../../src/logging.js';
 
 const saved = { ...console };
@@ -42,6 +43,17 @@ describe('routeConsoleToLogger', () => {
     expect(malformed.msg.length).toBeLessThan(2_100);
     expect(internal).toMatchObject({ level: 50, err: { message: 'Internal error (ref 1a2b3c4d)' } });
     expect(internal.err.stack).toMatch(/\n\s+at /);
+  });
+
+  it('logs a refusal that needs an operator (a blocked task, no worker) at warn without a stack', () => {
+    const { lines, sink } = lineSink();
+    routeConsoleToLogger(pino({ base: null }, sink));
+    console.error('Pre-stream error for request 1:', new TaskBlockedError('Task x is blocked by a deploy', 'why'));
+    console.error('Pre-stream error for request 2:', new NoWorkerError('no worker is polling queue q'));
+    const [blocked, noWorker] = lines.map((line) => JSON.parse(line));
+    expect(blocked).toMatchObject({ level: 40, refusal: { reason: 'TASK_BLOCKED' } });
+    expect(noWorker).toMatchObject({ level: 40, refusal: { reason: 'NO_WORKER' } });
+    expect(blocked.err).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import {
   AUDIENCE_MEMO,
   FINAL_TASK_MEMO,
   mayAccessTask,
+  SUMMARY_MEMO,
   snapshotQuery,
   taskQuery,
   workflowIdForTask,
@@ -23,6 +24,7 @@ import {
 import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../../protocol/states.js';
 import type { WireTask } from '../../protocol/wire.js';
 import type { A2AError } from '@a2a-js/sdk/errors';
+import { blockedError, blockedMarker, type BlockedMarker } from './blocked.js';
 import {
   isTemporalBusy,
   isUnavailable,
@@ -80,6 +82,9 @@ export class TaskReader {
     return temporalCall(taskId, async () => {
       const handle = taskWorkflow(this.client, taskId);
       const description = await this.describeFor(handle, taskId, undefined);
+      // Its snapshot query would only time out: refused at once, saying why.
+      const blocked = await blockedMarker(this.client, taskId, description);
+      if (blocked) throw blockedError(taskId, blocked, 'then subscribe again');
       const snapshot: TaskSnapshotView =
         // CONTINUED_AS_NEW: the describe raced a continue-as-new; the task runs on in the next run.
         description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW'
@@ -143,8 +148,13 @@ export class TaskReader {
   ): Promise<WireTask> {
     switch (description.status.name) {
       case 'RUNNING':
-      case 'CONTINUED_AS_NEW':
-        return this.queryOrSummarize(handle, taskId, description);
+      case 'CONTINUED_AS_NEW': {
+        // No query then: a worker that runs the broken code cannot answer it, and it would only time out.
+        const blocked = await blockedMarker(this.client, taskId, description);
+        return blocked
+          ? this.blockedTask(taskId, description, blocked)
+          : this.queryOrSummarize(handle, taskId, description);
+      }
       case 'COMPLETED':
         return (await handle.result()) as WireTask;
       case 'UNSPECIFIED':
@@ -172,16 +182,26 @@ export class TaskReader {
       // Temporal answered the describe just before: a failed query means no worker answered it,
       // unless Temporal itself is out of reach or busy, which the caller is told.
       if (isUnavailable(error) || isTemporalBusy(error)) throw toA2AError(error, taskId);
-      const named = description.typedSearchAttributes.get(TASK_STATE_ATTRIBUTE) ?? '';
-      const state = isTaskStateName(named) ? named : 'submitted';
-      const task: WireTask = {
-        id: taskId,
-        contextId: description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE) ?? '',
-        status: { state: toWireState(state), timestamp: description.startTime.toISOString() },
-        metadata: { agent: this.agent, summaryOnly: 'no worker answered; state from search attributes' },
-      };
-      return task;
+      return this.fromSearchAttributes(taskId, description, 'no worker answered; state from search attributes');
     }
+  }
+
+  /** The task as it last recorded itself (its summary memo: the question is there), marked blocked. */
+  private blockedTask(taskId: string, description: WorkflowExecutionDescription, blocked: BlockedMarker): WireTask {
+    const summary = description.memo?.[SUMMARY_MEMO] as WireTask | undefined;
+    const task = summary ?? this.fromSearchAttributes(taskId, description, 'blocked; state from search attributes');
+    return { ...task, metadata: { ...task.metadata, blocked: { ...blocked } } };
+  }
+
+  private fromSearchAttributes(taskId: string, description: WorkflowExecutionDescription, why: string): WireTask {
+    const named = description.typedSearchAttributes.get(TASK_STATE_ATTRIBUTE) ?? '';
+    const state = isTaskStateName(named) ? named : 'submitted';
+    return {
+      id: taskId,
+      contextId: description.typedSearchAttributes.get(CONTEXT_ID_ATTRIBUTE) ?? '',
+      status: { state: toWireState(state), timestamp: description.startTime.toISOString() },
+      metadata: { agent: this.agent, summaryOnly: why },
+    };
   }
 }
 

@@ -44,6 +44,7 @@ import { TaskEventLog } from './events.js';
 import type { WaitingTaskWatch } from './waiting-watch.js';
 import { QUERY_DEADLINE_MS, queryTask, TaskReader, taskWorkflow, type SubscribableTask } from './read.js';
 import { PushConfigStore } from './push-configs.js';
+import { watchedUpdate } from './update-watch.js';
 import { listTaskPage, type TaskListPage, type TaskListRequest } from './visibility.js';
 
 const log = logger.child({ component: 'gateway' });
@@ -129,8 +130,10 @@ export class TaskWorkflows {
     const handle = taskWorkflow(this.client, taskId);
     this.events.waiting.willChange(taskId);
     try {
-      const accepted = await abortable(this.client, signal, () =>
-        handle.executeUpdate(sendMessageUpdate, { args: [incoming], updateId: updateIdFor(incoming) }),
+      const accepted = await watchedUpdate(this.client, taskId, signal, (watched) =>
+        abortable(this.client, watched, () =>
+          handle.executeUpdate(sendMessageUpdate, { args: [incoming], updateId: updateIdFor(incoming) }),
+        ),
       );
       const { contextId } = accepted.task;
       log.info(
