@@ -107,6 +107,9 @@ describe.skipIf(!installed)('proto3 JSON on the wire (needs .tools/a2a-sdk-1, se
     expect(refused(served)).toEqual([]);
     expect((served[0]![2] as any).securitySchemes.apiKey).toHaveProperty('apiKeySecurityScheme');
     for (const [label, , card] of served) await expect(verifiedByJku(card), label).resolves.toBe('card-1');
+    // The signature covers the v1.0 form: the v0.3 card, another form, goes without it.
+    const legacy = await (await fetch(`${agentUrl()}/v0.3/.well-known/agent-card.json`)).json();
+    expect(legacy).not.toHaveProperty('signatures');
   });
 
   it('every answer of JSON-RPC through a task’s life', async () => {
