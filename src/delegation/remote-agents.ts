@@ -1,8 +1,8 @@
 /**
- * SDK clients for remote A2A agents, one per card URL and transport for the worker's lifetime. The
- * card decides the transport (JSON-RPC, HTTP+JSON or gRPC) unless the call prefers one; v0.3 agents
- * are reached through the SDK's compat transports, chosen from their card, which is checked against
- * the keys the call names, if it names any. A call may name an agent
+ * SDK clients for remote A2A agents, one per card URL, transport and card keys for the worker's
+ * lifetime. The card decides the transport (JSON-RPC, HTTP+JSON or gRPC) unless the call prefers one;
+ * v0.3 agents are reached through the SDK's compat transports, chosen from their card. Where the call
+ * names keys, the card must be signed by one of them (card-verification.ts). A call may name an agent
  * of the project config (`remoteAgents`) instead of its URL: the worker resolves the name here.
  */
 import {
