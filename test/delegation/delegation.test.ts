@@ -150,15 +150,18 @@ let purchasingWorker: ServeProcess;
 
 /** B signs its cards with this key; A checks them against B's JWKS where the call or config says so. */
 let financeCardKey: string;
+/** B's gateway, on the same ports (and card key) each time it starts. */
+const startFinanceGateway = () =>
+  startGateway({
+    taskQueue: queues.b,
+    config: join(dir, 'b.config.ts'),
+    port: ports.b,
+    grpcPort: ports.bGrpc,
+    env: { A2A_CARD_SIGNING_KEY: financeCardKey },
+  });
 const startFinance = async () => {
   [financeGateway, financeWorker] = await Promise.all([
-    startGateway({
-      taskQueue: queues.b,
-      config: join(dir, 'b.config.ts'),
-      port: ports.b,
-      grpcPort: ports.bGrpc,
-      env: { A2A_CARD_SIGNING_KEY: financeCardKey },
-    }),
+    startFinanceGateway(),
     startWorker({ taskQueue: queues.b, config: join(dir, 'b.config.ts') }),
   ]);
 };
@@ -311,9 +314,7 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
     expect(JSON.stringify(waiting.status.message ?? {})).toMatch(
       /a2aTemporal\.remoteAgent\.send failed \(attempt \d+\)/,
     );
-    [financeGateway] = await Promise.all([
-      startGateway({ taskQueue: queues.b, config: join(dir, 'b.config.ts'), port: ports.b, grpcPort: ports.bGrpc }),
-    ]);
+    financeGateway = await startFinanceGateway();
     const asked = await waitForTaskState(purchasing(), task.id, 'TASK_STATE_INPUT_REQUIRED', { timeoutMs: 90_000 });
     await expectApprovalRoundTrip(asked);
   });
