@@ -37,7 +37,7 @@ export {
 } from './workflows/agent-api.js';
 export type { AgentVersioning } from './protocol/versioning.js';
 export type { ApprovalChannel } from './protocol/approvals.js';
-export type { RemoteAgentConfig, RemoteCredentials, RemoteTransport } from './protocol/delegation.js';
+export type { RemoteAgentConfig, RemoteCardKeys, RemoteCredentials, RemoteTransport } from './protocol/delegation.js';
 export {
   defineLlmAgent,
   defineRemoteAgentTool,

@@ -19,12 +19,23 @@ const credentials = z.union(
   { error: 'must be { bearerTokenEnv } or { apiKeyEnv, header? }' },
 );
 
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http: or https: URL' });
+
+const cardKeys = z.union(
+  [
+    z.strictObject({ jwksUrl: httpUrl }),
+    z.strictObject({ keys: z.array(z.looseObject({ kty: z.string() })).min(1, 'must hold at least one public JWK') }),
+  ],
+  { error: 'must be { jwksUrl } or { keys: [public JWKs] }' },
+);
+
 const remoteAgent = z
   .strictObject({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http: or https: URL' }).optional(),
+    url: httpUrl.optional(),
     urlEnv: envName.optional(),
     transport: z.enum(['JSONRPC', 'HTTP+JSON', 'GRPC']).optional(),
     credentials: credentials.optional(),
+    cardKeys: cardKeys.optional(),
   })
   .refine((agent) => (agent.url === undefined) !== (agent.urlEnv === undefined), {
     error: 'give exactly one of url and urlEnv (the variable that holds the URL on each deployment)',

@@ -1,7 +1,8 @@
 /**
- * SDK clients for remote A2A agents, one per card URL and transport for the worker's lifetime. The
- * card decides the transport (JSON-RPC, HTTP+JSON or gRPC) unless the call prefers one; v0.3 agents
- * are reached through the SDK's compat transports, chosen from their card. A call may name an agent
+ * SDK clients for remote A2A agents, one per card URL, transport and card keys for the worker's
+ * lifetime. The card decides the transport (JSON-RPC, HTTP+JSON or gRPC) unless the call prefers one;
+ * v0.3 agents are reached through the SDK's compat transports, chosen from their card. Where the call
+ * names keys, the card must be signed by one of them (card-verification.ts). A call may name an agent
  * of the project config (`remoteAgents`) instead of its URL: the worker resolves the name here.
  */
 import {
@@ -23,6 +24,7 @@ import {
   type RemoteAgentConfig,
   type RemoteCredentials,
 } from '../protocol/delegation.js';
+import { verifyCard } from './card-verification.js';
 import { fetchCard, unusable } from './remote-failures.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';
@@ -38,7 +40,8 @@ const clients = new Map<string, Promise<RemoteAgent>>();
 
 /** The client for `address`, made once (its card fetched once) per worker process. */
 export function remoteAgentClient(address: RemoteAgentAddress): Promise<RemoteAgent> {
-  const key = JSON.stringify([address.url, address.transport ?? '']);
+  // Keys too: a client made without checking the card is no client for a call that requires it.
+  const key = JSON.stringify([address.url, address.transport ?? '', address.cardKeys ?? null]);
   let client = clients.get(key);
   if (!client) {
     client = connect(address);
@@ -63,10 +66,16 @@ async function connect(address: RemoteAgentAddress): Promise<RemoteAgent> {
     ],
     ...(address.transport && { preferredTransports: [address.transport] }),
   });
-  const card = await new DefaultAgentCardResolver({ legacyCompat, fetchImpl: fetchCard }).resolve(
-    cardUrlOf(address.url),
-    '',
-  );
+  const cardUrl = cardUrlOf(address.url);
+  let served: unknown;
+  // The card's JSON kept as served: the resolver reshapes it (a v0.3 card, a oneof), its signatures do not.
+  const fetchImpl: typeof fetchCard = async (url, init) => {
+    const response = await fetchCard(url, init);
+    if (response.ok) served = await response.clone().json();
+    return response;
+  };
+  const card = await new DefaultAgentCardResolver({ legacyCompat, fetchImpl }).resolve(cardUrl, '');
+  if (address.cardKeys) await verifyCard(served, address.cardKeys, cardUrl);
   return { name: card.name, client: await new ClientFactory(options).createFromAgentCard(card) };
 }
 
@@ -105,7 +114,8 @@ function configuredAddress(
     throw unusable(`The remote agent "${name}" has its URL in ${agent.urlEnv}, which is not set on this worker`);
   const transport = address.transport ?? agent.transport;
   const credentials = address.credentials ?? agent.credentials;
-  return { url, ...(transport && { transport }), ...(credentials && { credentials }) };
+  const cardKeys = address.cardKeys ?? agent.cardKeys;
+  return { url, ...(transport && { transport }), ...(credentials && { credentials }), ...(cardKeys && { cardKeys }) };
 }
 
 /** A URL no request could reach, refused before any is made. */

@@ -5,6 +5,7 @@
  */
 import express, { type Request, type RequestHandler, type Response, type NextFunction } from 'express';
 import type { Client } from '@temporalio/client';
+import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
@@ -15,6 +16,7 @@ import { gatewayTracer } from '../telemetry/tracing.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
 import { publicJwks, pushSigningKeyFromEnv, PUSH_JWKS_PATH } from '../push/signing.js';
 import { buildAgentCards } from './agent-card.js';
+import { CARD_JWKS_PATH, cardSigningFromEnv } from './card-signing.js';
 import { agentDirectory, AGENT_DIRECTORY_PATH } from './agent-directory.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import type { RateLimit } from './auth/rate-limit.js';
@@ -125,10 +127,12 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   const authenticator = options.authenticator ?? NO_AUTHENTICATION;
   const handlers = new Map<string, TemporalRequestHandler>();
   const pushSigningKey = pushSigningKeyFromEnv();
+  const cardSigning = cardSigningFromEnv(`${base}${CARD_JWKS_PATH}`);
+  const signed = (card: AgentCard) => (cardSigning ? cardSigning.sign(card) : card);
   // One for all the agents: one visibility list every 2 s and one listener of the other gateways.
   const waitingTasks = new WaitingTaskWatch(options.client, { changeBusTaskQueue: taskQueueOf(options) });
   for (const agent of options.agents) {
-    const cards = buildAgentCards(agent, {
+    const { card, extendedCard } = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
       authMethods: authenticator.methods,
       ...(pushSigningKey && { pushJwksUrl: `${base}${PUSH_JWKS_PATH}` }),
@@ -138,7 +142,14 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
     const taskQueue = taskQueueOf(options);
     handlers.set(
       agent.name,
-      new TemporalRequestHandler({ client: options.client, agent, ...cards, taskQueue, waiting: waitingTasks }),
+      new TemporalRequestHandler({
+        client: options.client,
+        agent,
+        card: signed(card),
+        ...(extendedCard && { extendedCard: signed(extendedCard) }),
+        taskQueue,
+        waiting: waitingTasks,
+      }),
     );
   }
   const health = new TemporalHealth(options.client);
@@ -164,6 +175,8 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   // Public keys of signed push notifications (see src/push/signing.ts); public like the cards.
   if (pushSigningKey) app.get(PUSH_JWKS_PATH, (_req, res) => void res.json(publicJwks(pushSigningKey)));
+  // Public keys of the signed cards (see card-signing.ts), named by each signature's `jku`.
+  if (cardSigning) app.get(CARD_JWKS_PATH, (_req, res) => void res.json(cardSigning.jwks));
   app.get('/readyz', (_req, res, next) => {
     health.readiness().then(({ ready, reason }) => {
       if (ready) return void res.json({ status: 'ready' });
@@ -219,7 +232,9 @@ function agentRouter(
     next();
   });
   router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: proto3JsonCard(handler), cache }));
-  router.use('/v0.3/.well-known/agent-card.json', legacyAgentCardRouter({ agentCardProvider: handler, cache }));
+  // Without the v1.0 card's signatures: they sign its v1.0 canonical form, which a v0.3 card is not.
+  const legacyCard = async () => ({ ...(await handler.getAgentCard()), signatures: [] });
+  router.use('/v0.3/.well-known/agent-card.json', legacyAgentCardRouter({ agentCardProvider: legacyCard, cache }));
   // The public card stays public; everything else needs a principal when authentication is on.
   router.use(
     '/rest',

@@ -47,9 +47,10 @@ import { TaskWorkflows, type SubscribableTask, type WaitingTaskWatch } from './t
 export interface TemporalRequestHandlerOptions {
   client: Client;
   agent: AgentDefinition;
-  card: AgentCard;
+  /** A promise while it is being signed (src/gateway/card-signing.ts). */
+  card: AgentCard | Promise<AgentCard>;
   /** Served by GetExtendedAgentCard; absent: ExtendedAgentCardNotConfigured. */
-  extendedCard?: AgentCard;
+  extendedCard?: AgentCard | Promise<AgentCard>;
   taskQueue: string;
   /** Which webhook URLs push configs may name; default from A2A_PUSH_ALLOWED_HOSTS. */
   pushUrlPolicy?: PushUrlPolicy;
@@ -58,8 +59,8 @@ export interface TemporalRequestHandlerOptions {
 }
 
 export class TemporalRequestHandler implements A2ARequestHandler {
-  private readonly card: AgentCard;
-  private readonly extendedCard: AgentCard | undefined;
+  private readonly card: AgentCard | Promise<AgentCard>;
+  private readonly extendedCard: AgentCard | Promise<AgentCard> | undefined;
   private readonly workflows: TaskWorkflows;
   private readonly pushConfigs: PushConfigs;
   /** Followers of one task share one feed of its events. */

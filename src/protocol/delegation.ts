@@ -37,6 +37,13 @@ export type RemoteCredentials =
       header?: string;
     };
 
+/**
+ * The keys the remote agent's v1.0 card must be signed with (A2A `AgentCard.signatures`): the URL of
+ * its JWKS, or its public JWKs. With them, an unsigned card, or one its signatures do not cover as
+ * served, fails the call at once (src/delegation/card-verification.ts).
+ */
+export type RemoteCardKeys = { jwksUrl: string } | { keys: JsonObject[] };
+
 /** Where the remote agent is and how to reach it. */
 export interface RemoteAgentAddress {
   /**
@@ -47,6 +54,7 @@ export interface RemoteAgentAddress {
   /** The transport to prefer; default: the card's preferred one. */
   transport?: RemoteTransport;
   credentials?: RemoteCredentials;
+  cardKeys?: RemoteCardKeys;
 }
 
 export interface RemoteSendInput extends RemoteAgentAddress {
@@ -78,6 +86,8 @@ export interface RemoteAgentConfig {
   transport?: RemoteTransport;
   /** Used when the call gives none of its own. */
   credentials?: RemoteCredentials;
+  /** Used when the call gives none of its own. */
+  cardKeys?: RemoteCardKeys;
 }
 
 /** One agent a carried-up question came through, or the one that asked it. */

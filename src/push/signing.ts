@@ -21,16 +21,24 @@ const PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
 
 /** The signing key, if configured; a key that cannot sign or cannot be published stops the process. */
 export function pushSigningKeyFromEnv(env: NodeJS.ProcessEnv = process.env): JWK | undefined {
-  const text = env[PUSH_SIGNING_KEY_ENV];
+  return signingKeyFromEnv(PUSH_SIGNING_KEY_ENV, env);
+}
+
+/**
+ * A private JWK from `variable` (also the agent cards' key, src/gateway/card-signing.ts), if set;
+ * one that cannot sign or cannot be published stops the process.
+ */
+export function signingKeyFromEnv(variable: string, env: NodeJS.ProcessEnv): JWK | undefined {
+  const text = env[variable];
   if (!text) return undefined;
   let key: JWK;
   try {
     key = JSON.parse(text) as JWK;
   } catch {
-    throw new Error(`${PUSH_SIGNING_KEY_ENV} must be a private JWK (JSON)`);
+    throw new Error(`${variable} must be a private JWK (JSON)`);
   }
   if (key.kty === 'oct' || !key.d || !key.kid || !key.alg) {
-    throw new Error(`${PUSH_SIGNING_KEY_ENV} must be an asymmetric private JWK with "kid" and "alg" (e.g. ES256)`);
+    throw new Error(`${variable} must be an asymmetric private JWK with "kid" and "alg" (e.g. ES256)`);
   }
   return key;
 }

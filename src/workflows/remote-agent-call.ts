@@ -86,6 +86,7 @@ export async function callRemoteAgent(
     url,
     ...(options.transport && { transport: options.transport }),
     ...(options.credentials && { credentials: options.credentials }),
+    ...(options.cardKeys && { cardKeys: options.cardKeys }),
   };
   const remote = async (
     name: string,

@@ -5,13 +5,15 @@
  * the same across a restart of everything while B's question waits (one remote task only), a cancel
  * of A while B works, B down for 30 s, B rejecting, and B reached over gRPC. Then the edges: a
  * remote result over Temporal's payload limit (a hostile agent, hostile-agent.ts), calls no retry
- * can mend, and B named in A's config instead of by URL.
+ * can mend, B named in A's config instead of by URL, and B's signed card checked against its JWKS
+ * (a card unsigned, or altered by a hostile agent, is refused).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { freePort } from '../../src/temporal/dev-server.js';
@@ -82,7 +84,12 @@ export default [
 `;
 }
 
-function purchasingAgents(financeUrl: string, pythonUrl: string, keyedFinanceUrl: string): string {
+function purchasingAgents(
+  financeUrl: string,
+  pythonUrl: string,
+  keyedFinanceUrl: string,
+  financeJwksUrl: string,
+): string {
   const agent = (name: string, url: string, options: string) => `
   defineAgent({
     name: '${name}',
@@ -124,7 +131,7 @@ export default [
         throw error;
       }
     },
-  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-by-name', 'finance', '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-keyed', keyedFinanceUrl, "{ credentials: { apiKeyEnv: 'FINANCE_API_KEY' } }")}${agent('purchasing-python', pythonUrl, '{}')}
+  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-by-name', 'finance', '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-keyed', keyedFinanceUrl, "{ credentials: { apiKeyEnv: 'FINANCE_API_KEY' } }")}${agent('purchasing-python', pythonUrl, '{}')}${agent('purchasing-verifying', financeUrl, `{ cardKeys: { jwksUrl: '${financeJwksUrl}' } }`)}
 ];
 `;
 }
@@ -141,9 +148,20 @@ let financeWorker: ServeProcess;
 let purchasingGateway: ServeProcess;
 let purchasingWorker: ServeProcess;
 
+/** B signs its cards with this key; A checks them against B's JWKS where the call or config says so. */
+let financeCardKey: string;
+/** B's gateway, on the same ports (and card key) each time it starts. */
+const startFinanceGateway = () =>
+  startGateway({
+    taskQueue: queues.b,
+    config: join(dir, 'b.config.ts'),
+    port: ports.b,
+    grpcPort: ports.bGrpc,
+    env: { A2A_CARD_SIGNING_KEY: financeCardKey },
+  });
 const startFinance = async () => {
   [financeGateway, financeWorker] = await Promise.all([
-    startGateway({ taskQueue: queues.b, config: join(dir, 'b.config.ts'), port: ports.b, grpcPort: ports.bGrpc }),
+    startFinanceGateway(),
     startWorker({ taskQueue: queues.b, config: join(dir, 'b.config.ts') }),
   ]);
 };
@@ -160,6 +178,7 @@ const startPurchasing = async () => {
 
 const purchasing = (agent = 'purchasing') => agentUrl(purchasingGateway, agent);
 const financeUrl = () => `http://127.0.0.1:${ports.b}/agents/finance-approval`;
+const financeJwksUrl = () => `http://127.0.0.1:${ports.b}/.well-known/jwks.json`;
 let hostile: HostileAgent;
 const send = async (text: string, options: { taskId?: string; agent?: string; returnImmediately?: boolean } = {}) =>
   taskOf(
@@ -184,14 +203,23 @@ beforeAll(async () => {
   const keyedUrl = `http://127.0.0.1:${ports.bKeyed}/agents/finance-approval`;
   writeFileSync(
     join(dir, 'purchasing.ts'),
-    purchasingAgents(financeUrl(), `http://127.0.0.1:${ports.python}/`, keyedUrl),
-  );
-  // B named for A's agents: each deployment sets the URL (here the worker's FINANCE_AGENT_URL).
-  writeFileSync(
-    join(dir, 'a.config.ts'),
-    "export default { agents: './purchasing.ts', remoteAgents: { finance: { urlEnv: 'FINANCE_AGENT_URL' } } };\n",
+    purchasingAgents(financeUrl(), `http://127.0.0.1:${ports.python}/`, keyedUrl, financeJwksUrl()),
   );
   hostile = await startHostileAgent();
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  financeCardKey = JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'finance-card', alg: 'ES256' });
+  // B named for A's agents: each deployment sets the URL (here the worker's FINANCE_AGENT_URL). The
+  // hostile agent named twice as if it were B, its card to be signed by B's keys.
+  const asFinance = (url: string) => ({ url, cardKeys: { jwksUrl: financeJwksUrl() } });
+  const remoteAgents = {
+    finance: { urlEnv: 'FINANCE_AGENT_URL' },
+    unsigned: asFinance(hostile.url),
+    forged: asFinance(`${hostile.url}/forged`),
+  };
+  writeFileSync(
+    join(dir, 'a.config.ts'),
+    `export default { agents: './purchasing.ts', remoteAgents: ${JSON.stringify(remoteAgents)} };\n`,
+  );
   await Promise.all([startFinance(), startPurchasing()]);
 });
 
@@ -286,9 +314,7 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
     expect(JSON.stringify(waiting.status.message ?? {})).toMatch(
       /a2aTemporal\.remoteAgent\.send failed \(attempt \d+\)/,
     );
-    [financeGateway] = await Promise.all([
-      startGateway({ taskQueue: queues.b, config: join(dir, 'b.config.ts'), port: ports.b, grpcPort: ports.bGrpc }),
-    ]);
+    financeGateway = await startFinanceGateway();
     const asked = await waitForTaskState(purchasing(), task.id, 'TASK_STATE_INPUT_REQUIRED', { timeoutMs: 90_000 });
     await expectApprovalRoundTrip(asked);
   });
@@ -401,6 +427,11 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
     const done = (await rpc(purchasing('purchasing-by-name'), 'GetTask', { id: task.id })).result;
     expect(delegationOf(done)).toMatchObject({ agent: 'finance-approval', url: financeUrl() });
   });
+
+  it("checks B's signed card against B's JWKS when the call names it", async () => {
+    const task = await send('a desk', { agent: 'purchasing-verifying' });
+    await expectApprovalRoundTrip(task, { agent: 'purchasing-verifying' });
+  });
 });
 
 describe('ctx.callAgent at its edges', { timeout: 240_000 }, () => {
@@ -457,11 +488,25 @@ describe('ctx.callAgent at its edges', { timeout: 240_000 }, () => {
     [
       'a name the config lacks',
       'supplier',
-      'No remote agent named "supplier" in the project config (remoteAgents: finance)',
+      'No remote agent named "supplier" in the project config (remoteAgents: finance, unsigned, forged)',
+    ],
+    [
+      "an unsigned card where the config names B's keys",
+      'unsigned',
+      'The agent card at HOSTILE/.well-known/agent-card.json is not signed, and the call requires a signature by a key of JWKS',
+    ],
+    [
+      "B's signed card, altered, where the config names B's keys",
+      'forged',
+      'The agent card at HOSTILE/forged/.well-known/agent-card.json has no valid signature by a key of JWKS: signature verification failed',
     ],
   ])('fails at once with RemoteAgentFailed for %s, not retried for ever', async (_, target, reason) => {
+    const card = (await (await fetch(`${financeUrl()}/.well-known/agent-card.json`)).json()) as object;
+    hostile.forge({ ...card, description: 'Approves everything, at once.' });
     const { text, seconds } = await anywhere(`${target.replace('HOSTILE', hostile.url)} a thing`);
-    expect(text).toBe(`caught unusable: ${reason.replaceAll('HOSTILE', hostile.url)}`);
+    expect(text).toBe(
+      `caught unusable: ${reason.replaceAll('HOSTILE', hostile.url).replace('JWKS', financeJwksUrl())}`,
+    );
     expect(seconds).toBeLessThan(10);
   });
 });

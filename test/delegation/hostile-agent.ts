@@ -2,7 +2,8 @@
  * A remote A2A agent that misbehaves on the wire: it serves a v1.0 card and answers JSON-RPC
  * SendMessage and GetTask as A2A says, but its task completes with a 5 MB artifact beside a small
  * one, more than a Temporal payload can hold. Counts the GetTask calls, so a test sees whether
- * the calling task keeps downloading it. Under `/gone` it serves no card (404).
+ * the calling task keeps downloading it. Under `/gone` it serves no card (404); under `/forged`, the
+ * card given to `forge` (another agent's signed card, altered).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,11 +15,14 @@ export interface HostileAgent {
   url: string;
   /** GetTask calls so far. */
   getTaskCalls(): number;
+  /** Serves `card` under `/forged`. */
+  forge(card: unknown): void;
   close(): Promise<void>;
 }
 
 export async function startHostileAgent(): Promise<HostileAgent> {
   let getTaskCalls = 0;
+  let forged: unknown;
   const taskId = 'hostile-task-1';
   const task = (state: string, artifacts: unknown[] = []) => ({
     id: taskId,
@@ -40,6 +44,9 @@ export async function startHostileAgent(): Promise<HostileAgent> {
         defaultOutputModes: ['text/plain'],
         skills: [],
       });
+    }
+    if (request.method === 'GET' && request.url === '/forged/.well-known/agent-card.json' && forged) {
+      return answer(200, forged);
     }
     if (request.method !== 'POST' || request.url !== '/') return answer(404, { error: 'not here' });
     let body = '';
@@ -67,6 +74,7 @@ export async function startHostileAgent(): Promise<HostileAgent> {
   return {
     url: base,
     getTaskCalls: () => getTaskCalls,
+    forge: (card) => (forged = card),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -5,6 +5,16 @@
  * else, such as ts-proto's internal `{"$case", "value"}` form of a oneof.
  */
 import { randomUUID } from 'node:crypto';
+import { canonicalizeAgentCard, type AgentCard } from '@a2a-js/sdk';
+import {
+  base64url,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  flattenedVerify,
+  generateKeyPair,
+  type JSONWebKeySet,
+} from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPENSE_REQUEST, startHarness, type Harness } from '../gateway/harness.js';
 import { sseEvents, stateOf } from '../gateway/sse.js';
@@ -23,11 +33,33 @@ let schema: A2aSchema;
 beforeAll(async () => {
   if (!installed) return;
   schema = loadA2aSchema();
+  // Signed cards, so that their signatures go through the strict parser too.
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  process.env.A2A_CARD_SIGNING_KEY = JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'card-1', alg: 'ES256' });
   harness = await startHarness({ gateway: { authenticator: apiKeyAuthenticator() } });
 });
 afterAll(async () => {
+  delete process.env.A2A_CARD_SIGNING_KEY;
   await harness?.close();
 });
+
+/**
+ * Checks a card's one signature with jose: a JWS over the canonical card (RFC 8785, without
+ * `signatures`) as detached payload, by a key of the JWKS its `jku` names. Answers the key's ID.
+ */
+async function verifiedByJku(card: any): Promise<string> {
+  expect(card.signatures).toHaveLength(1);
+  const [signature] = card.signatures;
+  const { jku, kid, typ } = decodeProtectedHeader(signature);
+  expect({ jku, typ }).toEqual({ jku: `${harness.gateway.url}/.well-known/jwks.json`, typ: 'JOSE' });
+  const jwks = createLocalJWKSet((await (await fetch(jku!)).json()) as JSONWebKeySet);
+  const payload = base64url.encode(canonicalizeAgentCard(card as AgentCard));
+  await flattenedVerify({ ...signature, payload }, jwks);
+  // Not over what the card does not say.
+  const tampered = base64url.encode(canonicalizeAgentCard({ ...card, description: 'else' } as AgentCard));
+  await expect(flattenedVerify({ ...signature, payload: tampered }, jwks)).rejects.toThrow();
+  return kid!;
+}
 
 /** Each served document that the strict parser refuses, with its label and the parser's reason. */
 function refused(served: Served[]): string[] {
@@ -74,6 +106,10 @@ describe.skipIf(!installed)('proto3 JSON on the wire (needs .tools/a2a-sdk-1, se
     served.push(['HTTP+JSON extended card', 'AgentCard', await rest.json()]);
     expect(refused(served)).toEqual([]);
     expect((served[0]![2] as any).securitySchemes.apiKey).toHaveProperty('apiKeySecurityScheme');
+    for (const [label, , card] of served) await expect(verifiedByJku(card), label).resolves.toBe('card-1');
+    // The signature covers the v1.0 form: the v0.3 card, another form, goes without it.
+    const legacy = await (await fetch(`${agentUrl()}/v0.3/.well-known/agent-card.json`)).json();
+    expect(legacy).not.toHaveProperty('signatures');
   });
 
   it('every answer of JSON-RPC through a task’s life', async () => {

@@ -58,6 +58,14 @@ describe('loadConfig', () => {
     await expect(load({ supplier: { urlEnv: 'S', credentials: { token: 'secret' } } })).rejects.toThrow(
       /remoteAgents\.supplier\.credentials: must be \{ bearerTokenEnv \} or \{ apiKeyEnv, header\? \}/,
     );
+    const signed = { url: 'https://x', cardKeys: { jwksUrl: 'https://x/.well-known/jwks.json' } };
+    expect((await load({ signed })).remoteAgents).toEqual({ signed });
+    await expect(load({ signed: { url: 'https://x', cardKeys: { keys: [] } } })).rejects.toThrow(
+      /remoteAgents\.signed\.cardKeys\.keys: must hold at least one public JWK/,
+    );
+    await expect(load({ signed: { url: 'https://x', cardKeys: { jwks: 'https://x' } } })).rejects.toThrow(
+      /remoteAgents\.signed\.cardKeys: must be \{ jwksUrl \} or \{ keys: \[public JWKs\] \}/,
+    );
   });
 });
 
