@@ -20,8 +20,15 @@ const { enums } = proto.temporal.api;
 /** The first look, then every look after it twice as late, up to the longest gap. */
 const FIRST_LOOK_MS = 1_000;
 const LONGEST_GAP_MS = 10_000;
-/** How long a workflow task waits untaken before the missing worker is named: a live worker takes it at once. */
-const UNTAKEN_MS = 2_000;
+/**
+ * How long a workflow task waits untaken before the missing worker is named. A live worker takes a
+ * task of the task queue at once, but a task on the sticky queue of a worker that died (SIGKILL)
+ * waits there for the SDK's stickyQueueScheduleToStartTimeout (10 s by default) before Temporal
+ * schedules it anew on the task queue, with a new scheduled time: only a task untaken for longer
+ * is surely where every live worker polls.
+ */
+const STICKY_QUEUE_TIMEOUT_MS = 10_000;
+const UNTAKEN_MS = STICKY_QUEUE_TIMEOUT_MS + 2_000;
 
 /**
  * Runs `update` (an Update of the task's workflow) and refuses it as soon as the task is seen
