@@ -60,43 +60,55 @@ export async function serveGateway(options: GatewayServerOptions): Promise<Serve
   const ready: { gateway?: GatewayParts } = {};
   // Answers from the first accepted connection: "starting" until the app exists (load balancers retry).
   const http = createServer((req, res) => (ready.gateway ? ready.gateway.app(req, res) : answerStarting(req, res)));
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, host, () => resolve());
-  });
   let grpc: RunningGrpcServer | undefined;
-  if (options.grpcPort !== false) {
-    // Loaded only when served: the SDK's gRPC adapter needs the optional @bufbuild/protobuf peer.
-    const { startGrpcServer } = await import('./grpc-server.js');
-    grpc = await startGrpcServer(
-      deferred(() => ready.gateway?.grpcHandler),
-      host,
-      options.grpcPort ?? 0,
-      options.authenticator ?? NO_AUTHENTICATION,
-      () => ready.gateway?.newTaskLimit,
-    );
+  // Listeners bind before the build (the cards name the bound ports), so a build that throws must close them.
+  const closeListeners = async (): Promise<void> => {
+    await grpc?.stop();
+    if (http.listening) await closeHttp(http);
+    await metrics?.server.close();
+  };
+  let url: string;
+  let grpcAddress: string | undefined;
+  let gateway: GatewayParts;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port ?? 0, host, () => resolve());
+    });
+    if (options.grpcPort !== false) {
+      // Loaded only when served: the SDK's gRPC adapter needs the optional @bufbuild/protobuf peer.
+      const { startGrpcServer } = await import('./grpc-server.js');
+      grpc = await startGrpcServer(
+        deferred(() => ready.gateway?.grpcHandler),
+        host,
+        options.grpcPort ?? 0,
+        options.authenticator ?? NO_AUTHENTICATION,
+        () => ready.gateway?.newTaskLimit,
+      );
+    }
+    url = options.publicBaseUrl ?? `http://${host}:${(http.address() as AddressInfo).port}`;
+    grpcAddress = grpc ? (options.grpcPublicAddress ?? `${host}:${grpc.port}`) : undefined;
+    const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(host) ? LOOPBACK_HOSTS : undefined);
+    gateway = buildGateway({
+      ...options,
+      publicBaseUrl: url,
+      ...(grpcAddress && { grpcPublicAddress: grpcAddress }),
+      ...(allowedHosts && { allowedHosts }),
+      ...(metrics && { metrics: metrics.measured }),
+    });
+  } catch (error) {
+    await closeListeners();
+    throw error;
   }
-  const url = options.publicBaseUrl ?? `http://${host}:${(http.address() as AddressInfo).port}`;
-  const grpcAddress = grpc ? (options.grpcPublicAddress ?? `${host}:${grpc.port}`) : undefined;
-  const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(host) ? LOOPBACK_HOSTS : undefined);
-  ready.gateway = buildGateway({
-    ...options,
-    publicBaseUrl: url,
-    ...(grpcAddress && { grpcPublicAddress: grpcAddress }),
-    ...(allowedHosts && { allowedHosts }),
-    ...(metrics && { metrics: metrics.measured }),
-  });
-  const gateway = ready.gateway;
+  ready.gateway = gateway;
   return {
     url,
     ...(grpcAddress && { grpcAddress }),
     ...(metrics && { metricsUrl: metrics.server.url }),
     gateway,
     async close() {
-      await grpc?.stop();
-      await closeHttp(http);
       gateway.waitingTasks.close();
-      await metrics?.server.close();
+      await closeListeners();
     },
   };
 }
