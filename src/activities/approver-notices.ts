@@ -20,7 +20,6 @@ import { notificationSigner, pushSigningKeyFromEnv } from '../push/signing.js';
 import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../push/url-policy.js';
 import {
   approverDirectorySource,
-  DirectoryError,
   parseDirectory,
   readDirectory,
   resolveApprovers,
@@ -45,6 +44,7 @@ import {
 } from '../channels/slack.js';
 import { inboxTaskUrl, publicUrlFromEnv } from '../channels/notice-text.js';
 import { APPROVER_WEBHOOK_ENV, postNotice } from '../channels/webhook.js';
+import { ConfigError } from '../config/config-error.js';
 
 export interface ApproverChannelOptions {
   /** The directory file's path, or the directory itself. Default: A2A_APPROVER_DIRECTORY; none: principals only, no addresses. */
@@ -83,7 +83,7 @@ export function createApproverActivities(options: ApproverChannelOptions = {}) {
       return typeof source === 'string' ? await readDirectory(source) : parseDirectory(source, '(given)');
     } catch (error) {
       // A directory that is missing or wrong stays wrong on retry: fixed by its owner, not by time.
-      if (error instanceof DirectoryError) refuseNotice(error.message);
+      if (error instanceof ConfigError) refuseNotice(error.message);
       throw error;
     }
   }

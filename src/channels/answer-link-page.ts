@@ -19,7 +19,6 @@ import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
 import { GatewayUser } from '../gateway/request-context.js';
 import { lifetimeOf } from '../gateway/sdk-compat/index.js';
 import { ANSWER_LINK_SECRET_ENV, answerMessageId, readAnswerToken, type AnswerClaims } from './answer-links.js';
-import { ConfigError } from '../config/load-config.js';
 import {
   APPROVER_DIRECTORY_ENV,
   approverDirectorySource,
@@ -28,6 +27,7 @@ import {
   type ApproverDirectory,
 } from './directory.js';
 import { escapeHtml } from './notice-text.js';
+import { ConfigError } from '../config/config-error.js';
 
 export interface AnswerLinkPageSettings {
   /** The HMAC key the workers sign the links with (A2A_APPROVAL_LINK_SECRET). */

@@ -17,6 +17,7 @@ import type { ApproverNotice } from '../protocol/approvals.js';
 // As the workflows read durations: a link never outlives the deadline their timer enforces.
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { hmacSecretFromEnv, hmacSign, hmacVerify } from '../gateway/inbox/session.js';
+import { ConfigError } from '../config/config-error.js';
 
 export const ANSWER_LINK_SECRET_ENV = 'A2A_APPROVAL_LINK_SECRET';
 const ANSWER_LINK_TTL_ENV = 'A2A_APPROVAL_LINK_TTL';
@@ -62,7 +63,7 @@ export function answerLinkSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
       ttlMs = Number.NaN;
     }
     if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-      throw new Error(`${ANSWER_LINK_TTL_ENV} must be a duration such as '3 days' (got "${ttlText}")`);
+      throw new ConfigError(`${ANSWER_LINK_TTL_ENV} must be a duration such as '3 days' (got "${ttlText}")`);
     }
   }
   return { secret, ttlMs };

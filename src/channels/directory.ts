@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { GROUP_PREFIX } from '../protocol/contract.js';
 import type { ResolveApproversInput, ResolvedApprovers } from '../protocol/approvals.js';
+import { ConfigError } from '../config/config-error.js';
 
 export const APPROVER_DIRECTORY_ENV = 'A2A_APPROVER_DIRECTORY';
 
@@ -42,23 +43,18 @@ const DirectoryFile = z.strictObject({
 
 export type ApproverDirectory = z.infer<typeof DirectoryFile>;
 
-/** A directory file that is missing or says something it may not; the message names the file and the entry. */
-export class DirectoryError extends Error {
-  override name = 'DirectoryError';
-}
-
-/** The directory as `value` says it (a parsed file), or a DirectoryError saying what is wrong and where. */
+/** The directory as `value` says it (a parsed file), or a ConfigError saying what is wrong and where. */
 export function parseDirectory(value: unknown, source: string): ApproverDirectory {
   const parsed = DirectoryFile.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`);
-    throw new DirectoryError(`The approver directory ${source} is not valid: ${issues.join('; ')}`);
+    throw new ConfigError(`The approver directory ${source} is not valid: ${issues.join('; ')}`);
   }
   for (const [group, members] of Object.entries(parsed.data.groups)) {
     // Groups list principals: a `group:` member would read as a nested group, which the directory does not have.
     const nested = members.find((member) => member.startsWith(GROUP_PREFIX));
     if (nested)
-      throw new DirectoryError(`The approver directory ${source}: group ${group} lists ${nested}; list principals`);
+      throw new ConfigError(`The approver directory ${source}: group ${group} lists ${nested}; list principals`);
   }
   return parsed.data;
 }
@@ -68,13 +64,13 @@ export async function readDirectory(file: string): Promise<ApproverDirectory> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new DirectoryError(`Cannot read the approver directory ${file}: ${(error as Error).message}`);
+    throw new ConfigError(`Cannot read the approver directory ${file}: ${(error as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new DirectoryError(`The approver directory ${file} is not JSON: ${(error as Error).message}`);
+    throw new ConfigError(`The approver directory ${file} is not JSON: ${(error as Error).message}`);
   }
   return parseDirectory(json, file);
 }

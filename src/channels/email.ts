@@ -16,6 +16,7 @@ import { createTransport } from 'nodemailer';
 import type { ApproverNotice } from '../protocol/approvals.js';
 import type { AnswerLinks } from './answer-links.js';
 import { noticeHtml, noticeSubject, noticeText } from './notice-text.js';
+import { ConfigError } from '../config/config-error.js';
 
 export const SMTP_ENV = {
   host: 'A2A_SMTP_HOST',
@@ -37,31 +38,26 @@ export interface SmtpSettings {
   from: string;
 }
 
-/** A mistake in the A2A_SMTP_* variables: the worker refuses to start, naming the variable. */
-export class SmtpConfigError extends Error {
-  override name = 'SmtpConfigError';
-}
-
 /** The SMTP settings, or undefined when A2A_SMTP_HOST is unset (no email channel). */
 export function smtpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SmtpSettings | undefined {
   const host = env[SMTP_ENV.host]?.trim();
   if (!host) return undefined;
   const from = env[SMTP_ENV.from]?.trim();
-  if (!from) throw new SmtpConfigError(`${SMTP_ENV.host} is set: set ${SMTP_ENV.from} too (the sender address)`);
+  if (!from) throw new ConfigError(`${SMTP_ENV.host} is set: set ${SMTP_ENV.from} too (the sender address)`);
   const tlsText = env[SMTP_ENV.tls]?.trim().toLowerCase();
   if (tlsText && !(TLS_MODES as readonly string[]).includes(tlsText)) {
-    throw new SmtpConfigError(`${SMTP_ENV.tls} must be one of ${TLS_MODES.join(', ')} (got "${tlsText}")`);
+    throw new ConfigError(`${SMTP_ENV.tls} must be one of ${TLS_MODES.join(', ')} (got "${tlsText}")`);
   }
   const portText = env[SMTP_ENV.port]?.trim();
   const port = portText ? Number(portText) : tlsText === 'implicit' ? 465 : 587;
   if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new SmtpConfigError(`${SMTP_ENV.port} must be a port number (got "${portText}")`);
+    throw new ConfigError(`${SMTP_ENV.port} must be a port number (got "${portText}")`);
   }
   const tls = (tlsText as TlsMode | undefined) ?? (port === 465 ? 'implicit' : 'starttls');
   const user = env[SMTP_ENV.user];
   const pass = env[SMTP_ENV.password];
   if (Boolean(user) !== Boolean(pass)) {
-    throw new SmtpConfigError(`Set both ${SMTP_ENV.user} and ${SMTP_ENV.password}, or neither`);
+    throw new ConfigError(`Set both ${SMTP_ENV.user} and ${SMTP_ENV.password}, or neither`);
   }
   return { host, port, tls, from, ...(user && pass && { auth: { user, pass } }) };
 }

@@ -17,7 +17,6 @@ import { GatewayUser } from '../gateway/request-context.js';
 import { lifetimeOf } from '../gateway/sdk-compat/index.js';
 import { SLACK_ANSWER_ACTIONS } from '../protocol/approvals.js';
 import { ANSWERS_QUESTION_METADATA } from '../protocol/contract.js';
-import { ConfigError } from '../config/load-config.js';
 import {
   APPROVER_DIRECTORY_ENV,
   approverDirectorySource,
@@ -26,6 +25,7 @@ import {
   principalOfSlackUser,
   type ApproverDirectory,
 } from './directory.js';
+import { ConfigError } from '../config/config-error.js';
 
 export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
 const SLACK_SIGNING_SECRET_ENV = 'A2A_SLACK_SIGNING_SECRET';

@@ -26,6 +26,7 @@ import { utcMinuteText } from '../protocol/time-text.js';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { refuseNotice } from './failures.js';
 import { noticeSubject } from './notice-text.js';
+import { ConfigError } from '../config/config-error.js';
 
 export const SLACK_ENV = {
   botToken: 'A2A_SLACK_BOT_TOKEN',
@@ -60,7 +61,7 @@ export function slackSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Slac
   const botToken = env[SLACK_ENV.botToken]?.trim();
   const webhookUrl = env[SLACK_ENV.webhookUrl]?.trim();
   if (botToken && webhookUrl) {
-    throw new Error(`Set ${SLACK_ENV.botToken} or ${SLACK_ENV.webhookUrl}, not both`);
+    throw new ConfigError(`Set ${SLACK_ENV.botToken} or ${SLACK_ENV.webhookUrl}, not both`);
   }
   if (webhookUrl) return { webhookUrl };
   if (!botToken) return undefined;

@@ -11,6 +11,7 @@ import {
   TEMPORAL_UNAVAILABLE,
   TEMPORAL_UNAVAILABLE_MESSAGE,
 } from '../gateway/errors.js';
+import { ConfigError } from '../config/config-error.js';
 import { devCommand } from './dev-command.js';
 import { commandHint, shellWord, type AgentAddress } from './format.js';
 
@@ -92,6 +93,8 @@ export interface ErrorContext extends AgentAddress {
 /** Maps any thrown value to a CliError with the right exit code. */
 export function toCliError(error: unknown, context: ErrorContext): CliError {
   if (error instanceof CliError) return error;
+  // A setting that is wrong is the caller's to fix, wherever it was read: a usage error, like a bad option.
+  if (error instanceof ConfigError) return new UsageError(error.message);
   const followUp = context.taskId
     ? ` The task keeps running: ${commandHint(`tasks show ${shellWord(context.taskId)}`, context)}`
     : '';

@@ -14,6 +14,7 @@ import { checkedSchedules, type CheckedSchedule } from './schedules.js';
 import { APPROVAL_CHANNELS, isApprovalChannel, reminderOffset } from '../protocol/approvals.js';
 import type { RemoteAgentConfig } from '../protocol/delegation.js';
 import { checkRemoteAgents } from './remote-agents.js';
+import { ConfigError } from './config-error.js';
 
 const CONFIG_FILE_NAMES = [
   'a2a-temporal.config.ts',
@@ -45,10 +46,6 @@ export interface LoadedConfig {
   loadActivities(): Promise<object>;
   /** Imports the model providers module's providers, by export name (Node code: only workers need it). */
   loadModelProviders(): Promise<Record<string, ModelProvider>>;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 /** The config file: `path` if given (a file, or a folder to look in), else the first known name in `cwd`. */

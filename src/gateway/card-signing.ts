@@ -9,6 +9,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { AgentCard, generateAgentCardSignature } from '@a2a-js/sdk';
 import type { JWK } from 'jose';
 import { publicJwks, signingKeyFromEnv } from '../push/signing.js';
+import { ConfigError } from '../config/config-error.js';
 
 const CARD_SIGNING_KEY_ENV = 'A2A_CARD_SIGNING_KEY';
 /** Where the gateway serves the cards' public keys (one key for all its agents). */
@@ -48,7 +49,7 @@ function checkKey(key: JWK): void {
   try {
     keyObject = createPrivateKey({ key: { ...key }, format: 'jwk' });
   } catch (error) {
-    throw new Error(`${CARD_SIGNING_KEY_ENV} is not a usable private key: ${(error as Error).message}`);
+    throw new ConfigError(`${CARD_SIGNING_KEY_ENV} is not a usable private key: ${(error as Error).message}`);
   }
   const fits = ALGORITHMS[key.alg!];
   if (!fits?.(keyObject)) {

@@ -12,13 +12,14 @@
  * runs without authentication unless A2A_AUTH says otherwise.
  */
 import { createAuthenticator } from './auth/authenticator.js';
-import { AuthConfigError, authSettingsFromEnv, commaList } from './auth/settings.js';
+import { authSettingsFromEnv, commaList } from './auth/settings.js';
 import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { metricsPortFromEnv } from '../telemetry/metrics-settings.js';
 import { slackInteractionsFromEnv } from '../channels/slack-interactions.js';
 import { answerLinkPageFromEnv } from '../channels/answer-link-page.js';
+import { ConfigError } from '../config/config-error.js';
 
 export type GatewaySettings = Omit<GatewayServerOptions, 'client' | 'agents' | 'taskQueue'>;
 type GatewayMode = 'production' | 'development';
@@ -38,7 +39,7 @@ export function gatewaySettings(
   // Under dev the port is chosen as it is bound (src/dev/serve.ts).
   const metricsPort = mode === 'production' ? metricsPortFromEnv(env, 'A2A_METRICS_PORT') : undefined;
   const auth = authSettingsFromEnv(env);
-  if (!auth && mode === 'production') throw new AuthConfigError(AUTH_REQUIRED_MESSAGE);
+  if (!auth && mode === 'production') throw new ConfigError(AUTH_REQUIRED_MESSAGE);
   const slackInteractions = slackInteractionsFromEnv(env, project.approvals?.directory);
   const answerLinks = answerLinkPageFromEnv(env, project.approvals?.directory);
   return {

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { importJWK, SignJWT, type JWK } from 'jose';
+import { ConfigError } from '../config/config-error.js';
 
 const PUSH_SIGNING_KEY_ENV = 'A2A_PUSH_SIGNING_KEY';
 export const NOTIFICATION_SIGNATURE_HEADER = 'X-A2A-Notification-Signature';
@@ -35,10 +36,10 @@ export function signingKeyFromEnv(variable: string, env: NodeJS.ProcessEnv): JWK
   try {
     key = JSON.parse(text) as JWK;
   } catch {
-    throw new Error(`${variable} must be a private JWK (JSON)`);
+    throw new ConfigError(`${variable} must be a private JWK (JSON)`);
   }
   if (key.kty === 'oct' || !key.d || !key.kid || !key.alg) {
-    throw new Error(`${variable} must be an asymmetric private JWK with "kid" and "alg" (e.g. ES256)`);
+    throw new ConfigError(`${variable} must be an asymmetric private JWK with "kid" and "alg" (e.g. ES256)`);
   }
   return key;
 }

@@ -5,8 +5,8 @@
  * and 9465, or on free ports when another process holds those (its banner says where). "off" turns
  * either off. The endpoints are unauthenticated: keep them on the internal network.
  */
-import { ConfigError } from '../config/load-config.js';
 import { freePort, portInUse } from '../temporal/dev-server.js';
+import { ConfigError } from '../config/config-error.js';
 
 const DEV_METRICS_PORTS = { A2A_METRICS_PORT: 9464, A2A_WORKER_METRICS_PORT: 9465 } as const;
 

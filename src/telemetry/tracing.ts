@@ -26,9 +26,9 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import type { SimplePlugin } from '@temporalio/plugin';
-import { ConfigError } from '../config/load-config.js';
 import { temporalTracingPlugins } from './temporal-tracing.js';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
+import { ConfigError } from '../config/config-error.js';
 
 export type TracesExporter = 'otlp' | 'console';
 

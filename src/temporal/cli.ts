@@ -6,6 +6,7 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { shellWord } from '../cli/format.js';
+import { ConfigError } from '../config/config-error.js';
 
 export const CLI_ENV_VAR = 'TEMPORAL_CLI_PATH';
 /** Relative to the current folder: the project's, wherever this package is installed. */
@@ -34,7 +35,7 @@ export function locateTemporalCli(env: NodeJS.ProcessEnv = process.env): CliSour
   const explicit = env[CLI_ENV_VAR];
   if (explicit) {
     if (!isExecutable(explicit))
-      throw new Error(`${CLI_ENV_VAR}=${explicit} is not an executable file.\n${HOW_TO_GET_THE_CLI}`);
+      throw new ConfigError(`${CLI_ENV_VAR}=${explicit} is not an executable file.\n${HOW_TO_GET_THE_CLI}`);
     return { kind: 'path', path: resolve(explicit), from: CLI_ENV_VAR };
   }
   const local = resolve(LOCAL_CLI);

@@ -4,13 +4,13 @@
  * deployment's current version; a pinned task stays on the version that started it.
  */
 import type { NativeConnection, WorkerDeploymentOptions } from '@temporalio/worker';
-import { ConfigError } from '../config/load-config.js';
 import {
   AGENT_VERSIONINGS,
   isAgentVersioning,
   VERSIONING_BEHAVIORS,
   type AgentVersioning,
 } from '../protocol/versioning.js';
+import { ConfigError } from '../config/config-error.js';
 
 export interface WorkerDeployment {
   /** The deployment: the same for every version of these agents, e.g. 'shop-agents'. */

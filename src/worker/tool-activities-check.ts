@@ -5,8 +5,9 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, importModule } from '../config/load-config.js';
+import { importModule } from '../config/load-config.js';
 import { agentsFromModule } from '../workflows/agent-list.js';
+import { ConfigError } from '../config/config-error.js';
 
 export async function checkToolActivities(agentsModule: string | URL, activities: object): Promise<void> {
   const file =

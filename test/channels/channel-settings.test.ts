@@ -9,14 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DirectoryError, parseDirectory, readDirectory, resolveApprovers } from '../../src/channels/directory.js';
-import { SmtpConfigError, smtpSettingsFromEnv } from '../../src/channels/email.js';
+import { parseDirectory, readDirectory, resolveApprovers } from '../../src/channels/directory.js';
+import { smtpSettingsFromEnv } from '../../src/channels/email.js';
 import { maskEmail, maskUrl } from '../../src/channels/mask.js';
 import { answerLinks, answerLinkSettingsFromEnv, readAnswerToken } from '../../src/channels/answer-links.js';
 import { noticeHtml, noticeSubject, noticeText } from '../../src/channels/notice-text.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { gatewaySettings } from '../../src/gateway/config.js';
 import type { ApproverNotice } from '../../src/protocol/approvals.js';
+import { ConfigError } from '../../src/config/config-error.js';
 
 const directory = parseDirectory(
   {
@@ -48,7 +49,7 @@ describe('the approver directory', () => {
     expect(() => parseDirectory({ principals: {}, groups: { a: ['group:b'] } }, 'dir.json')).toThrow(
       'group a lists group:b; list principals',
     );
-    expect(() => parseDirectory({ people: {} }, 'dir.json')).toThrow(DirectoryError);
+    expect(() => parseDirectory({ people: {} }, 'dir.json')).toThrow(ConfigError);
     const dir = mkdtempSync(join(tmpdir(), 'a2a-directory-'));
     writeFileSync(join(dir, 'bad.json'), '{ not json');
     await expect(readDirectory(join(dir, 'bad.json'))).rejects.toThrow(/bad.json is not JSON/);
@@ -68,7 +69,7 @@ describe('the SMTP settings', () => {
   it('refuses settings it cannot use, naming the variable', () => {
     const base = { A2A_SMTP_HOST: 'smtp.example.com', A2A_SMTP_FROM: 'approvals@example.com' };
     expect(() => smtpSettingsFromEnv({ A2A_SMTP_HOST: 'smtp.example.com' })).toThrow('set A2A_SMTP_FROM too');
-    expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_TLS: 'maybe' })).toThrow(SmtpConfigError);
+    expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_TLS: 'maybe' })).toThrow(ConfigError);
     expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_PORT: 'smtp' })).toThrow('A2A_SMTP_PORT must be a port');
     expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_USER: 'u' })).toThrow('A2A_SMTP_PASSWORD');
   });

@@ -41,6 +41,12 @@ describe('run', () => {
     expect(err[0]).toMatch(/^error: Unknown command "frobnicate"/);
   });
 
+  it('exits 1 on a wrong setting, wherever it is read (a short answer-link secret, read as the gateway starts)', async () => {
+    const { io, err } = captureIo({ A2A_AUTH: 'none', A2A_APPROVAL_LINK_SECRET: 'short' });
+    expect(await run(['gateway', 'examples/a2a-temporal.config.ts'], io)).toBe(1);
+    expect(err[0]).toBe('error: A2A_APPROVAL_LINK_SECRET must be at least 32 bytes (e.g. `openssl rand -base64 48`)');
+  });
+
   it('exits 2 when the gateway is down, with JSON on stdout in --json mode', async () => {
     const { io, out, err } = captureIo({ A2A_URL: DEAD_GATEWAY });
     expect(await run(['tasks', 'show', 't1', '--json'], io)).toBe(2);

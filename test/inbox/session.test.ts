@@ -3,11 +3,11 @@ import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import {
   SessionKeeper,
-  SessionSecretError,
   sessionSecretFromEnv,
   SESSION_COOKIE,
   SESSION_SECRET_ENV,
 } from '../../src/gateway/inbox/session.js';
+import { ConfigError } from '../../src/config/config-error.js';
 
 const alice = { id: 'alice', groups: ['finance'], via: 'api-key' as const };
 const ALICE_KEY = 'the name of alice’s key entry';
@@ -76,6 +76,6 @@ describe('inbox sessions', () => {
   it('take their key from A2A_INBOX_SESSION_SECRET (32 bytes at least), else a random one', () => {
     expect(sessionSecretFromEnv({})).toMatchObject({ ephemeral: true });
     expect(sessionSecretFromEnv({ [SESSION_SECRET_ENV]: 'x'.repeat(32) })).toMatchObject({ ephemeral: false });
-    expect(() => sessionSecretFromEnv({ [SESSION_SECRET_ENV]: 'short' })).toThrow(SessionSecretError);
+    expect(() => sessionSecretFromEnv({ [SESSION_SECRET_ENV]: 'short' })).toThrow(ConfigError);
   });
 });

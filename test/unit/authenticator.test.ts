@@ -16,13 +16,9 @@ import {
   type Authenticator,
   type HeaderLookup,
 } from '../../src/gateway/auth/authenticator.js';
-import {
-  AuthConfigError,
-  authSettingsFromEnv,
-  hashApiKey,
-  type AuthSettings,
-} from '../../src/gateway/auth/settings.js';
+import { authSettingsFromEnv, hashApiKey, type AuthSettings } from '../../src/gateway/auth/settings.js';
 import { useTempDirs } from '../support/temp-dirs.js';
+import { ConfigError } from '../../src/config/config-error.js';
 
 const temp = useTempDirs();
 
@@ -511,7 +507,7 @@ describe('authSettingsFromEnv', () => {
       /A2A_JWT_AUDIENCE is not/,
     ],
   ])('refuses %s', (_case, env, reason) => {
-    expect(() => authSettingsFromEnv(env)).toThrow(AuthConfigError);
+    expect(() => authSettingsFromEnv(env)).toThrow(ConfigError);
     expect(() => authSettingsFromEnv(env)).toThrow(reason);
   });
 });

@@ -3,8 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/load-config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { useTempDirs } from '../support/temp-dirs.js';
+import { ConfigError } from '../../src/config/config-error.js';
 
 const temp = useTempDirs();
 

@@ -1,10 +1,10 @@
 /** Which OTEL_* and metrics settings turn what on, and that tracing off installs nothing at all. */
 import { propagation, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/load-config.js';
 import { traceFields } from '../../src/logging.js';
 import { hostPort, metricsPortFromEnv, workerMetricsAddress } from '../../src/telemetry/metrics-settings.js';
 import { gatewayTracer, startTracing, tracesExporterFromEnv, tracingPlugins } from '../../src/telemetry/tracing.js';
+import { ConfigError } from '../../src/config/config-error.js';
 
 describe('tracesExporterFromEnv', () => {
   it.each([

@@ -16,7 +16,6 @@ import { installTemporalRuntime } from '../../temporal/runtime.js';
 import { logger } from '../../logging.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { configErrorsAsUsage } from './serve.js';
 import { connectTemporal, temporalError, temporalWhere } from './setup.js';
 
 type CheckDeployCommand = Extract<Command, { kind: 'check-deploy' }>;
@@ -24,7 +23,7 @@ type CheckDeployCommand = Extract<Command, { kind: 'check-deploy' }>;
 export async function runCheckDeploy(command: CheckDeployCommand, io: Io): Promise<ExitCode> {
   // The replay worker logs each nondeterminism as a warning: the report says it better.
   installTemporalRuntime({ log: logger.child({}, { level: 'error' }) });
-  const config = await configErrorsAsUsage(() => loadConfig(command.config));
+  const config = await loadConfig(command.config);
   const { check, source } = command.histories
     ? { check: await replayFiles(config, command.histories), source: `the saved histories in ${command.histories}` }
     : await replayOpenTasks(config, command, io.env);

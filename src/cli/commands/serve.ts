@@ -4,10 +4,9 @@
  */
 import { NativeConnection } from '@temporalio/worker';
 import type { Command } from '../args.js';
-import { ConfigError, loadConfig, type LoadedConfig } from '../../config/load-config.js';
+import { loadConfig, type LoadedConfig } from '../../config/load-config.js';
 import { createProjectWorker, startProjectGateway } from '../../config/project.js';
 import { startDevStack } from '../../dev/dev-stack.js';
-import { AuthConfigError } from '../../gateway/auth/settings.js';
 import { gatewaySettings } from '../../gateway/config.js';
 import { createTemporalClient } from '../../gateway/temporal-client.js';
 import { logger, routeConsoleToLogger } from '../../logging.js';
@@ -15,7 +14,7 @@ import { workerMetricsAddress } from '../../telemetry/metrics-settings.js';
 import { startTracing, stopTracing } from '../../telemetry/tracing.js';
 import { temporalSettings } from '../../temporal/connection.js';
 import { installTemporalRuntime } from '../../temporal/runtime.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkSearchAttributes, temporalError, temporalWhere } from './setup.js';
 import {
@@ -32,9 +31,7 @@ export async function runDev(command: ServeCommand, io: Io): Promise<ExitCode> {
   // Before the dev server: without a Temporal CLI at hand the SDK runs one, on a native runtime of
   // its own otherwise, whose logs would bypass the logger. This process orders shutdown.
   installTemporalRuntime({ ownSignals: true });
-  const stack = await configErrorsAsUsage(() =>
-    startDevStack({ ...(command.config && { config: command.config }), env: io.env, print: io.out }),
-  );
+  const stack = await startDevStack({ ...(command.config && { config: command.config }), env: io.env, print: io.out });
   const signal = await nextShutdownSignal();
   logger.info({ signal }, 'stopping');
   await stack.stop();
@@ -42,14 +39,12 @@ export async function runDev(command: ServeCommand, io: Io): Promise<ExitCode> {
 }
 
 export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode> {
-  const metricsAddress = await configErrorsAsUsage(async () => {
-    startTracing({ serviceName: 'a2a-temporal-worker' });
-    return await workerMetricsAddress(io.env, 'production');
-  });
+  startTracing({ serviceName: 'a2a-temporal-worker' });
+  const metricsAddress = await workerMetricsAddress(io.env, 'production');
   // The SDK stops the worker on SIGINT/SIGTERM; run() then resolves.
   installTemporalRuntime({ ...(metricsAddress && { metricsAddress }) });
-  const config = await configErrorsAsUsage(() => loadConfig(command.config));
-  const deployment = await configErrorsAsUsage(async () => workerDeploymentFrom(io.env, config.workerDeployment));
+  const config = await loadConfig(command.config);
+  const deployment = await workerDeploymentFrom(io.env, config.workerDeployment);
   const settings = temporalSettings(io.env, taskQueueOf(config));
   // One line saying what to do, as `setup` says it, rather than the native client's error.
   const connection = await NativeConnection.connect(settings.connection).catch((error: unknown) => {
@@ -78,9 +73,9 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
 
 export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCode> {
   routeConsoleToLogger();
-  await configErrorsAsUsage(async () => startTracing({ serviceName: 'a2a-temporal-gateway' }));
-  const config = await configErrorsAsUsage(() => loadConfig(command.config));
-  const gateway = await configErrorsAsUsage(async () => gatewaySettings(io.env, 'production', config));
+  await startTracing({ serviceName: 'a2a-temporal-gateway' });
+  const config = await loadConfig(command.config);
+  const gateway = await gatewaySettings(io.env, 'production', config);
   const settings = temporalSettings(io.env, taskQueueOf(config));
   // Lazy: the gateway starts (and answers "Temporal is unreachable, retry later") while Temporal is down.
   const { client, connection } = createTemporalClient(settings.connection, settings.namespace);
@@ -127,16 +122,6 @@ async function reportRouting(connection: NativeConnection, namespace: string, de
 
 function taskQueueOf(config: LoadedConfig): { taskQueue?: string } {
   return config.taskQueue ? { taskQueue: config.taskQueue } : {};
-}
-
-/** A config that does not load is the caller's mistake: a usage error (exit 1) saying what is wrong. */
-export async function configErrorsAsUsage<T>(load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    if (error instanceof ConfigError || error instanceof AuthConfigError) throw new UsageError(error.message);
-    throw error;
-  }
 }
 
 function nextShutdownSignal(): Promise<NodeJS.Signals> {

@@ -1,6 +1,6 @@
 /**
  * How the gateway authenticates callers, read from the environment once at startup. Every mistake is
- * an AuthConfigError naming the variable and what to set, so a misconfigured gateway refuses to start
+ * an ConfigError naming the variable and what to set, so a misconfigured gateway refuses to start
  * rather than serving with weaker authentication than intended. A blank variable counts as unset.
  *
  * A2A_AUTH                   `none`, or a comma list of `api-key`, `jwt`, `trusted-header`
@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { GROUP_PREFIX } from '../../protocol/contract.js';
+import { ConfigError } from '../../config/config-error.js';
 
 export type AuthMethod = 'api-key' | 'jwt' | 'trusted-header';
 
@@ -54,10 +55,6 @@ export interface AuthSettings {
 
 /** The header in which an authenticating proxy proves it is the proxy (A2A_TRUSTED_PROXY_SECRET). */
 export const TRUSTED_PROXY_SECRET_HEADER = 'x-a2a-proxy-secret';
-
-export class AuthConfigError extends Error {
-  override name = 'AuthConfigError';
-}
 
 const METHODS: readonly AuthMethod[] = ['api-key', 'jwt', 'trusted-header'];
 const KEY_FORMAT =
@@ -100,11 +97,11 @@ function parseMethods(list: string): AuthMethod[] {
   const names = commaList(list).map((name) => name.toLowerCase());
   if (names.includes('none')) {
     if (names.length > 1) {
-      throw new AuthConfigError(`A2A_AUTH: "none" cannot be combined with other methods (got "${list}").`);
+      throw new ConfigError(`A2A_AUTH: "none" cannot be combined with other methods (got "${list}").`);
     }
     return [];
   }
-  if (names.length === 0) throw new AuthConfigError(`A2A_AUTH: no method in "${list}".`);
+  if (names.length === 0) throw new ConfigError(`A2A_AUTH: no method in "${list}".`);
   return [...new Set(names.map((name) => parse(methodSchema, name)))];
 }
 
@@ -132,10 +129,10 @@ function apiKeys(env: NodeJS.ProcessEnv): ApiKeyEntry[] {
   const file = value(env, 'A2A_API_KEYS_FILE');
   const inline = value(env, 'A2A_API_KEYS');
   if (file !== undefined && inline !== undefined) {
-    throw new AuthConfigError('A2A_API_KEYS_FILE and A2A_API_KEYS are both set: keep one of them.');
+    throw new ConfigError('A2A_API_KEYS_FILE and A2A_API_KEYS are both set: keep one of them.');
   }
   if (file === undefined && inline === undefined) {
-    throw new AuthConfigError(
+    throw new ConfigError(
       `A2A_AUTH includes api-key but no keys are configured: set A2A_API_KEYS_FILE to a JSON file, or A2A_API_KEYS to JSON, of ${KEY_FORMAT}.`,
     );
   }
@@ -143,12 +140,12 @@ function apiKeys(env: NodeJS.ProcessEnv): ApiKeyEntry[] {
   const entries = parseJson(file !== undefined ? readKeysFile(file) : (inline ?? ''), source);
   const parsed = apiKeysSchema.safeParse(entries);
   if (!parsed.success) {
-    throw new AuthConfigError(`${source}: ${describeIssues(parsed.error, 'entry')}. Expected ${KEY_FORMAT}.`);
+    throw new ConfigError(`${source}: ${describeIssues(parsed.error, 'entry')}. Expected ${KEY_FORMAT}.`);
   }
   const seen = new Set<string>();
   for (const entry of parsed.data) {
     if (seen.has(entry.sha256)) {
-      throw new AuthConfigError(`${source}: two entries have sha256 ${entry.sha256}; each key must appear once.`);
+      throw new ConfigError(`${source}: two entries have sha256 ${entry.sha256}; each key must appear once.`);
     }
     seen.add(entry.sha256);
   }
@@ -160,7 +157,7 @@ function readKeysFile(path: string): string {
     return readFileSync(path, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new AuthConfigError(`A2A_API_KEYS_FILE: cannot read ${path} (${reason}). Set it to a readable JSON file.`);
+    throw new ConfigError(`A2A_API_KEYS_FILE: cannot read ${path} (${reason}). Set it to a readable JSON file.`);
   }
 }
 
@@ -168,7 +165,7 @@ function parseJson(text: string, source: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new AuthConfigError(`${source} is not valid JSON (${(error as Error).message}). Expected ${KEY_FORMAT}.`);
+    throw new ConfigError(`${source} is not valid JSON (${(error as Error).message}). Expected ${KEY_FORMAT}.`);
   }
 }
 
@@ -193,17 +190,17 @@ function jwtSettings(env: NodeJS.ProcessEnv): NonNullable<AuthSettings['jwt']> {
   const jwksUrl = value(env, 'A2A_JWT_JWKS_URL');
   const secret = value(env, 'A2A_JWT_SECRET');
   if (jwksUrl === undefined && secret === undefined) {
-    throw new AuthConfigError(
+    throw new ConfigError(
       'A2A_AUTH includes jwt but no key is configured: set A2A_JWT_JWKS_URL to the issuer JWKS URL, or A2A_JWT_SECRET to the HS256 shared secret.',
     );
   }
   if (jwksUrl !== undefined && secret !== undefined) {
-    throw new AuthConfigError('A2A_JWT_JWKS_URL and A2A_JWT_SECRET are both set: keep one of them.');
+    throw new ConfigError('A2A_JWT_JWKS_URL and A2A_JWT_SECRET are both set: keep one of them.');
   }
   const issuer = value(env, 'A2A_JWT_ISSUER');
   const audience = value(env, 'A2A_JWT_AUDIENCE');
   if (jwksUrl !== undefined && audience === undefined) {
-    throw new AuthConfigError(
+    throw new ConfigError(
       'A2A_JWT_JWKS_URL is set but A2A_JWT_AUDIENCE is not: set the audience your identity provider issues tokens for this gateway with, or tokens it issued for other applications would be accepted.',
     );
   }
@@ -230,13 +227,13 @@ function trustedHeaders(
 ): Pick<AuthSettings, 'trustedHeader' | 'trustedGroupsHeader' | 'trustedProxySecret'> {
   const header = value(env, 'A2A_TRUSTED_USER_HEADER');
   if (header === undefined) {
-    throw new AuthConfigError(
+    throw new ConfigError(
       'A2A_AUTH includes trusted-header but A2A_TRUSTED_USER_HEADER is unset: set it to the header your authenticating proxy sets to the caller id, e.g. x-forwarded-user.',
     );
   }
   const secret = value(env, 'A2A_TRUSTED_PROXY_SECRET');
   if (secret === undefined || Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
-    throw new AuthConfigError(
+    throw new ConfigError(
       `A2A_AUTH includes trusted-header but A2A_TRUSTED_PROXY_SECRET is unset or shorter than ${MIN_SECRET_BYTES} bytes: set it to a random secret your proxy sends in the ${TRUSTED_PROXY_SECRET_HEADER} header, so clients that bypass the proxy cannot name themselves.`,
     );
   }
@@ -259,7 +256,7 @@ function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
 /** Parses with a schema whose messages already name the variable. */
 function parse<T>(schema: z.ZodType<T, string>, input: string): T {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new AuthConfigError(parsed.error.issues.map((issue) => issue.message).join('; '));
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message).join('; '));
   return parsed.data;
 }
 

@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
 import { grpcRefusal, sendRefusal } from '../refusals.js';
 import { RateLimit } from './rate-limit.js';
-import { AuthConfigError } from './settings.js';
+import { ConfigError } from '../../config/config-error.js';
 
 const DEFAULT_NEW_TASKS_PER_MINUTE = 120;
 
@@ -11,7 +11,7 @@ export function newTaskRateLimitFromEnv(env: NodeJS.ProcessEnv): RateLimit {
   const raw = env.A2A_NEW_TASKS_PER_MINUTE;
   const perMinute = raw === undefined || raw === '' ? DEFAULT_NEW_TASKS_PER_MINUTE : Number(raw);
   if (!Number.isFinite(perMinute) || perMinute <= 0) {
-    throw new AuthConfigError(`A2A_NEW_TASKS_PER_MINUTE must be a positive number (got "${raw}")`);
+    throw new ConfigError(`A2A_NEW_TASKS_PER_MINUTE must be a positive number (got "${raw}")`);
   }
   return new RateLimit(perMinute);
 }

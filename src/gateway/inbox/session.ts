@@ -10,6 +10,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal.js';
+import { ConfigError } from '../../config/config-error.js';
 
 export const SESSION_COOKIE = 'a2a_inbox_session';
 export const SESSION_SECRET_ENV = 'A2A_INBOX_SESSION_SECRET';
@@ -36,10 +37,6 @@ export interface SignedIn {
   notAfter?: number;
 }
 
-export class SessionSecretError extends Error {
-  override name = 'SessionSecretError';
-}
-
 /** The key from the environment, or a random one (then `ephemeral`: sessions end with the process). */
 export function sessionSecretFromEnv(env: NodeJS.ProcessEnv): { secret: Buffer; ephemeral: boolean } {
   const secret = hmacSecretFromEnv(env, SESSION_SECRET_ENV);
@@ -56,7 +53,7 @@ export function hmacSecretFromEnv(env: NodeJS.ProcessEnv, variable: string): Buf
   if (!value) return undefined;
   const secret = Buffer.from(value, 'utf8');
   if (secret.length < MIN_SESSION_SECRET_BYTES) {
-    throw new SessionSecretError(
+    throw new ConfigError(
       `${variable} must be at least ${MIN_SESSION_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`)`,
     );
   }
