@@ -107,7 +107,7 @@ describe('a2a-temporal check-deploy', { timeout: 150_000 }, () => {
     expect(unpatched.stdout).toContain(`${AGENT}: 2 tasks, 2 waiting for input`);
     for (const id of waiting) expect(unpatched.stdout).toContain(id);
     expect(unpatched.stdout).toMatch(
-      /first divergence \(task \S+\): \[TMPRL1100\] Nondeterminism error: Activity type of scheduled event 'notify' does not match activity type of activity command 'audit'\n/,
+      /first divergence \(task \S+\): the new code runs activity `audit` before activity `notify`; the task ran activity `notify` first\n/,
     );
     expect(unpatched.stdout).toContain("ctx.patched('my-change')");
 

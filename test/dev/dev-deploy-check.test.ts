@@ -114,7 +114,7 @@ describe('a2a-temporal dev checks a save against the tasks waiting in its databa
     expect(breaking.output).toMatch(/WARNING: this change breaks 1 task waiting in the dev database/);
     expect(breaking.output).toContain(`${AGENT}: ${task.id} (input-required)`);
     expect(breaking.output).toMatch(
-      /first divergence \(task \S+\): \[TMPRL1100\] Nondeterminism error: Activity type of scheduled event 'notify' does not match activity type of activity command 'audit'/,
+      /first divergence \(task \S+\): the new code runs activity `audit` before activity `notify`; the task ran activity `notify` first\n/,
     );
     expect(breaking.output).toContain("if (ctx.patched('my-change'))");
     expect(breaking.output).toContain('temporal workflow terminate');
