@@ -11,6 +11,7 @@
  * nondeterminism message says of it: the kind of call, and for a changed activity or patch its name.
  * `check-deploy`, the `dev` warning and a blocked task's marker all say it with this module.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { SUMMARY_MEMO } from '../protocol/contract.js';
@@ -49,13 +50,11 @@ export function describeDivergence(
 ): string | undefined {
   const recorded = recordedCalls(events);
   const found = (made && firstDifference(recorded, madeCalls(made))) ?? (failure && fromFailure(recorded, failure));
-  return found
-    ? inWords(
-        recorded.map((entry) => entry.call),
-        found.index,
-        found.made,
-      )
-    : undefined;
+  if (!found) return undefined;
+  return inWords(
+    recorded.map((entry) => entry.call),
+    found,
+  );
 }
 
 interface Difference {
@@ -164,7 +163,7 @@ function firstDifference(recorded: RecordedCall[], made: Call[]): Difference | u
 }
 
 function sameCall(a: Call, b: Call): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return isDeepStrictEqual(a, b);
 }
 
 /**
@@ -210,16 +209,17 @@ const MACHINES: [RegExp, Call][] = [
   [/^(Complete workflow|Fail workflow|Continue as new workflow) machine/, { kind: 'end' }],
 ];
 
-function inWords(recorded: Call[], index: number, made: Call | undefined): string {
+/**
+ * One sentence: what the new code does at the recorded call `index`, set against what the task
+ * recorded there; the calls the task recorded later tell a moved call from a new one.
+ */
+function inWords(recorded: Call[], { index, made }: Difference): string {
   const was = recorded[index];
   const later = recorded.slice(index + 1);
   if (was?.kind === 'patch' && made?.kind !== 'patch') {
     return `the new code no longer checks \`ctx.patched('${was.id}')\`, which the task recorded: keep the check until every task that recorded it has ended`;
   }
-  if (!made)
-    return was
-      ? `the new code stops where the task ${recordedWords(was)}`
-      : 'the new code makes fewer calls than the task recorded';
+  if (!made) return `the new code makes no call where the task ${was ? recordedWords(was) : 'made one'}`;
   if (!was) return `the new code ${madeWords(made)} where the task recorded nothing more`;
   if (made.kind === 'question' && was.kind === 'question') {
     return `the new code ${madeWords(made)} where the task ${recordedWords(was)} (its answer would be taken for the new question)`;
