@@ -2,7 +2,7 @@
  * `a2a-temporal check-deploy` as a deploy pipeline runs it: a project in a temporary folder has two
  * approvals waiting on version A; version B swaps two activity calls that come before the wait
  * (no patch), version C makes the same swap behind `ctx.patched`. The check refuses B, naming both
- * tasks and the diverging command, and passes C, on which both approvals then complete. The same
+ * tasks and the diverging call, and passes C, on which both approvals then complete. The same
  * check runs from code (`a2a-temporal/testing`) on the open tasks and on saved history files.
  */
 import { spawnSync } from 'node:child_process';

@@ -2,7 +2,7 @@
  * `a2a-temporal dev` checks a save against the tasks waiting in its database before it switches
  * the worker over: a project in a temporary folder has an agent that notifies, audits, then asks;
  * one task waits for the answer. A save that only edits a comment replays it cleanly; a save that
- * audits before notifying (no patch) makes the console name the task, the first diverging command
+ * audits before notifying (no patch) makes the console name the task, the first diverging call
  * and the two ways out (ctx.patched, or discarding the task), and the reload goes on.
  */
 import { randomUUID } from 'node:crypto';
