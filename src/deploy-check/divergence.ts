@@ -239,7 +239,7 @@ function callWords(call: Call): string {
     case 'activity':
       return call.name ? `activity \`${call.name}\`` : 'an activity';
     case 'question':
-      return call.prompt ? `the question \`${call.prompt}\`` : 'a question';
+      return call.prompt ? `the question \`${shortened(call.prompt)}\`` : 'a question';
     case 'patch':
       return `\`ctx.patched('${call.id}')\``;
     case 'child':
@@ -252,6 +252,14 @@ function callWords(call: Call): string {
       return 'an update of the task (a status, an artifact or a question)';
   }
 }
+
+/** A question as one line of a report: an LLM's may run to a paragraph. */
+function shortened(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS - 1)}…` : line;
+}
+
+const QUOTED_CHARS = 80;
 
 function madeWords(call: Call): string {
   switch (call.kind) {
