@@ -249,7 +249,7 @@ function callWords(call: Call): string {
     case 'end':
       return 'the end of the task';
     case 'update':
-      return 'an update of the task (a status, an artifact or a question)';
+      return 'an update of the task (its status, an artifact or a question)';
   }
 }
 
@@ -275,7 +275,7 @@ function madeWords(call: Call): string {
     case 'end':
       return 'ends the task';
     case 'update':
-      return `makes ${callWords(call)}`;
+      return 'updates the task (its status, an artifact or a question)';
   }
 }
 
@@ -293,6 +293,6 @@ function recordedWords(call: Call): string {
     case 'end':
       return 'ended';
     case 'update':
-      return `made ${callWords(call)}`;
+      return 'updated the task (its status, an artifact or a question)';
   }
 }
