@@ -6,6 +6,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Client } from '@temporalio/client';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
 import { z } from 'zod';
 import { taskIdOfWorkflow, workflowIdForTask } from '../protocol/contract.js';
@@ -46,11 +47,12 @@ async function readHistoryFile(file: string): Promise<TaskHistory> {
 }
 
 /**
- * Temporal's tools write proto3 JSON (times as strings), which the SDK's replay reads itself;
- * `JSON.stringify` of the SDK's History writes times as objects, which protobufjs reads back.
+ * Temporal's tools write proto3 JSON (times as strings, bytes as base64), which the SDK reads as
+ * its replay does; `JSON.stringify` of the SDK's History writes times as objects, which protobufjs
+ * reads back.
  */
-function sdkHistory(json: z.infer<typeof HistoryFile>): TaskHistory['history'] {
-  if (typeof json.events[0]?.eventTime === 'string') return json;
+function sdkHistory({ workflowId: _workflowId, ...json }: z.infer<typeof HistoryFile>): TaskHistory['history'] {
+  if (typeof json.events[0]?.eventTime === 'string') return historyFromJSON(json);
   return proto.temporal.api.history.v1.History.fromObject(json);
 }
 

@@ -1,21 +1,31 @@
 /**
  * Replays task histories on a project's current code, as a worker of that code would when the
  * tasks next move: a history the code no longer reproduces fails there with a nondeterminism
- * error, which here becomes a BrokenTask naming the first command that differs.
+ * error, which here becomes a BrokenTask naming the first call that differs (divergence.ts). So
+ * does a history the code replays but asks another question in: the answer the task waits for
+ * would be taken for a question nobody was asked.
  */
-import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { fileURLToPath } from 'node:url';
+import { Worker, type InjectedSinks, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { LoadedConfig } from '../config/load-config.js';
 import { INTERRUPTED_STATES, type TaskStateName } from '../protocol/states.js';
 import { tracingPlugins } from '../telemetry/tracing.js';
 import { agentsPlugin } from '../worker/agents-plugin.js';
+import { describeDivergence } from './divergence.js';
+import type { MadeCallsSinks, WorkflowCommand } from './made-calls-interceptors.js';
 import type { TaskHistory } from './task-history.js';
+
+/** The interceptor that hands the commands out of the replay (.ts in a checkout, .js in the built package). */
+const MADE_CALLS_MODULE = fileURLToPath(
+  new URL(`./made-calls-interceptors${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+);
 
 export interface BrokenTask {
   taskId: string;
   workflowId: string;
   agent: string;
   state?: TaskStateName;
-  /** What the code did where the history had something else, as Temporal says it. */
+  /** What the code does where the history has something else, in the user's words (else Temporal's). */
   divergence: string;
 }
 
@@ -33,7 +43,11 @@ export interface DeployCheck {
 }
 
 export interface ReplayOptions {
-  /** The agents' workflow bundle when the caller has built it (e.g. to replay several times). */
+  /**
+   * The agents' workflow bundle when the caller has built it (e.g. to replay several times). Without
+   * the check's interceptor in it, divergences are told from Temporal's errors alone (a reworded
+   * question goes unnoticed, an inserted activity unnamed).
+   */
   workflowBundle?: WorkflowBundleWithSourceMap;
 }
 
@@ -49,13 +63,27 @@ export async function replayTaskHistories(
 ): Promise<DeployCheck> {
   const started = performance.now();
   // The SDK replays one history at a time and answers in their order: the first here is the one answered.
-  const inReplay: TaskInfo[] = [];
+  const inReplay: TaskHistory[] = [];
+  const made = new Map<string, WorkflowCommand[]>();
+  const sinks: InjectedSinks<MadeCallsSinks> = {
+    deployCheck: {
+      commands: {
+        fn: ({ workflowId }, commands) => {
+          made.set(workflowId, [...(made.get(workflowId) ?? []), ...commands]);
+        },
+        callDuringReplay: true,
+      },
+    },
+  };
   const broken: BrokenTask[] = [];
   let replayed = 0;
   let waiting = 0;
   const results = Worker.runReplayHistories(
     {
-      ...(options.workflowBundle && { workflowBundle: options.workflowBundle }),
+      ...(options.workflowBundle
+        ? { workflowBundle: options.workflowBundle }
+        : { interceptors: { workflowModules: [MADE_CALLS_MODULE] } }),
+      sinks,
       // As the worker builds its bundle (create-worker.ts): the replay runs the code a worker would.
       plugins: [
         ...tracingPlugins(),
@@ -65,10 +93,13 @@ export async function replayTaskHistories(
     announced(histories, (task) => inReplay.push(task)),
   );
   for await (const { error } of results) {
-    const task = inReplay.shift()!;
+    const { history, ...task } = inReplay.shift()!;
     replayed++;
     if (task.state && INTERRUPTED_STATES.has(task.state)) waiting++;
-    if (error) broken.push({ ...task, divergence: divergenceOf(error) });
+    const failure = error && divergenceOf(error);
+    const divergence = describeDivergence(history.events ?? [], failure, made.get(task.workflowId)) ?? failure;
+    made.delete(task.workflowId);
+    if (divergence) broken.push({ ...task, divergence });
   }
   return {
     replayed,
@@ -79,16 +110,14 @@ export async function replayTaskHistories(
   };
 }
 
-type TaskInfo = Omit<TaskHistory, 'history'>;
-
-/** The histories as the replay takes them, telling `announce` of each task first (not keeping its history). */
+/** The histories as the replay takes them, telling `announce` of each task first. */
 async function* announced(
   histories: AsyncIterable<TaskHistory> | Iterable<TaskHistory>,
-  announce: (task: TaskInfo) => void,
+  announce: (task: TaskHistory) => void,
 ): AsyncGenerator<{ workflowId: string; history: TaskHistory['history'] }> {
-  for await (const { history, ...task } of histories) {
+  for await (const task of histories) {
     announce(task);
-    yield { workflowId: task.workflowId, history };
+    yield { workflowId: task.workflowId, history: task.history };
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * What a deploy check replays: one task's history with what the report says about the task. A
  * history comes from Temporal (the SDK's History) or from a file (JSON, as Temporal's tools or
- * `saveTaskHistory` wrote it); the SDK replays either.
+ * `saveTaskHistory` wrote it, read into the SDK's History).
  */
 import type { temporal } from '@temporalio/proto';
 import type { TaskStateName } from '../protocol/states.js';
@@ -15,6 +15,5 @@ export interface TaskHistory {
   agent: string;
   /** The task's state as visibility had it; unknown for a file. */
   state?: TaskStateName;
-  /** A History, or its JSON as `temporal workflow show --output json` writes it. */
-  history: temporal.api.history.v1.IHistory | object;
+  history: temporal.api.history.v1.IHistory;
 }

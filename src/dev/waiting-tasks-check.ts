@@ -1,8 +1,9 @@
 /**
  * `dev`'s deploy check on a save: before the worker switches to the saved code, the tasks waiting
  * in the dev database (input-required, auth-required) are replayed on that code, as the new worker
- * would replay them once answered. Those it would fail with a nondeterminism error are named in the
- * console with what to do, so the author learns it in the minute they make the change.
+ * would replay them once answered. Those it would fail with a nondeterminism error (or ask another
+ * question) are named in the console with the call that differs and what to do, so the author
+ * learns it in the minute they make the change.
  *
  * Cheap when nothing waits: one visibility count, no bundle. The replay bundles the agents module
  * from the files on disk (webpack), never from this process's import cache, which holds the agents
@@ -117,7 +118,7 @@ export function describeBrokenTasks(
     '',
     `WARNING: this change breaks ${tasks} waiting in the dev database (checked in ${seconds(elapsedMs)}):`,
     'the new code does not make the calls their histories recorded, so once answered they fail with a',
-    'nondeterminism error and stay stuck.',
+    'nondeterminism error and stay stuck (or, for a reworded question, take the answer to the old one).',
     ...byAgent(broken).flatMap(([agent, agentTasks]) => [
       `  ${agent}: ${agentTasks
         .slice(0, LISTED_TASKS)

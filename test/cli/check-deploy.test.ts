@@ -2,7 +2,7 @@
  * `a2a-temporal check-deploy` as a deploy pipeline runs it: a project in a temporary folder has two
  * approvals waiting on version A; version B swaps two activity calls that come before the wait
  * (no patch), version C makes the same swap behind `ctx.patched`. The check refuses B, naming both
- * tasks and the diverging command, and passes C, on which both approvals then complete. The same
+ * tasks and the diverging call, and passes C, on which both approvals then complete. The same
  * check runs from code (`a2a-temporal/testing`) on the open tasks and on saved history files.
  */
 import { spawnSync } from 'node:child_process';
@@ -107,7 +107,7 @@ describe('a2a-temporal check-deploy', { timeout: 150_000 }, () => {
     expect(unpatched.stdout).toContain(`${AGENT}: 2 tasks, 2 waiting for input`);
     for (const id of waiting) expect(unpatched.stdout).toContain(id);
     expect(unpatched.stdout).toMatch(
-      /first divergence \(task \S+\): \[TMPRL1100\] Nondeterminism error: Activity type of scheduled event 'notify' does not match activity type of activity command 'audit'\n/,
+      /first divergence \(task \S+\): the new code runs activity `audit` before activity `notify`; the task ran activity `notify` first\n/,
     );
     expect(unpatched.stdout).toContain("ctx.patched('my-change')");
 

@@ -2,7 +2,7 @@
  * `a2a-temporal dev` checks a save against the tasks waiting in its database before it switches
  * the worker over: a project in a temporary folder has an agent that notifies, audits, then asks;
  * one task waits for the answer. A save that only edits a comment replays it cleanly; a save that
- * audits before notifying (no patch) makes the console name the task, the first diverging command
+ * audits before notifying (no patch) makes the console name the task, the first diverging call
  * and the two ways out (ctx.patched, or discarding the task), and the reload goes on.
  */
 import { randomUUID } from 'node:crypto';
@@ -114,7 +114,7 @@ describe('a2a-temporal dev checks a save against the tasks waiting in its databa
     expect(breaking.output).toMatch(/WARNING: this change breaks 1 task waiting in the dev database/);
     expect(breaking.output).toContain(`${AGENT}: ${task.id} (input-required)`);
     expect(breaking.output).toMatch(
-      /first divergence \(task \S+\): \[TMPRL1100\] Nondeterminism error: Activity type of scheduled event 'notify' does not match activity type of activity command 'audit'/,
+      /first divergence \(task \S+\): the new code runs activity `audit` before activity `notify`; the task ran activity `notify` first\n/,
     );
     expect(breaking.output).toContain("if (ctx.patched('my-change'))");
     expect(breaking.output).toContain('temporal workflow terminate');

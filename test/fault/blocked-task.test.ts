@@ -31,7 +31,7 @@ import {
 const AGENT = 'blocked-approval';
 const temp = useTempDirs();
 const BLOCKED =
-  /^Task \S+ is blocked by a deploy: the deployed code cannot continue this task: .*'notify'.*'audit'.*; deploy a fix guarded with `ctx\.patched` \(see README "Changing agent code while tasks wait"\), then send this message again/;
+  /^Task \S+ is blocked by a deploy: the deployed code cannot continue this task: the new code runs activity `audit` before activity `notify`; the task ran activity `notify` first; deploy a fix guarded with `ctx\.patched` \(see README "Changing agent code while tasks wait"\), then send this message again/;
 
 let configs: Record<'a' | 'b' | 'c', string>;
 let taskQueue: string;
@@ -107,7 +107,9 @@ describe('a task the deployed code cannot continue', { timeout: 120_000 }, () =>
     const read = await rpc(agentUrl(gateway, AGENT), 'GetTask', { id: first });
     expect(read.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(read.result.metadata.pendingQuestion.prompt).toBe('Approve?');
-    expect(read.result.metadata.blocked.reason).toMatch(/'notify'.*'audit'/);
+    expect(read.result.metadata.blocked.reason).toBe(
+      'the new code runs activity `audit` before activity `notify`; the task ran activity `notify` first',
+    );
     expect(read.result.metadata.summaryOnly).toBeUndefined();
 
     const subscribed = performance.now();

@@ -8,6 +8,7 @@
  */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { workflowIdForTask } from '../../protocol/contract.js';
+import { describeDivergence } from '../../deploy-check/divergence.js';
 import { logger } from '../../logging.js';
 import { TaskBlockedError } from '../errors.js';
 import type { HistoryEvent } from './history-events.js';
@@ -52,7 +53,9 @@ export async function blockedMarker(
   const failure = lastFailure(history?.events ?? []);
   const since = failure?.eventTime ?? pending.originalScheduledTime;
   const marker: BlockedMarker = {
-    reason: failure ? failureWords(failure) : 'its workflow task keeps failing',
+    reason: failure
+      ? await failureWords(client, taskId, description.runId, failure)
+      : 'its workflow task keeps failing',
     since: since?.seconds ? new Date(Number(since.seconds) * 1000).toISOString() : new Date().toISOString(),
     attempt: pending.attempt ?? 2,
   };
@@ -87,12 +90,20 @@ function lastFailure(newestFirst: HistoryEvent[]): HistoryEvent | undefined {
   return undefined;
 }
 
-/** The worker's own words for the failure, without the SDK's code prefix ("[TMPRL1100] Nondeterminism error: "). */
-function failureWords(event: HistoryEvent): string {
+/**
+ * The failure in words: for a nondeterminism, the call the deployed code makes differently
+ * (divergence.ts), read from the task's whole history, which only a blocked task's marker reads.
+ */
+async function failureWords(client: Client, taskId: string, runId: string, event: HistoryEvent): Promise<string> {
   const failed = event.workflowTaskFailedEventAttributes;
   if (!failed) return 'its workflow task timed out (a worker took it and never answered)';
   const message = failed.failure?.message ?? '';
+  // The SDK's code prefix goes: Temporal's own words follow it.
   const divergence = /^\[TMPRL1100\] Nondeterminism error: (.*)$/s.exec(message)?.[1];
-  if (divergence) return `the new code makes other calls than the task recorded (${divergence})`;
-  return message || 'its workflow task failed';
+  if (!divergence) return message || 'its workflow task failed';
+  const { events } = await client.workflow.getHandle(workflowIdForTask(taskId), runId).fetchHistory();
+  return (
+    describeDivergence(events ?? [], divergence) ??
+    `the new code makes other calls than the task recorded (${divergence})`
+  );
 }
