@@ -1,0 +1,170 @@
+"""Runs A2A interop kit (a2aproject/a2a-itk) scenarios against agents scripts/itk.sh has started.
+
+The kit builds each scenario's nested instruction and checks its answer (test_suite.create_test_suite,
+testlib.execute_itk_test); this program only says where the agents listen, adds the a2a-temporal node
+to the kit's agents as `a2a_temporal`, and prints the matrix. The kit's own process handling is not used:
+it kills whatever holds a port (`fuser -k`), and the agents here are started and stopped by itk.sh by PID.
+
+Environment (set by itk.sh): ITK_DIR (the kit checkout), ITK_AGENTS (JSON: agent name -> [http port,
+grpc port]), ITK_NOTIFY_PORT (the push scenarios' notification server), ITK_LOGS (a folder for its log).
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+KIT = Path(os.environ['ITK_DIR']).resolve()
+sys.path.insert(0, str(KIT))
+
+import httpx  # noqa: E402
+import run_tests  # noqa: E402  (the kit's scenario list)
+import test_suite  # noqa: E402
+import testlib  # noqa: E402
+
+NODE = 'a2a_temporal'
+TRANSPORTS = ['jsonrpc', 'grpc', 'http_json']
+# The kit's runner enters at its first agent's `<card URL>/jsonrpc/`, a path of the kit's agents only,
+# so the node is never first: it is called by, and calls, the agents around it.
+V10_RING = ['python_v10', NODE, 'go_v10']
+V03_RING = ['python_v03', NODE, 'go_v03']
+V10_FAMILIES = [
+    ('core', {'behavior': 'send_message'}),
+    ('streaming', {'behavior': 'send_message', 'streaming': True}),
+    ('push', {'behavior': 'push_notification'}),
+    ('resubscribe', {'behavior': 'resubscribe', 'streaming': True}),
+]
+V03_FAMILIES = [
+    ('core', {'behavior': 'send_message'}),
+    ('streaming', {'behavior': 'send_message', 'streaming': True}),
+]
+
+
+def node_scenarios(ring: list[str], version: str, families, transports) -> list[dict]:
+    """One scenario per behaviour and transport, every edge of the ring (both ways) once."""
+    return [
+        {
+            'name': f'a2a-temporal-{version}-{family}-{transport}',
+            'sdks': ring,
+            'protocols': [transport],
+            'edges': None,
+            **options,
+        }
+        for family, options in families
+        for transport in transports
+    ]
+
+
+def scenarios(agents: set[str]) -> list[dict]:
+    """The node's scenarios whose agents all run, then the kit's own v1.0 and v0.3 ones, as a baseline."""
+    ours = node_scenarios(V10_RING, 'v10', V10_FAMILIES, TRANSPORTS)
+    # v0.3 agents speak JSON-RPC and gRPC to each other (the kit's v0.3 scenarios use no other).
+    ours += node_scenarios(V03_RING, 'v03', V03_FAMILIES, ['jsonrpc', 'grpc'])
+    baseline = [
+        case
+        for case in run_tests.TEST_CASES
+        if not case.get('build_subtests') and not case['name'].startswith('failing-')
+    ]
+    return [case for case in ours + baseline if set(case['sdks']) <= agents]
+
+
+class NotificationServers:
+    """The kit's notification server, started for each push scenario and stopped by its PID."""
+
+    def __init__(self, logs: Path):
+        self.logs = logs
+        self.running: list[subprocess.Popen] = []
+
+    async def start(self, port: int, test_name: str) -> subprocess.Popen:
+        log = open(self.logs / 'notifications.log', 'a')  # noqa: SIM115 (the process writes to it)
+        proc = subprocess.Popen(  # noqa: S603
+            [sys.executable, '-m', 'uvicorn', 'notifications_app:create_notifications_app', '--factory',
+             '--host', '127.0.0.1', '--port', str(port)],
+            cwd=KIT, stdout=log, stderr=subprocess.STDOUT,
+        )
+        self.running.append(proc)
+        async with httpx.AsyncClient() as client:
+            for _ in range(100):
+                try:
+                    if (await client.get(f'http://127.0.0.1:{port}/health')).status_code == 200:
+                        return proc
+                except httpx.HTTPError:
+                    pass
+                await asyncio.sleep(0.2)
+        raise RuntimeError(f'the notification server did not start for {test_name} (see {log.name})')
+
+    def stop_all(self) -> None:
+        for proc in self.running:
+            proc.terminate()
+            proc.wait(timeout=10)
+        self.running.clear()
+
+
+def use_agents_started_here(agents: dict[str, list[int]], notify_port: int, servers: NotificationServers) -> None:
+    """Points the kit at the agents itk.sh started, and keeps it from killing or starting processes."""
+    for name, (http_port, grpc_port) in agents.items():
+        test_suite._AGENT_DEFS.setdefault(name, {'launcher': None})  # noqa: SLF001
+        test_suite._AGENT_DEFS[name].update(httpPort=http_port, grpcPort=grpc_port)  # noqa: SLF001
+    testlib._clean_ports = lambda *ports: None  # noqa: SLF001  (it runs `fuser -k` on them)
+    testlib._get_free_port = lambda: notify_port  # noqa: SLF001  (the notification server's)
+    testlib.start_notification_server = servers.start
+
+
+async def run(cases: list[dict], servers: NotificationServers) -> dict[str, str]:
+    results = {}
+    for case in cases:
+        print(f'--- {case["name"]} ({", ".join(case["sdks"])})', flush=True)
+        try:
+            outcome = await testlib.execute_itk_test(
+                sdks=case['sdks'],
+                behavior=case['behavior'],
+                edges=case['edges'],
+                scenario_name=case['name'],
+                protocols=case.get('protocols'),
+                streaming=case.get('streaming', False),
+            )
+            results[case['name']] = 'pass' if all(r['passed'] for r in outcome.values()) else 'FAIL'
+        except Exception as error:  # noqa: BLE001 (a scenario that errs is a result, the run goes on)
+            results[case['name']] = f'ERROR: {type(error).__name__}: {str(error)[:120]}'
+        finally:
+            servers.stop_all()
+        print(f'--- {case["name"]}: {results[case["name"]]}', flush=True)
+    return results
+
+
+def matrix(cases: list[dict], results: dict[str, str]) -> str:
+    lines = ['| scenario | agents | transports | behaviour | result |', '| --- | --- | --- | --- | --- |']
+    for case in cases:
+        behaviour = case['behavior'] + (' (streaming)' if case.get('streaming') else '')
+        lines.append(
+            f'| {case["name"]} | {", ".join(case["sdks"])} | {", ".join(case["protocols"])} | {behaviour} '
+            f'| {results[case["name"]]} |'
+        )
+    return '\n'.join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--only', help='run only scenarios whose name contains this')
+    parser.add_argument('--matrix', type=Path, help='also write the matrix (Markdown) here')
+    args = parser.parse_args()
+
+    agents = {name: ports for name, ports in json.loads(os.environ['ITK_AGENTS']).items()}
+    logs = Path(os.environ['ITK_LOGS'])
+    servers = NotificationServers(logs)
+    use_agents_started_here(agents, int(os.environ['ITK_NOTIFY_PORT']), servers)
+    cases = [case for case in scenarios(set(agents)) if not args.only or args.only in case['name']]
+    results = asyncio.run(run(cases, servers))
+
+    table = matrix(cases, results)
+    print(table)
+    if args.matrix:
+        args.matrix.write_text(table + '\n')
+    sys.exit(0 if all(result == 'pass' for result in results.values()) else 1)
+
+
+if __name__ == '__main__':
+    main()
