@@ -87,7 +87,6 @@ AGENTS=()
 start a2a_temporal "$ROOT" env PORT="${HTTP[a2a_temporal]}" GRPC_PORT=$((HTTP[a2a_temporal] + 1)) \
   TEMPORAL_PORT=$TEMPORAL_PORT TEMPORAL_UI_PORT=$TEMPORAL_UI_PORT A2A_DATA_DB="$WORK/temporal.db" \
   A2A_METRICS_PORT=off A2A_WORKER_METRICS_PORT=off A2A_PUSH_ALLOWED_HOSTS=127.0.0.1 \
-  ITK_INSTRUCTION_PROTO="$ITK_DIR/protos/instruction.proto" \
   node bin/a2a-temporal.js dev examples/itk/a2a-temporal.config.ts
 AGENTS+=(a2a_temporal)
 for version in v10 v03; do

@@ -1,27 +1,16 @@
-/**
- * The ITK node's only I/O: reading the kit's instruction proto and (de)serialising instructions with it.
- * The proto comes from the kit checkout the node runs in (`ITK_INSTRUCTION_PROTO`, which scripts/itk.sh
- * sets to `<kit>/protos/instruction.proto`), so the node speaks whatever revision of the kit runs it.
- */
+/** The ITK node's activities: instructions from and to their protobuf bytes (Node's Buffer, protobufjs). */
 import protobuf from 'protobufjs';
-import type { Instruction } from './instruction.js';
+import { INSTRUCTION_SCHEMA, type Instruction } from './instruction.js';
 
-let instructionType: protobuf.Type | undefined;
-
-function instructionMessage(): protobuf.Type {
-  if (!instructionType) {
-    const path = process.env.ITK_INSTRUCTION_PROTO;
-    if (!path) throw new Error("Set ITK_INSTRUCTION_PROTO to the kit checkout's protos/instruction.proto");
-    instructionType = protobuf.loadSync(path).lookupType('itk.Instruction');
-  }
-  return instructionType;
-}
+const instructionMessage = protobuf.Root.fromJSON(INSTRUCTION_SCHEMA).lookupType('itk.Instruction');
 
 /** The instruction in these bytes (base64), or null when they are not one: a bad request, not worth a retry. */
 export async function decodeItkInstruction(base64: string): Promise<Instruction | null> {
-  const type = instructionMessage();
   try {
-    return type.toObject(type.decode(Buffer.from(base64, 'base64')), { enums: String }) as Instruction;
+    const message = instructionMessage.decode(Buffer.from(base64, 'base64'));
+    const instruction = instructionMessage.toObject(message, { enums: String }) as Instruction;
+    // Bytes that are no instruction may still decode, to one with no step.
+    return instruction.callAgent || instruction.returnResponse || instruction.steps ? instruction : null;
   } catch {
     return null;
   }
@@ -29,6 +18,6 @@ export async function decodeItkInstruction(base64: string): Promise<Instruction 
 
 /** The instruction's bytes (base64), to send to the next agent. */
 export async function encodeItkInstruction(instruction: Instruction): Promise<string> {
-  const type = instructionMessage();
-  return Buffer.from(type.encode(type.fromObject(instruction)).finish()).toString('base64');
+  const message = instructionMessage.fromObject(instruction);
+  return Buffer.from(instructionMessage.encode(message).finish()).toString('base64');
 }

@@ -21,8 +21,12 @@ const INSTRUCTION_MEDIA_TYPE = 'application/x-protobuf';
 const INSTRUCTION_FILENAME = 'instruction.bin';
 /** A held task's answer ends with this line: the kit's resubscribing callers read until they see it. */
 const TASK_FINISHED = 'task-finished';
-/** A held task completes by itself after this, if its caller has not canceled it (as the kit's agents do). */
-const HOLD = '10 seconds';
+/**
+ * A held task completes by itself after this unless its caller cancels it first, as the kit's agents
+ * do (after 10 s), since a caller that read the answer need not cancel. The kit's callers never wait
+ * for the completion.
+ */
+const HOLD = '1 minute';
 
 /** The kit's transport names (its agents take these spellings, case aside) as agent cards name them. */
 const TRANSPORTS: Record<string, RemoteTransport> = {
