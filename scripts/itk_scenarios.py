@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -58,11 +59,27 @@ def node_scenarios(ring: list[str], version: str, families, transports) -> list[
     ]
 
 
+def node_calls_v03(v03_agent: str) -> list[dict]:
+    """The node calling a v0.3 agent, which answers through a v1.0 one: python_v10 -> node -> v0.3 -> back."""
+    return [
+        {
+            'name': f'a2a-temporal-calls-{v03_agent.replace("_", "-")}-{family}-{transport}',
+            'sdks': ['python_v10', NODE, v03_agent],
+            'protocols': [transport],
+            'edges': ['0->1', '1->2', '2->0'],
+            **options,
+        }
+        for family, options in V03_FAMILIES
+        for transport in ['jsonrpc', 'grpc']
+    ]
+
+
 def scenarios(agents: set[str]) -> list[dict]:
     """The node's scenarios whose agents all run, then the kit's own v1.0 and v0.3 ones, as a baseline."""
     ours = node_scenarios(V10_RING, 'v10', V10_FAMILIES, TRANSPORTS)
     # v0.3 agents speak JSON-RPC and gRPC to each other (the kit's v0.3 scenarios use no other).
     ours += node_scenarios(V03_RING, 'v03', V03_FAMILIES, ['jsonrpc', 'grpc'])
+    ours += node_calls_v03('python_v03') + node_calls_v03('go_v03')
     baseline = [
         case
         for case in run_tests.TEST_CASES
@@ -197,6 +214,8 @@ def main() -> None:
     parser.add_argument('--matrix', type=Path, help='also write the matrix (Markdown) here')
     parser.add_argument('--timeout', type=float, default=180, help='seconds a scenario may take (default 180)')
     args = parser.parse_args()
+    # Stopped (itk.sh ends, Ctrl-C), it still stops the notification server it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     agents = {name: ports for name, ports in json.loads(os.environ['ITK_AGENTS']).items()}
     logs = Path(os.environ['ITK_LOGS'])

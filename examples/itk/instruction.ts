@@ -64,13 +64,13 @@ export interface CallAgent {
   resubscribe?: object;
 }
 
-export interface ReturnResponse {
+interface ReturnResponse {
   response?: string;
   /** Keep the task working after answering, until the caller cancels it (the kit's resubscribe scenarios). */
   holdTask?: boolean;
 }
 
-export interface SeriesOfSteps {
+interface SeriesOfSteps {
   instructions?: Instruction[];
   /** `RESPONSE_GENERATOR_CONCAT` (or unset, the same): the steps' responses one after another. */
   responseGenerator?: string;
