@@ -10,7 +10,7 @@
 # Fetches packages only: the Python agents' dependencies from PyPI (a2a-sdk pinned to PyPI's 1.0.3 and
 # 0.3.24, where the kit names a git URL), the Go agents' modules from the Go module proxy; the node runs
 # from this checkout (npm ci first). Needs python3 >= 3.11, go, node and `ss`. Everything it makes goes
-# to ITK_WORK (default .itk/): virtualenvs, agent binaries, logs/, the Temporal database, matrix.md.
+# to ITK_WORK (default .itk/): virtualenvs, agent binaries, logs/, the node's Temporal database, matrix.md.
 # It starts only its own processes, on fixed ports from ITK_PORT_BASE (default 19400) to +20, refuses
 # to start when one is taken, and stops them by their process group when it ends.
 # It is not part of `npm test`: it needs the kit's source.
@@ -84,6 +84,8 @@ start() { # start NAME DIR COMMAND...
   PGIDS+=($!)
 }
 AGENTS=()
+# A fresh Temporal database: a last run's unfinished tasks would resume against agents that are gone.
+rm -f "$WORK"/temporal.db*
 start a2a_temporal "$ROOT" env PORT="${HTTP[a2a_temporal]}" GRPC_PORT=$((HTTP[a2a_temporal] + 1)) \
   TEMPORAL_PORT=$TEMPORAL_PORT TEMPORAL_UI_PORT=$TEMPORAL_UI_PORT A2A_DATA_DB="$WORK/temporal.db" \
   A2A_METRICS_PORT=off A2A_WORKER_METRICS_PORT=off A2A_PUSH_ALLOWED_HOSTS=127.0.0.1 \
