@@ -18,7 +18,7 @@ const NODE_BUILTINS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.tools/', '.data/', 'coverage/', 'reports/'] },
+  { ignores: ['dist/', 'node_modules/', '.tools/', '.itk/', '.data/', 'coverage/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -46,6 +46,7 @@ export default tseslint.config(
       'src/workflows/**/*.ts',
       'src/protocol/**/*.ts',
       'examples/agents/**/*.ts',
+      'examples/itk/{agents,instruction}.ts',
       'templates/project/src/agents.ts',
     ],
     rules: {
@@ -80,7 +81,7 @@ export default tseslint.config(
   {
     // The examples are written as a user writes a project: through the package's public subpaths only.
     files: ['examples/**/*.ts', 'templates/**/*.ts'],
-    ignores: ['examples/agents/**/*.ts', 'templates/project/src/agents.ts'],
+    ignores: ['examples/agents/**/*.ts', 'examples/itk/{agents,instruction}.ts', 'templates/project/src/agents.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
