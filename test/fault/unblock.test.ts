@@ -16,6 +16,7 @@ import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { writeApprovalProject } from '../support/approval-project.js';
 import { runCli } from '../support/cli-process.js';
 import { useTempDirs } from '../support/temp-dirs.js';
+import { browserAvailable, launchBrowser, newContext } from '../inbox/browser.js';
 import { testClient } from '../support/worker.js';
 import {
   agentUrl,
@@ -101,6 +102,34 @@ describe('unblocking tasks a deploy broke', { timeout: 180_000 }, () => {
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(metrics).toMatch(/a2a_gateway_requests_total\{[^}]*method="SendMessage"[^}]*outcome="TaskBlocked"\} [1-9]/);
   });
+
+  it.runIf(browserAvailable())(
+    'the inbox lists the blocked task as blocked by a deploy; its page says why and offers no answer',
+    async () => {
+      const browser = await launchBrowser();
+      try {
+        const page = await (await newContext(browser)).newPage();
+        await page.goto(`${gateway.url}/inbox/`);
+        const row = page.locator(`li.question[data-task="${answered}"] .blocked-row`);
+        // Visibility lags Temporal's flag of the failing workflow task by a second or so.
+        await expect
+          .poll(() => row.textContent({ timeout: 1_000 }).catch(() => null), { timeout: 30_000 })
+          .toBe('Blocked by a deploy: the code deployed makes other calls than the task recorded');
+
+        await page.goto(`${gateway.url}/inbox/task?${new URLSearchParams({ agent: AGENT, id: answered })}`);
+        const notice = page.locator('#answer .blocked');
+        await notice.waitFor({ state: 'visible' });
+        expect(await notice.textContent()).toMatch(
+          /^Blocked by a deployThe code deployed cannot continue this task: .*'notify'.*'audit'.*No answer can be taken until a fix is deployed/,
+        );
+        expect(await page.locator('#question-body').textContent()).toContain('Approve?');
+        expect(await page.locator('form.answer').count()).toBe(0);
+        expect(await page.locator('#task-meta .state').textContent()).toBe('Blocked by a deploy');
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   it('tasks unblock resets a blocked task on demand and says what it did; a task that is not blocked is left as it is', async () => {
     expect((await send(unblockedByHand)).error?.message).toMatch(SEND_AGAIN);
