@@ -142,7 +142,7 @@ export async function unblockOnStart(worker: Worker): Promise<void> {
     if (unblocked > 0) {
       Runtime.instance()
         .metricMeter.createCounter(UNBLOCK_METRIC, undefined, 'Blocked tasks a starting worker reset to go on')
-        .add(unblocked, { task_queue: taskQueue });
+        .add(unblocked, { taskQueue });
     }
   } catch (error) {
     log.warn({ err: error, taskQueue }, 'could not look for blocked tasks');

@@ -106,6 +106,7 @@ describe('unblocking tasks a deploy broke', { timeout: 180_000 }, () => {
   it.runIf(browserAvailable())(
     'the inbox lists the blocked task as blocked by a deploy; its page says why and offers no answer',
     async () => {
+      expect((await send(answered)).error?.message).toMatch(SEND_AGAIN);
       const browser = await launchBrowser();
       try {
         const page = await (await newContext(browser)).newPage();
@@ -166,7 +167,12 @@ describe('unblocking tasks a deploy broke', { timeout: 180_000 }, () => {
     await Promise.all([blocked(answered), blocked(unblockedByHand)]);
     await worker.stop('SIGTERM');
     const resetsBefore = await resetsOf(answered);
-    worker = await startWorker({ taskQueue, config: configs.c }); // the fix
+    const workerMetricsPort = await freePort();
+    worker = await startWorker({
+      taskQueue,
+      config: configs.c, // the fix
+      env: { A2A_WORKER_METRICS_PORT: String(workerMetricsPort), HOST: '127.0.0.1' },
+    });
     await waitFor('the worker to unblock both tasks', async () =>
       [answered, unblockedByHand].every((taskId) =>
         worker
@@ -183,6 +189,9 @@ describe('unblocking tasks a deploy broke', { timeout: 180_000 }, () => {
     const resets = await resetsOf(answered);
     expect(resets).toHaveLength(resetsBefore.length + 1);
     expect(resets.at(-1)).toMatch(/^a2a-temporal: unblocked by worker \S+: its workflow task failed under build \S+/);
+
+    const workerMetrics = await (await fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`)).text();
+    expect(workerMetrics).toMatch(new RegExp(`a2a_tasks_unblocked_total\\{[^}]*taskQueue="${taskQueue}"[^}]*\\} 2\\b`));
 
     for (const taskId of [answered, unblockedByHand]) {
       const done = await send(taskId);
