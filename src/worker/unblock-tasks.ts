@@ -14,16 +14,17 @@
  * A worker unblocks its queue's tasks when it starts, before it polls, but only those whose failure
  * happened under another build than its own (the SDK's build ID is a hash of the workflow bundle,
  * or the Worker Versioning build ID): code that cannot continue a task would only fail it again, so
- * it is not reset again (once per failure, never in a loop). The failed attempt a worker may still
- * hold (the SDK reports a workflow task's first failure only, and lets later attempts time out)
- * is no reason to wait: nothing of an uncompleted workflow task is in history, so the reset loses
- * nothing of it. A reset goes only to a point no completed workflow task follows, as read just
- * before; a fixed worker that completes the retry in the milliseconds between that read and the
- * reset would have its work done again on the new run (Updates and signals it took are
- * reapplied). Older workers still polling may take a reset task's workflow task and fail it again: stop them first, or run
- * `a2a-temporal tasks unblock --all` once they are gone; it resets on demand, whatever the build.
+ * it is not reset again (once per failure, never in a loop). An attempt a worker may still hold
+ * (the SDK reports only a workflow task's first failure and lets later attempts time out) is no
+ * reason to wait: nothing of an uncompleted workflow task is in history, so the reset loses
+ * nothing. The reset goes to a failure no completed workflow task follows, as read just before; a
+ * fixed worker completing the retry in the milliseconds between would have its work done again on
+ * the new run (the Updates and signals it took are reapplied). Older workers still polling may
+ * take a reset task and fail it again: stop them first, or run `a2a-temporal tasks unblock --all`
+ * once they are gone (it resets on demand, whatever the build).
  */
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime, type Worker } from '@temporalio/worker';
 import { taskIdOfWorkflow, workflowIdForTask } from '../protocol/contract.js';
 import { failingWorkflowTask, lastFailure, latestEvents } from '../gateway/task-workflows/blocked.js';
@@ -35,6 +36,8 @@ import { UNBLOCK_METRIC } from '../protocol/telemetry.js';
 
 const log = logger.child({ component: 'unblock' });
 
+/** Workers starting together look for blocked tasks up to this far apart (see unblockOnStart). */
+const START_SPREAD_MS = 1_000;
 /** Tasks described at a time while a queue is looked through. */
 const DESCRIBES_AT_ONCE = 8;
 
@@ -71,8 +74,6 @@ export async function unblockTask(client: Client, taskId: string, options: Unblo
     workflowExecution: { workflowId: description.workflowId, runId: description.runId },
     workflowTaskFinishEventId: failed.eventId,
     reason: `a2a-temporal: unblocked by ${options.by}: its workflow task failed${failedUnder ? ` under build ${failedUnder}` : ''}; the task goes on from there`,
-    // Workers starting side by side reset each failure once: the same request is done once.
-    requestId: `unblock-${description.runId}-${failed.eventId?.toString()}`,
     identity: options.by,
   });
   log.info({ taskId, runId, failedUnder, by: options.by }, 'task unblocked');
@@ -130,6 +131,10 @@ function eventNumber(id: HistoryEvent['eventId']): number {
 export async function unblockOnStart(worker: Worker): Promise<void> {
   const { client } = worker;
   if (!client) return;
+  // Temporal does not make a second reset of the same run and event a no-op (measured: a second
+  // run, the first one terminated), and replicas of a deployment often start at the same moment:
+  // spread their looks, so that the later one finds the task already going on (its run, not failing).
+  await sleep(Math.random() * START_SPREAD_MS);
   const { taskQueue, identity, buildId, workerDeploymentOptions } = worker.options;
   const version = workerDeploymentOptions?.version;
   try {
