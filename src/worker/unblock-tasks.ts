@@ -24,6 +24,7 @@
  * once they are gone (it resets on demand, whatever the build).
  */
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime, type Worker } from '@temporalio/worker';
 import { taskIdOfWorkflow, workflowIdForTask } from '../protocol/contract.js';
@@ -54,12 +55,18 @@ export interface UnblockOptions {
   by: string;
   /** Reset only tasks whose workflow task failed under another build than this one. */
   unlessFailedUnder?: string;
+  /** Awaited once a task is seen blocked, before it is looked at again and reset (see unblockOnStart). */
+  beforeReset?: () => Promise<void>;
 }
 
 /** Resets `taskId`'s workflow to its failed workflow task when it is blocked (and `options` allow). */
 export async function unblockTask(client: Client, taskId: string, options: UnblockOptions): Promise<Unblock> {
   const description = await client.workflow.getHandle(workflowIdForTask(taskId)).describe();
   if (!failingWorkflowTask(description)) return { taskId, outcome: 'not-blocked' };
+  if (options.beforeReset) {
+    await options.beforeReset();
+    return unblockTask(client, taskId, { ...options, beforeReset: undefined });
+  }
   const events = await latestEvents(client, taskId, description.runId);
   const failed = lastFailure(events);
   const started = failed && startedEventOf(failed, events);
@@ -75,6 +82,8 @@ export async function unblockTask(client: Client, taskId: string, options: Unblo
     workflowTaskFinishEventId: failed.eventId,
     reason: `a2a-temporal: unblocked by ${options.by}: its workflow task failed${failedUnder ? ` under build ${failedUnder}` : ''}; the task goes on from there`,
     identity: options.by,
+    // Required; Temporal does not dedupe resets by it (see unblockOnStart).
+    requestId: randomUUID(),
   });
   log.info({ taskId, runId, failedUnder, by: options.by }, 'task unblocked');
   return { taskId, outcome: 'unblocked', runId: runId!, ...(failedUnder && { failedUnder }) };
@@ -133,13 +142,16 @@ export async function unblockOnStart(worker: Worker): Promise<void> {
   if (!client) return;
   // Temporal does not make a second reset of the same run and event a no-op (measured: a second
   // run, the first one terminated), and replicas of a deployment often start at the same moment:
-  // spread their looks, so that the later one finds the task already going on (its run, not failing).
-  await sleep(Math.random() * START_SPREAD_MS);
+  // once one sees a blocked task, it pauses a random while and looks again, so that of replicas
+  // looking together the later ones find the task going on (its new run, not failing).
+  let spread: Promise<void> | undefined;
+  const pause = () => (spread ??= sleep(Math.random() * START_SPREAD_MS));
   const { taskQueue, identity, buildId, workerDeploymentOptions } = worker.options;
   const version = workerDeploymentOptions?.version;
   try {
     const results = await unblockQueue(client, taskQueue, {
       by: `worker ${identity}`,
+      beforeReset: pause,
       unlessFailedUnder: version?.buildId ?? buildId,
       ...(version && { runsVersion: `${version.deploymentName}:${version.buildId}` }),
     });
