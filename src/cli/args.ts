@@ -51,7 +51,8 @@ export type Command =
   | (TaskCommand & Outgoing & { kind: 'tasks reply'; id: string; noWait: boolean })
   | (TaskCommand & ListFilters & { kind: 'tasks list' })
   | (TaskCommand & { kind: 'tasks show'; id: string; historyLength?: number })
-  | (TaskCommand & { kind: 'tasks cancel'; id: string; responder?: string });
+  | (TaskCommand & { kind: 'tasks cancel'; id: string; responder?: string })
+  | ({ kind: 'tasks unblock'; id?: string; all: boolean } & TemporalTarget);
 
 /** How a parse that asked for help ends: `topic` is the command whose help to print ("" for all). */
 class HelpRequest {

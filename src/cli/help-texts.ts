@@ -20,7 +20,7 @@ Environment:
   A2A_API_KEY    API key for a gateway with authentication (sent as X-API-Key)
   A2A_TOKEN      JWT for a gateway with authentication (sent as Authorization: Bearer)
   A2A_CLI_STATE  chat state file
-  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup, schedules and check-deploy`;
+  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup, schedules, check-deploy and tasks unblock`;
 
 export interface HelpText {
   summary: string;
@@ -65,7 +65,7 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
     examples: ['a2a-temporal chat purchase-approval'],
   },
   tasks: {
-    summary: 'List, show, answer and cancel tasks (a2a-temporal tasks COMMAND --help for details)',
+    summary: 'List, show, answer, cancel and unblock tasks (a2a-temporal tasks COMMAND --help for details)',
     examples: [
       'a2a-temporal tasks list --state input-required',
       'a2a-temporal tasks show ID',
@@ -99,6 +99,12 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
   'tasks cancel': {
     summary: 'Cancel a task; returns once its work has really stopped (CancelTask)',
     examples: ['a2a-temporal tasks cancel 3f0c9a4e-...'],
+  },
+  'tasks unblock': {
+    summary: 'Let a task blocked by a deploy go on now: reset it to its failed workflow task',
+    details:
+      "A task whose workflow task keeps failing (the code deployed could not continue it) waits for Temporal's next retry, up to minutes apart. This resets its workflow to the failed workflow task: the same task ID, state, question and answers so far, on a new run that a worker takes at once; messages refused while it was blocked must be sent again. A worker does this for its task queue's tasks when it starts (those failed under other code); use this for the rest, e.g. after old workers stopped. --all: every blocked task of the task queue (A2A_TASK_QUEUE). Reaches Temporal with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS* (flags win), as setup does.",
+    examples: ['a2a-temporal tasks unblock 3f0c9a4e-...', 'A2A_TASK_QUEUE=shop a2a-temporal tasks unblock --all'],
   },
   inbox: {
     summary: 'List the questions waiting for you, across agents (the approvals inbox in a terminal)',

@@ -10,6 +10,7 @@ import { runDev, runGateway, runWorker } from './commands/serve.js';
 import { runInit } from './commands/init.js';
 import { runSend } from './commands/send.js';
 import { runSchedules } from './commands/schedules.js';
+import { runTasksUnblock } from './commands/unblock.js';
 import { runSetup } from './commands/setup.js';
 import { runTasksCancel, runTasksList, runTasksShow } from './commands/tasks.js';
 import { ExitCode, toCliError, type CliError } from './errors.js';
@@ -55,6 +56,8 @@ async function dispatch(command: Command, io: Io): Promise<ExitCode> {
       return runTasksCancel(command, io);
     case 'setup':
       return runSetup(command, io);
+    case 'tasks unblock':
+      return runTasksUnblock(command, io);
     case 'schedules list':
     case 'schedules pause':
     case 'schedules resume':

@@ -97,6 +97,11 @@ const COMMAND_LINE = {
     new Option('--as <NAME>', 'Who cancels, recorded in the audit timeline').env('A2A_RESPONDER'),
     ...TASK,
   ],
+  'tasks unblock': [
+    new Argument('[ID]', 'The task ID').argParser(nonEmpty('ID')),
+    new Option('--all', 'Every blocked task of the task queue (env A2A_TASK_QUEUE, default a2a-temporal)'),
+    ...TEMPORAL,
+  ],
   inbox: [
     new Option('--agent <NAME>', "Only this agent's questions (default: every agent's)").env('A2A_AGENT'),
     new Option('--sort <ORDER>', 'deadline: the soonest deadline first; age: the longest waiting first')

@@ -89,7 +89,7 @@ const VERSIONING_BEHAVIOR = defineSearchAttributeKey('TemporalWorkflowVersioning
 const DEPLOYMENT_VERSION = defineSearchAttributeKey('TemporalWorkerDeploymentVersion', SearchAttributeType.KEYWORD);
 
 /** The version a task is pinned to ("shop-agents:v2"), if it is. */
-function pinnedVersionOf(row: WorkflowExecutionInfo): string | undefined {
+export function pinnedVersionOf(row: WorkflowExecutionInfo): string | undefined {
   if (row.typedSearchAttributes.get(VERSIONING_BEHAVIOR) !== 'Pinned') return undefined;
   return row.typedSearchAttributes.get(DEPLOYMENT_VERSION) ?? 'an unnamed version';
 }

@@ -37,6 +37,9 @@ export const TASK_METRICS = {
   settled: 'a2a_tasks_settled',
 } as const;
 
+/** The counter of blocked tasks a starting worker reset (src/worker/unblock-tasks.ts; `_total` appended there). */
+export const UNBLOCK_METRIC = 'a2a_tasks_unblocked';
+
 /** Counters the model activity adds to the worker's Prometheus metrics (`_total` appended there). */
 export const MODEL_METRICS = {
   tokens: 'a2a_model_tokens',

@@ -91,6 +91,14 @@ function withoutOtelSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
+/**
+ * Temporal flags a workflow whose workflow task keeps failing in its TemporalReportedProblems
+ * search attribute (its UI's "Task Failures" view), by default after 5 failures in a row: a minute
+ * or more of retries. In development a task blocked by a deploy is listed as such (the inbox's
+ * rows) from its first failure.
+ */
+const DEV_DYNAMIC_CONFIG = { 'system.numConsecutiveWorkflowTaskProblemsToTriggerSearchAttribute': 1 };
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const source = locateTemporalCli();
   const port = options.port ?? (await freePort());
@@ -101,7 +109,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   for (const { name, type } of SEARCH_ATTRIBUTE_DEFINITIONS) {
     args.push('--search-attribute', `${name}=${searchAttributeTypeName(type)}`);
   }
-  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+  for (const [key, value] of Object.entries({ ...DEV_DYNAMIC_CONFIG, ...options.dynamicConfig })) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }
   if (source.kind === 'sdk-download') return startWithSdkDownload(args.slice(2));

@@ -5,7 +5,8 @@
  * package, so agent code and the task workflow share one `AgentFailure` and one agent API. The
  * bundle also counts tasks started and settled on the worker's metrics (src/workflows/metrics-interceptors.ts),
  * and writes the memo and search attribute upserts of each activation as one of each
- * (src/workflows/coalesced-upserts.ts).
+ * (src/workflows/coalesced-upserts.ts). As the worker starts, it unblocks its queue's tasks that
+ * earlier code could not continue (src/worker/unblock-tasks.ts).
  */
 import {
   bundleWorkflowCode,
@@ -23,6 +24,7 @@ import type { ApproverChannelOptions } from '../activities/approver-notices.js';
 import { createPackageActivities } from '../activities/index.js';
 import type { ApprovalDefaults } from '../workflows/approver-notifications.js';
 import { reportRetries } from './retry-reports.js';
+import { unblockOnStart } from './unblock-tasks.js';
 import { checkToolActivities } from './tool-activities-check.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
@@ -169,6 +171,8 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
       };
     },
     async runWorker(worker, next) {
+      // Before it polls, so that this worker is not running a task's workflow task while it is reset.
+      await unblockOnStart(worker);
       try {
         await next(worker);
       } finally {

@@ -3,9 +3,9 @@
  * and audits, then asks; two tasks wait. Version B swaps the two calls without `ctx.patched` (its
  * worker cannot continue them), version C makes the swap behind `ctx.patched` (the fix). While B
  * runs, an answer is refused at once with a typed "blocked" error on every transport, GetTask and
- * `tasks show` show the question and why the task is blocked; C deployed right after takes the
- * task at Temporal's next retry (a fix deployed minutes later waits for Temporal's grown retry gap,
- * up to ~20-30 s measured: not made faster here). The answer sent while blocked is applied once.
+ * `tasks show` show the question and why the task is blocked; C's worker, as it starts, resets the
+ * tasks B failed (test/fault/unblock.test.ts shows that it did), so they go on at once rather than
+ * at Temporal's next retry. The answer sent while blocked, sent again, is applied once.
  */
 import { Message } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';

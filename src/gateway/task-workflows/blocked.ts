@@ -29,7 +29,7 @@ export interface BlockedMarker {
 const LAST_EVENTS = 20;
 
 /** Whether the describe shows a workflow task that failed at least once and is being retried. */
-function failingWorkflowTask(description: WorkflowExecutionDescription): boolean {
+export function failingWorkflowTask(description: WorkflowExecutionDescription): boolean {
   return description.status.name === 'RUNNING' && (description.raw.pendingWorkflowTask?.attempt ?? 0) > 1;
 }
 
@@ -45,12 +45,7 @@ export async function blockedMarker(
 ): Promise<BlockedMarker | undefined> {
   if (!failingWorkflowTask(description)) return undefined;
   const pending = description.raw.pendingWorkflowTask!;
-  const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
-    namespace: client.options.namespace,
-    execution: { workflowId: workflowIdForTask(taskId), runId: description.runId },
-    maximumPageSize: LAST_EVENTS,
-  });
-  const failure = lastFailure(history?.events ?? []);
+  const failure = lastFailure(await latestEvents(client, taskId, description.runId));
   const since = failure?.eventTime ?? pending.originalScheduledTime;
   const marker: BlockedMarker = {
     reason: failure
@@ -81,8 +76,18 @@ export function blockedError(
   return new TaskBlockedError(message, marker.reason);
 }
 
+/** The last events of a run of the task's workflow, newest first: a failure of its workflow task is among them. */
+export async function latestEvents(client: Client, taskId: string, runId: string): Promise<HistoryEvent[]> {
+  const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
+    namespace: client.options.namespace,
+    execution: { workflowId: workflowIdForTask(taskId), runId },
+    maximumPageSize: LAST_EVENTS,
+  });
+  return history?.events ?? [];
+}
+
 /** The latest workflow task failure or timeout since the last completed workflow task (events newest first). */
-function lastFailure(newestFirst: HistoryEvent[]): HistoryEvent | undefined {
+export function lastFailure(newestFirst: HistoryEvent[]): HistoryEvent | undefined {
   for (const event of newestFirst) {
     if (event.workflowTaskCompletedEventAttributes) return undefined;
     if (event.workflowTaskFailedEventAttributes || event.workflowTaskTimedOutEventAttributes) return event;

@@ -5,6 +5,8 @@
  * asked or answered a second ago may still be missing or listed.
  */
 import type { Client } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes.js';
 import {
   GROUP_PREFIX,
   isAllowedResponder,
@@ -33,7 +35,16 @@ export interface WaitingQuestionRow {
   /** Who asked: the task's owner (absent without authentication). */
   askedBy?: string;
   question: Omit<PendingQuestion, 'details'> & { details?: JsonObject };
+  /** Why no answer can be taken now, when Temporal reports the task's workflow task failing (blocked by a deploy). */
+  blocked?: string;
 }
+
+/**
+ * Temporal's own flag of a workflow whose workflow task keeps failing or timing out (set after a
+ * few failures in a row, 5 by default; cleared by the next success): what its UI's "Task Failures"
+ * view lists. Values like "category=WorkflowTaskFailed", "cause=WorkflowTaskFailedCauseNonDeterministicError".
+ */
+const REPORTED_PROBLEMS = defineSearchAttributeKey('TemporalReportedProblems', SearchAttributeType.KEYWORD_LIST);
 
 export type QuestionOrder = 'deadline' | 'age';
 
@@ -72,10 +83,12 @@ export async function questionsWaitingFor(client: Client, request: WaitingForReq
   );
   const converter = client.workflow.options.loadedDataConverter;
   const rows = await Promise.all(
-    (page.executions ?? []).map(async (row) => {
-      const fields = row.memo?.fields;
+    (page.executions ?? []).map(async (execution) => {
+      const fields = execution.memo?.fields;
       const summary = fields?.[SUMMARY_MEMO] ? (await decodeMemo(converter, fields))[SUMMARY_MEMO] : undefined;
-      return summary ? rowOf(summary as WireTask) : undefined;
+      const row = summary ? rowOf(summary as WireTask) : undefined;
+      const blocked = row && blockedReason(execution.searchAttributes?.indexedFields);
+      return row && blocked ? { ...row, blocked } : row;
     }),
   );
   const questions = rows.filter((row): row is WaitingQuestionRow => !!row && mayAnswer(row, request.caller));
@@ -126,6 +139,17 @@ function rowOf(summary: WireTask): WaitingQuestionRow | undefined {
     ...(owner && { askedBy: owner }),
     question: pendingQuestion,
   };
+}
+
+/** Why the row's task is blocked, in the list's words, from Temporal's reported problems; undefined while none is reported. */
+function blockedReason(indexedFields: Parameters<typeof decodeTypedSearchAttributes>[0]): string | undefined {
+  const problems = decodeTypedSearchAttributes(indexedFields).get(REPORTED_PROBLEMS) ?? [];
+  if (problems.includes('cause=WorkflowTaskFailedCauseNonDeterministicError')) {
+    return 'the code deployed makes other calls than the task recorded';
+  }
+  if (problems.includes('category=WorkflowTaskFailed')) return 'its workflow task keeps failing';
+  if (problems.includes('category=WorkflowTaskTimedOut')) return 'its workflow task keeps timing out';
+  return undefined;
 }
 
 /** The same rule the task's workflow applies to a reply (task-runtime.ts), from the row alone. */

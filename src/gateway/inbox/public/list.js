@@ -121,6 +121,8 @@ function row(item) {
       item.request && h('span', { class: 'request', text: item.request }),
       h('span', { class: 'prompt', text: question.prompt }),
       question.details?.tool && toolCall(question.details),
+      // Its page says why and offers no answer (task-view.js): the task takes none until a fix runs.
+      item.blocked && h('span', { class: 'blocked-row', text: `Blocked by a deploy: ${item.blocked}` }),
       h(
         'span',
         { class: 'meta' },

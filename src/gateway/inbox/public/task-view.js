@@ -38,6 +38,20 @@ export function waitingQuestion(task) {
   return waiting ? question : undefined;
 }
 
+/** Why the task takes no answer now (Task.metadata.blocked, set by the gateway), and what comes next. */
+export function blockedNotice(blocked) {
+  return h(
+    'div',
+    { class: 'blocked', role: 'status' },
+    h('p', { class: 'blocked-title', text: 'Blocked by a deploy' }),
+    h('p', { text: `The code deployed cannot continue this task: ${blocked.reason}.` }),
+    h('p', {
+      class: 'hint',
+      text: 'No answer can be taken until a fix is deployed; the form comes back here once the task goes on.',
+    }),
+  );
+}
+
 /** The request as a title, who made it, when and where the task stands. */
 export function renderHeader(task, agent) {
   const metadata = task.metadata ?? {};
@@ -49,7 +63,7 @@ export function renderHeader(task, agent) {
     byId('task-meta'),
     metadata.owner && h('span', { text: `Requested by ${metadata.owner}` }),
     started && h('span', { text: `started ${clockTime(started)}` }),
-    h('span', { class: 'state', text: stateWords(task.status?.state) }),
+    h('span', { class: 'state', text: metadata.blocked ? 'Blocked by a deploy' : stateWords(task.status?.state) }),
   );
 }
 

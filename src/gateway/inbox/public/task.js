@@ -11,6 +11,7 @@ import { jsonControl, problems, schemaControls, unwrap } from './schema-form.js'
 import { responderName, showIdentity } from './session.js';
 import {
   artifacts,
+  blockedNotice,
   message,
   questionView,
   renderHeader,
@@ -79,20 +80,22 @@ function render(task) {
 
 function renderQuestion(task) {
   const question = waitingQuestion(task);
-  const key = question ? question.askedAt : stateName(task.status?.state);
+  // A task blocked by a deploy takes no answer: the notice stands where the form would (until a fix runs).
+  const blocked = task.metadata?.blocked;
+  const key = `${question ? question.askedAt : stateName(task.status?.state)}${blocked ? ' blocked' : ''}`;
   if (key === shownQuestion) return;
   shownQuestion = key;
   if (!question) {
     byId('question-title').textContent = 'No question waits';
     // Said once: by the outcome of an answer when there is one (showOutcome ran first).
     fill(byId('question-body'), !byId('outcome').textContent && h('p', { text: outcomeOf(task) }));
-    fill(byId('answer'));
+    fill(byId('answer'), blocked && blockedNotice(blocked));
     return;
   }
   watched = { askedAt: question.askedAt, byMe: false };
   byId('question-title').textContent = 'The question';
   fill(byId('question-body'), questionView(question, agent, task.metadata?.owner));
-  fill(byId('answer'), answerForms(question));
+  fill(byId('answer'), blocked ? blockedNotice(blocked) : answerForms(question));
 }
 
 /**
