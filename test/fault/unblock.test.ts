@@ -121,7 +121,7 @@ describe('unblocking tasks a deploy broke', { timeout: 180_000 }, () => {
         const notice = page.locator('#answer .blocked');
         await notice.waitFor({ state: 'visible' });
         expect(await notice.textContent()).toMatch(
-          /^Blocked by a deployThe code deployed cannot continue this task: .*'notify'.*'audit'.*No answer can be taken until a fix is deployed/,
+          /^Blocked by a deployThe code deployed cannot continue this task: the new code runs activity `audit` before activity `notify`.*No answer can be taken until a fix is deployed/,
         );
         expect(await page.locator('#question-body').textContent()).toContain('Approve?');
         expect(await page.locator('form.answer').count()).toBe(0);
