@@ -61,7 +61,15 @@ export class ArtifactMirror {
     this.taskId ??= taskId;
     let mirrored = this.artifacts.get(artifact.artifactId);
     if (!mirrored) {
-      mirrored = { ...(artifact.name && { name: artifact.name }), parts: [], carried: 0, bytes: 0, full: false, sent: 0, lastChunk };
+      mirrored = {
+        ...(artifact.name && { name: artifact.name }),
+        parts: [],
+        carried: 0,
+        bytes: 0,
+        full: false,
+        sent: 0,
+        lastChunk,
+      };
       this.artifacts.set(artifact.artifactId, mirrored);
     }
     mirrored.parts = parts;
@@ -80,7 +88,8 @@ export class ArtifactMirror {
 
   private schedule(): void {
     if (this.timer) return;
-    const due = this.lastBatch === undefined ? 0 : this.lastBatch + followSpacingMs(Date.now() - this.since) - Date.now();
+    const due =
+      this.lastBatch === undefined ? 0 : this.lastBatch + followSpacingMs(Date.now() - this.since) - Date.now();
     this.timer = setTimeout(
       () => {
         this.timer = undefined;

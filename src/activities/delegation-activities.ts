@@ -23,7 +23,9 @@ import { streamRemoteTask } from './remote-streams.js';
 export function createDelegationActivities(remoteAgents: Readonly<Record<string, RemoteAgentConfig>> = {}) {
   /** The activity on the address the call means, failing for good where no retry can help. */
   const resolving =
-    <I extends RemoteTaskInput | RemoteSendInput | RemoteStreamInput>(activity: (input: I) => Promise<RemoteTaskSnapshot>) =>
+    <I extends RemoteTaskInput | RemoteSendInput | RemoteStreamInput>(
+      activity: (input: I) => Promise<RemoteTaskSnapshot>,
+    ) =>
     async (input: I): Promise<RemoteTaskSnapshot> => {
       try {
         const address = resolveAddress(input, remoteAgents);

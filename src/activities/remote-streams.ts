@@ -45,9 +45,15 @@ export async function streamRemoteTask(input: RemoteStreamInput): Promise<Remote
   const mirror = new ArtifactMirror(context.client.workflow.getHandle(workflowId), input.callId);
   /** The task as GetTask says, if it needs the calling task now (a status not the one just answered). */
   const settled = async (id: string) => {
-    const task = await client.getTask({ tenant: '', id, historyLength: 0 }, requestOptions(input, context.cancellationSignal));
+    const task = await client.getTask(
+      { tenant: '', id, historyLength: 0 },
+      requestOptions(input, context.cancellationSignal),
+    );
     const snapshot = snapshotOf(name, task);
-    return isSettled(snapshot.state) && snapshot.statusKey !== input.answeredStatus ? snapshot : undefined;
+    if (!isSettled(snapshot.state) || snapshot.statusKey === input.answeredStatus) return undefined;
+    // What the stream did not show (it dropped, or the task ended meanwhile) is this task's too.
+    mirror.snapshot(id, snapshot.artifacts);
+    return snapshot;
   };
   return withHeartbeats(
     async (signal) => {

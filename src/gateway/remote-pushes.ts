@@ -20,15 +20,19 @@ export function remotePushRouter(client: Client): Router {
   const router = Router();
   router.post('/:taskId', (req: Request, res: Response, next) => {
     const token = req.get(NOTIFICATION_TOKEN_HEADER);
-    const refuse = () => void res.status(401).json(restErrorBody(401, 'UNAUTHENTICATED', 'Not a push this gateway waits for'));
+    const refuse = () =>
+      void res.status(401).json(restErrorBody(401, 'UNAUTHENTICATED', 'Not a push this gateway waits for'));
     if (!token) return refuse();
     const handle = client.workflow.getHandle(workflowIdForTask(String(req.params.taskId)));
     client
-      .withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => handle.executeUpdate(remotePushUpdate, { args: [{ token }] }))
+      .withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
+        handle.executeUpdate(remotePushUpdate, { args: [{ token }] }),
+      )
       .then(
         () => void res.status(204).end(),
         (error: unknown) => {
-          const type = error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type;
+          const type =
+            error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type;
           // Already woken: the call reads the task anyway, this push is as good as taken.
           if (type === REMOTE_PUSH_PENDING) return void res.status(204).end();
           if (type === REMOTE_PUSH_UNKNOWN || error instanceof WorkflowNotFoundError) return refuse();

@@ -102,12 +102,7 @@ export async function callRemoteAgent(
     ...(options.credentials && { credentials: options.credentials }),
     ...(options.cardKeys && { cardKeys: options.cardKeys }),
   };
-  const remote = async (
-    name: string,
-    activityOptions: ActivityOptions,
-    summary: string,
-    input: RemoteInput,
-  ) => {
+  const remote = async (name: string, activityOptions: ActivityOptions, summary: string, input: RemoteInput) => {
     const activities = proxyActivities<Record<string, RemoteActivity>>(activityOptions);
     try {
       return await activities[name]!.executeWithOptions({ summary: uiText(summary) }, [input]);
@@ -131,7 +126,12 @@ export async function callRemoteAgent(
     runtime.remoteStreams.add(callId);
     try {
       const resubscribe = options.resubscribe === true && { resubscribe: true };
-      return await remote(REMOTE_STREAM_ACTIVITY, FOLLOW_OPTIONS, summary, { ...address, callId, ...resubscribe, ...input });
+      return await remote(REMOTE_STREAM_ACTIVITY, FOLLOW_OPTIONS, summary, {
+        ...address,
+        callId,
+        ...resubscribe,
+        ...input,
+      });
     } finally {
       runtime.remoteStreams.delete(callId);
     }
@@ -184,7 +184,12 @@ export async function callRemoteAgent(
       const spacing = followSpacingMs(Date.now() - since);
       await sleep(spacing);
       runtime.remotePushes.set(pushToken!, false);
-      const read = await remote(REMOTE_READ_ACTIVITY, SEND_OPTIONS, `read ${snapshot.agent} task ${input.taskId}`, input);
+      const read = await remote(
+        REMOTE_READ_ACTIVITY,
+        SEND_OPTIONS,
+        `read ${snapshot.agent} task ${input.taskId}`,
+        input,
+      );
       if (isSettled(read.state) && read.statusKey !== input.answeredStatus) return read;
     }
   };
@@ -230,9 +235,7 @@ export async function callRemoteAgent(
       }
       // The remote task waits for input: ask it here, and send the answer back.
       const question = carriedQuestion(url, snapshot, options, refusal);
-      const asked = watchesQuestions
-        ? await askWatched(question)
-        : await host.ask(question, options.questionDeadline);
+      const asked = watchesQuestions ? await askWatched(question) : await host.ask(question, options.questionDeadline);
       if (asked && !('messageId' in asked)) {
         const note = movedOnText(asked, question.prompt);
         journal.effect('remote-agent:withdrawn', () => {

@@ -20,6 +20,7 @@ import { freePort } from '../../src/temporal/dev-server.js';
 import {
   agentUrl,
   cleanUp,
+  historyOf,
   rpc,
   sleep,
   startGateway,
@@ -556,7 +557,11 @@ describe("ctx.callAgent following as the A2A interop kit's agents do", { timeout
     const remote = (await rpc(agentUrl(financeGateway, 'finance-approval'), 'GetTask', { id: remoteId })).result;
     expect(remote.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(task.artifacts).toEqual([
-      expect.objectContaining({ artifactId: `${remoteId}-draft`, name: 'draft', parts: [{ text: 'first half, ' }, { text: 'second half' }] }),
+      expect.objectContaining({
+        artifactId: `${remoteId}-draft`,
+        name: 'draft',
+        parts: [{ text: 'first half, ' }, { text: 'second half' }],
+      }),
     ]);
     const answered = await send('yes', { taskId: task.id, agent: 'purchasing-streaming' });
     expect(answered.status.state).toBe('TASK_STATE_COMPLETED');
@@ -570,6 +575,18 @@ describe("ctx.callAgent following as the A2A interop kit's agents do", { timeout
       timeoutMs: 60_000,
     });
     expect(done.status.message.parts[0].text).toContain('purchased after "finance took its time"');
+    // B's task was given A's route, and A read B's task when woken instead of following it by polling.
+    const configs = await rpc(agentUrl(financeGateway, 'finance-approval'), 'ListTaskPushNotificationConfigs', {
+      taskId: delegationOf(done)!.taskId,
+    });
+    expect(configs.result.configs).toEqual([
+      expect.objectContaining({ url: `http://127.0.0.1:${ports.a}/a2a-temporal/remote-push/${task.id}` }),
+    ]);
+    const activities = (await historyOf(temporal, task.id)).flatMap(
+      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+    );
+    expect(activities).toContain('a2aTemporal.remoteAgent.read');
+    expect(activities).not.toContain('a2aTemporal.remoteAgent.follow');
   });
 
   it.each([
@@ -601,7 +618,7 @@ describe("ctx.callAgent following as the A2A interop kit's agents do", { timeout
     expect(done.metadata.pendingQuestion).toBeUndefined();
     const notes = (done.metadata.timeline as { message?: string }[]).map((entry) => entry.message);
     expect(notes).toContain(
-      "The finance-approval agent's task ended canceled while its question waited here; the question \"Approve a cabinet?\" is withdrawn",
+      'The finance-approval agent\'s task ended canceled while its question waited here; the question "Approve a cabinet?" is withdrawn',
     );
   });
 });

@@ -110,12 +110,15 @@ export async function startHostileAgent(): Promise<HostileAgent> {
         const task = streamed
           ? streamTask('TASK_STATE_COMPLETED', ['chunk one, ', 'chunk two'])
           : streamTask('TASK_STATE_WORKING', ['chunk one, ']);
-        return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: task }));
+        return response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, result: task }));
       }
       if (method !== 'SendStreamingMessage' && method !== 'SubscribeToTask') return response.writeHead(404).end();
       streamingCalls[method]++;
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       if (method === 'SendStreamingMessage') {
+        streamed = false;
         event({ task: { ...streamTask('TASK_STATE_WORKING', []), artifacts: [] } });
         event(chunk('chunk one, ', false, false));
         // Cut mid-stream, as a proxy that drops the connection would.
@@ -125,7 +128,9 @@ export async function startHostileAgent(): Promise<HostileAgent> {
       event({ task: streamTask('TASK_STATE_WORKING', ['chunk one, ']) });
       event(chunk('chunk two', true, true));
       streamed = true;
-      event({ statusUpdate: { taskId: streamTaskId, contextId: 'hostile-context', status: { state: 'TASK_STATE_COMPLETED' } } });
+      event({
+        statusUpdate: { taskId: streamTaskId, contextId: 'hostile-context', status: { state: 'TASK_STATE_COMPLETED' } },
+      });
       response.end();
     });
   };
