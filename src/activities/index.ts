@@ -10,7 +10,7 @@ import { createApproverActivities, type ApproverChannelOptions } from './approve
 import { createLlmActivities } from './llm.js';
 import { createMcpActivities } from './mcp.js';
 import { createPushActivities } from './push.js';
-import { createDelegationActivities } from './remote-agents.js';
+import { createDelegationActivities } from './delegation-activities.js';
 
 export interface PackageActivitiesOptions {
   /** The project's activities: the LLM tool runner calls them by name. */

@@ -8,51 +8,26 @@
 import { Message, SendMessageConfiguration, SendMessageRequest, Task, type SendMessageResult } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { Context } from '@temporalio/activity';
-import { IDEMPOTENCY_KEY_HEADER, type PendingQuestion } from '../protocol/contract.js';
+import { IDEMPOTENCY_KEY_HEADER, taskIdOfWorkflow, type PendingQuestion } from '../protocol/contract.js';
 import {
-  REMOTE_CANCEL_ACTIVITY,
-  REMOTE_FOLLOW_ACTIVITY,
-  REMOTE_SEND_ACTIVITY,
+  REMOTE_PUSH_PATH,
   type QuestionHop,
-  type RemoteAgentConfig,
   type RemoteSendInput,
   type RemoteTaskInput,
   type RemoteTaskSnapshot,
 } from '../protocol/delegation.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { JsonObject, WireMessage, WireTask } from '../protocol/wire.js';
-import { remoteAgentClient, requestOptions, resolveAddress } from '../delegation/remote-agents.js';
-import { finalFailureOf } from '../delegation/remote-failures.js';
+import { remoteAgentClient, requestOptions } from '../delegation/remote-agents.js';
 import { carried } from '../delegation/carried-results.js';
+import { publicUrlFromEnv } from '../channels/notice-text.js';
 
 /** Polling a remote task: quick at first (an approval answered at once), then every few seconds. */
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 4_000;
 
-/** `remoteAgents`: the project config's agents, which calls may name instead of a URL. */
-export function createDelegationActivities(remoteAgents: Readonly<Record<string, RemoteAgentConfig>> = {}) {
-  /** The activity on the address the call means, failing for good where no retry can help. */
-  const resolving =
-    <I extends RemoteTaskInput | RemoteSendInput>(activity: (input: I) => Promise<RemoteTaskSnapshot>) =>
-    async (input: I): Promise<RemoteTaskSnapshot> => {
-      try {
-        const address = resolveAddress(input, remoteAgents);
-        const snapshot = await activity({ ...input, ...address });
-        // A named agent: the calling task shows where it was reached.
-        return address.url === input.url ? snapshot : { ...snapshot, url: address.url };
-      } catch (error) {
-        throw finalFailureOf(error);
-      }
-    };
-  return {
-    [REMOTE_SEND_ACTIVITY]: resolving(sendToRemoteAgent),
-    [REMOTE_FOLLOW_ACTIVITY]: resolving(followRemoteTask),
-    [REMOTE_CANCEL_ACTIVITY]: resolving(cancelRemoteTask),
-  };
-}
-
-async function sendToRemoteAgent(input: RemoteSendInput): Promise<RemoteTaskSnapshot> {
-  const { name, client } = await remoteAgentClient(input);
+export async function sendToRemoteAgent(input: RemoteSendInput): Promise<RemoteTaskSnapshot> {
+  const { name, client, pushes } = await remoteAgentClient(input);
   const message: WireMessage = {
     messageId: input.messageId,
     role: 'ROLE_USER',
@@ -63,18 +38,50 @@ async function sendToRemoteAgent(input: RemoteSendInput): Promise<RemoteTaskSnap
   };
   const request = SendMessageRequest.fromJSON({ message });
   // The remote task is followed from here on (followRemoteTask), not inside one long request.
-  request.configuration = SendMessageConfiguration.fromJSON({ returnImmediately: true });
-  const headers: Record<string, string> = input.idempotencyKey
-    ? { [IDEMPOTENCY_KEY_HEADER]: input.idempotencyKey }
-    : {};
+  const push = pushConfigOf(input, pushes);
+  request.configuration = SendMessageConfiguration.fromJSON({
+    returnImmediately: true,
+    ...(push && { taskPushNotificationConfig: push }),
+  });
   const result = await client.sendMessage(
     request,
-    requestOptions(input, Context.current().cancellationSignal, headers),
+    requestOptions(input, Context.current().cancellationSignal, idempotencyHeaders(input)),
   );
-  return snapshotOf(name, result);
+  const snapshot = snapshotOf(name, result);
+  return push ? { ...snapshot, pushing: true } : snapshot;
 }
 
-async function followRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
+/**
+ * The push config a first message carries, if the call asks for one. A remote agent whose card
+ * says it does not push would refuse it: the call then follows the task as without one.
+ */
+export function pushConfigOf(input: Pick<RemoteSendInput, 'push'>, pushes: boolean) {
+  const { push } = input;
+  return push && pushes ? { url: push.url ?? pushUrlOfThisGateway(), token: push.token } : undefined;
+}
+
+export function idempotencyHeaders(input: RemoteSendInput | { idempotencyKey?: string }): Record<string, string> {
+  return input.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: input.idempotencyKey } : {};
+}
+
+/** This gateway's route for pushes about the calling task's remote tasks (src/gateway/remote-pushes.ts). */
+function pushUrlOfThisGateway(): string {
+  const callingTask = taskIdOfWorkflow(Context.current().info.workflowExecution?.workflowId ?? '');
+  return `${publicUrlFromEnv()}${REMOTE_PUSH_PATH}/${encodeURIComponent(callingTask ?? '')}`;
+}
+
+/** The remote task as it is now (a push only says that it changed). */
+export async function readRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
+  const { name, client } = await remoteAgentClient(input);
+  const task = await client.getTask(
+    { tenant: '', id: input.taskId, historyLength: 0 },
+    requestOptions(input, Context.current().cancellationSignal),
+  );
+  return snapshotOf(name, task);
+}
+
+/** Polls until the task needs the calling task (a status other than `answeredStatus`) or has ended. */
+export async function followRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
   const { name, client } = await remoteAgentClient(input);
   const context = Context.current();
   for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
@@ -91,7 +98,7 @@ async function followRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnaps
 }
 
 /** Asks the remote agent to cancel, then follows the task until it has ended (canceled, or done anyway). */
-async function cancelRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
+export async function cancelRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
   const { name, client } = await remoteAgentClient(input);
   const signal = Context.current().cancellationSignal;
   const canceled = await client
@@ -105,7 +112,7 @@ async function cancelRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnaps
   return snapshot && isTerminal(snapshot.state) ? snapshot : followRemoteTask(input);
 }
 
-function snapshotOf(agent: string, result: SendMessageResult): RemoteTaskSnapshot {
+export function snapshotOf(agent: string, result: SendMessageResult): RemoteTaskSnapshot {
   if ('messageId' in result) {
     // A message and no task: the remote agent answered at once, and that is the outcome.
     const { parts, messageId } = Message.toJSON(result) as WireMessage;

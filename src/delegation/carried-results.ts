@@ -15,7 +15,7 @@ import { unusable } from './remote-failures.js';
  * journal, well under the 2 MB limit. Each one also within what `ctx.artifact` takes, so that an
  * agent can pass every artifact it got on as its own.
  */
-const CARRIED_ARTIFACT_BYTES = 2 * MAX_ARTIFACT_BYTES;
+export const CARRIED_ARTIFACT_BYTES = 2 * MAX_ARTIFACT_BYTES;
 /** A snapshot larger than this without the artifacts left out (a huge status message) is not carried. */
 const MAX_SNAPSHOT_BYTES = 1_500_000;
 
@@ -58,7 +58,7 @@ export function carried(snapshot: RemoteTaskSnapshot, remoteOmitted: boolean): R
   return result;
 }
 
-function byteLength(value: unknown): number {
+export function byteLength(value: unknown): number {
   return new TextEncoder().encode(JSON.stringify(value)).length;
 }
 

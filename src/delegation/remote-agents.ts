@@ -34,6 +34,9 @@ export interface RemoteAgent {
   /** The name on its card. */
   name: string;
   client: Client;
+  /** What its card says it can do: SendStreamingMessage and SubscribeToTask; push notifications. */
+  streams: boolean;
+  pushes: boolean;
 }
 
 const clients = new Map<string, Promise<RemoteAgent>>();
@@ -76,7 +79,13 @@ async function connect(address: RemoteAgentAddress): Promise<RemoteAgent> {
   };
   const card = await new DefaultAgentCardResolver({ legacyCompat, fetchImpl }).resolve(cardUrl, '');
   if (address.cardKeys) await verifyCard(served, address.cardKeys, cardUrl);
-  return { name: card.name, client: await new ClientFactory(options).createFromAgentCard(card) };
+  const { streaming, pushNotifications } = card.capabilities ?? {};
+  return {
+    name: card.name,
+    client: await new ClientFactory(options).createFromAgentCard(card),
+    streams: streaming === true,
+    pushes: pushNotifications === true,
+  };
 }
 
 /** A card URL as given, else the agent's base URL's well-known card. */

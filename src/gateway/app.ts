@@ -43,6 +43,8 @@ import {
 import { answerLinkPageRouter, type AnswerLinkPageSettings } from '../channels/answer-link-page.js';
 import { ANSWER_LINKS_PATH } from '../channels/answer-links.js';
 import { requireExtensions } from './required-extensions.js';
+import { remotePushRouter } from './remote-pushes.js';
+import { REMOTE_PUSH_PATH } from '../protocol/delegation.js';
 import { allowHosts } from './host-check.js';
 import { logInternalError, restErrorBody } from './refusals.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -195,6 +197,8 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   if (options.slackInteractions) {
     app.use(SLACK_INTERACTIONS_PATH, slackInteractionsRouter(options.slackInteractions, guarded));
   }
+  // Authenticated by each call's own token (the calling task checks it), not the gateway's methods.
+  app.use(REMOTE_PUSH_PATH, remotePushRouter(options.client));
   // Behind the same authentication as the agents' calls: a list of names is no business of strangers.
   const directory = agentDirectory(options.agents, defaultName!, base);
   app.get(AGENT_DIRECTORY_PATH, authenticateHttp(authenticator, 'rest'), (_req, res) => void res.json(directory));

@@ -3,6 +3,7 @@
  * (Node, src/delegation) say to each other. A remote task is followed from activities; its state
  * comes back to the workflow as a RemoteTaskSnapshot after each step. Pure: no Node, no SDK.
  */
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PendingQuestion } from './contract.js';
 import type { TaskStateName } from './states.js';
 import type { JsonObject, WireArtifact, WirePart } from './wire.js';
@@ -11,6 +12,13 @@ import type { JsonObject, WireArtifact, WirePart } from './wire.js';
 export const REMOTE_SEND_ACTIVITY = 'a2aTemporal.remoteAgent.send';
 export const REMOTE_FOLLOW_ACTIVITY = 'a2aTemporal.remoteAgent.follow';
 export const REMOTE_CANCEL_ACTIVITY = 'a2aTemporal.remoteAgent.cancel';
+/** Sends the first message by SendStreamingMessage (or subscribes), and follows the task on the stream. */
+export const REMOTE_STREAM_ACTIVITY = 'a2aTemporal.remoteAgent.stream';
+/** One GetTask: what a push to this gateway woke the call to read. */
+export const REMOTE_READ_ACTIVITY = 'a2aTemporal.remoteAgent.read';
+
+/** Where remote tasks push to this gateway (`POST <A2A_PUBLIC_URL>/a2a-temporal/remote-push/<calling task id>`). */
+export const REMOTE_PUSH_PATH = '/a2a-temporal/remote-push';
 
 /** Failure types the activities end with when retrying cannot help. */
 export const REMOTE_AGENT_REFUSED = 'RemoteAgentRefused';
@@ -67,6 +75,23 @@ export interface RemoteSendInput extends RemoteAgentAddress {
   /** Sent as `Idempotency-Key`: a first message resent after a lost answer finds the same task. */
   idempotencyKey?: string;
   metadata?: JsonObject;
+  /**
+   * The remote task's push config: it pushes to `url`, or without one to this gateway's
+   * REMOTE_PUSH_PATH for the calling task; `token` comes back in X-A2A-Notification-Token.
+   */
+  push?: { url?: string; token: string };
+}
+
+/** The first message sent on a stream, or (with `taskId` and no `parts`) a subscription to the task. */
+export interface RemoteStreamInput extends Omit<RemoteSendInput, 'messageId' | 'parts'> {
+  /** Names the call's RemoteArtifactChunks, so that this task mirrors them into its own artifacts. */
+  callId: string;
+  messageId?: string;
+  parts?: WirePart[];
+  /** Leave the send's stream as soon as it names the task, and follow it by SubscribeToTask. */
+  resubscribe?: boolean;
+  /** As RemoteTaskInput's: a status that is the question answered, not the task's next state. */
+  answeredStatus?: string;
 }
 
 export interface RemoteTaskInput extends RemoteAgentAddress {
@@ -76,6 +101,42 @@ export interface RemoteTaskInput extends RemoteAgentAddress {
    * the agent's next state (an agent may show it until it has read the answer).
    */
   answeredStatus?: string;
+}
+
+/**
+ * The remote artifacts' chunks as they stream, for this task to publish as its own: each the
+ * artifact's parts from index `offset` on, so a resumed stream (whose first event repeats the whole
+ * artifact) adds only what this task lacks.
+ */
+export interface RemoteArtifactChunks {
+  callId: string;
+  /** The remote task's ID: this task's copy of artifact A is `<taskId>-<A>`. */
+  taskId: string;
+  chunks: {
+    artifactId: string;
+    name?: string;
+    offset: number;
+    parts: WirePart[];
+    lastChunk?: boolean;
+  }[];
+}
+
+export const remoteArtifactsSignal = defineSignal<[RemoteArtifactChunks]>('remoteArtifacts');
+
+/** A remote task pushed to this gateway: wakes the call that follows it (refused unless `token` is that call's). */
+export const remotePushUpdate = defineUpdate<void, [{ token: string }]>('remotePush');
+/** Refusals of remotePushUpdate: no call waits with this token; a wake is already pending. */
+export const REMOTE_PUSH_UNKNOWN = 'RemotePushUnknown';
+export const REMOTE_PUSH_PENDING = 'RemotePushPending';
+
+/**
+ * How long a streamed batch (or a pushed wake) may wait after the last: 250 ms, or 1% of how long
+ * the call has followed the task if more. A reader sees chunks within 1% of the stream's age, and a
+ * stream's signals grow with the log of its length (about 600 in an hour, 900 in a day), not with
+ * its chunks: the calling task's history stays far below Temporal's limits however chatty the remote.
+ */
+export function followSpacingMs(followedForMs: number): number {
+  return Math.max(250, followedForMs / 100);
 }
 
 /** Where a remote agent is, as configured for each deployment (`remoteAgents` in the project config). */
@@ -124,4 +185,6 @@ export interface RemoteTaskSnapshot {
    * `from` when the remote agent carried it up from an agent of its own.
    */
   question?: Pick<PendingQuestion, 'schema' | 'expects' | 'details' | 'outOfBand' | 'from'>;
+  /** Set by the first send when the remote agent took the push config (its card says it pushes). */
+  pushing?: boolean;
 }

@@ -205,6 +205,27 @@ export interface CallAgentOptions extends Omit<RemoteAgentAddress, 'url'> {
    * RemoteAgentFailed with state 'timed-out'. Default: no limit (an unreachable agent is retried for ever).
    */
   deadline?: Duration;
+  /**
+   * Follow the remote task on an A2A stream (SendStreamingMessage, then SubscribeToTask) instead of
+   * polling: its artifacts' chunks become this task's artifacts (`<remote task ID>-<artifact ID>`) as
+   * they come, the first at once, then in batches. A dropped stream is resumed with SubscribeToTask,
+   * never sent again. An agent whose card says it does not stream is polled. Default false.
+   */
+  streaming?: boolean;
+  /**
+   * Leave the send's stream as soon as it names the remote task, and follow the task by
+   * SubscribeToTask (as a client that lost its stream does). Implies `streaming`.
+   */
+  resubscribe?: boolean;
+  /**
+   * A push config for the remote task. `true`: it pushes to this gateway (the worker's
+   * `A2A_PUBLIC_URL`), and each push, authenticated by a token made for this call, wakes the call to
+   * read the remote task (GetTask stays the truth) instead of polling it. `{ url, token? }`: it pushes
+   * there, and the call follows the task as without. Left out for an agent whose card says it does not push.
+   */
+  pushNotification?: boolean | { url: string; token?: string };
+  /** With `pushNotification: true`: how long the call waits for a push before reading the task anyway. Default 1 minute. */
+  pushPollInterval?: Duration;
 }
 
 export interface RemoteAgentResult {

@@ -27,13 +27,13 @@ import {
   type UserMessage,
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
-import { callRemoteAgent } from './remote-agent-call.js';
-import { authQuestion, deadlineAt, inputQuestion, waitForReply } from './reply-wait.js';
+import { callRemoteAgent, REMOTE_QUESTION_WATCH } from './remote-agent-call.js';
+import { authQuestion, deadlineAt, inputQuestion, waitForReply, waitForReplyUnlessWithdrawn } from './reply-wait.js';
 import { agentMessage, type TaskRuntime } from './task-runtime.js';
 import { uiText } from '../protocol/ui-text.js';
 
-/** Journal kinds that are a wait for a human: continue-as-new may happen during them. */
-export const WAITING_STEPS = ['ask'] as const;
+/** Journal kinds that are a wait for a human (and the watch of a remote task beside it): continue-as-new may happen during them. */
+export const WAITING_STEPS = ['ask', REMOTE_QUESTION_WATCH] as const;
 
 const DEFAULT_ACTIVITY_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
@@ -109,9 +109,10 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
     },
 
     callAgent(url, remoteMessage, options) {
-      const ask = (question: PendingQuestion, deadline?: Duration) => {
+      const ask = (question: PendingQuestion, deadline?: Duration, withdrawn?: () => boolean) => {
         const at = deadlineAt(deadline);
-        return waitForReply(runtime, journal, at ? { ...question, deadline: at } : question);
+        const asked = at ? { ...question, deadline: at } : question;
+        return waitForReplyUnlessWithdrawn(runtime, journal, asked, withdrawn && { withdrawn });
       };
       return callRemoteAgent({ runtime, journal, ask }, url, remoteMessage, options);
     },

@@ -9,6 +9,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  condition,
   isCancellation,
   proxyActivities,
   sleep,
@@ -18,13 +19,17 @@ import {
 import type { Duration } from '@temporalio/common';
 import type { Delegation, PendingQuestion } from '../protocol/contract.js';
 import {
+  followSpacingMs,
   REMOTE_AGENT_REFUSED,
   REMOTE_AGENT_UNUSABLE,
   REMOTE_CANCEL_ACTIVITY,
   REMOTE_FOLLOW_ACTIVITY,
+  REMOTE_READ_ACTIVITY,
   REMOTE_SEND_ACTIVITY,
+  REMOTE_STREAM_ACTIVITY,
   type RemoteAgentAddress,
   type RemoteSendInput,
+  type RemoteStreamInput,
   type RemoteTaskInput,
   type RemoteTaskSnapshot,
 } from '../protocol/delegation.js';
@@ -41,8 +46,13 @@ import type { AgentJournal } from './agent-journal.js';
 import { agentMessage, type TaskRuntime } from './task-runtime.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
+import { watchesRemoteQuestions } from './task-patches.js';
 
-type RemoteActivity = (input: RemoteSendInput | RemoteTaskInput) => Promise<RemoteTaskSnapshot>;
+type RemoteInput = RemoteSendInput | RemoteTaskInput | RemoteStreamInput;
+type RemoteActivity = (input: RemoteInput) => Promise<RemoteTaskSnapshot>;
+
+/** The journal step of a remote task's follow while its question waits here (a wait continue-as-new may cut). */
+export const REMOTE_QUESTION_WATCH = 'remote-agent:watch';
 
 /** Reaching the remote agent: retried with backoff for as long as it takes (the task shows the retries). */
 const SEND_OPTIONS: ActivityOptions = {
@@ -58,6 +68,10 @@ const FOLLOW_OPTIONS: ActivityOptions = {
   heartbeatTimeout: '10 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 };
+/** The follow beside a waiting question: its end (an answer came) need not wait for the activity to stop. */
+const WATCH_OPTIONS: ActivityOptions = { ...FOLLOW_OPTIONS, cancellationType: ActivityCancellationType.TRY_CANCEL };
+/** With `pushNotification: true`, the task is read this often anyway (a push may be lost). */
+const DEFAULT_PUSH_POLL_INTERVAL = '1 minute';
 /** Canceling, then following the remote task to its end: bounded, so a cancel always ends. */
 const CANCEL_OPTIONS: ActivityOptions = {
   ...FOLLOW_OPTIONS,
@@ -68,8 +82,8 @@ const CANCEL_OPTIONS: ActivityOptions = {
 export interface RemoteCallHost {
   runtime: TaskRuntime;
   journal: AgentJournal;
-  /** Asks this task's question and waits for the answer (agent-context.ts `waitForReply`). */
-  ask(question: PendingQuestion, deadline?: Duration): Promise<Reply>;
+  /** Asks this task's question and waits for the answer, or until `withdrawn` holds (agent-context.ts). */
+  ask(question: PendingQuestion, deadline?: Duration, withdrawn?: () => boolean): Promise<Reply | undefined>;
 }
 
 /** A send refused by the remote agent (e.g. an answer its schema rejects), recorded rather than thrown. */
@@ -88,12 +102,7 @@ export async function callRemoteAgent(
     ...(options.credentials && { credentials: options.credentials }),
     ...(options.cardKeys && { cardKeys: options.cardKeys }),
   };
-  const remote = async (
-    name: string,
-    activityOptions: ActivityOptions,
-    summary: string,
-    input: RemoteSendInput | RemoteTaskInput,
-  ) => {
+  const remote = async (name: string, activityOptions: ActivityOptions, summary: string, input: RemoteInput) => {
     const activities = proxyActivities<Record<string, RemoteActivity>>(activityOptions);
     try {
       return await activities[name]!.executeWithOptions({ summary: uiText(summary) }, [input]);
@@ -109,14 +118,44 @@ export async function callRemoteAgent(
 
   // One ID per call, fixed in the journal: the first message's ID, and the remote task's idempotency key.
   const callId = journal.effect('remote-agent:call', () => uuid4());
+  // Calls recorded before release 7 wait for an answer without following the remote task.
+  const watchesQuestions = journal.decision('remote-agent:watches-questions', watchesRemoteQuestions, false);
+  const streaming = options.streaming === true || options.resubscribe === true;
+  /** The stream activity, its artifacts' chunks taken while it runs (task-runtime.ts mirrorRemoteArtifacts). */
+  const stream = async (summary: string, input: Omit<RemoteStreamInput, keyof RemoteAgentAddress | 'callId'>) => {
+    runtime.remoteStreams.add(callId);
+    try {
+      const resubscribe = options.resubscribe === true && { resubscribe: true };
+      return await remote(REMOTE_STREAM_ACTIVITY, FOLLOW_OPTIONS, summary, {
+        ...address,
+        callId,
+        ...resubscribe,
+        ...input,
+      });
+    } finally {
+      runtime.remoteStreams.delete(callId);
+    }
+  };
+  const { pushNotification } = options;
+  const pushTo = typeof pushNotification === 'object' ? pushNotification : undefined;
+  // The push's token, fixed in the journal: a push with another one is refused (task-runtime.ts).
+  const pushToken = pushNotification
+    ? journal.effect('remote-agent:push-token', () => pushTo?.token ?? uuid4())
+    : undefined;
+  // Pushes to this gateway are taken from before the send: the remote task may change at once.
+  const pushesHere = pushNotification === true;
+  if (pushesHere) runtime.remotePushes.set(pushToken!, false);
+  const firstMessage = {
+    messageId: callId,
+    parts: partsOf(message),
+    idempotencyKey: `${runtime.record.id}:${callId}`,
+    ...(pushToken && { push: { token: pushToken, ...(pushTo && { url: pushTo.url }) } }),
+  };
   const first = await journal.step('remote-agent:send', async (): Promise<SendOutcome> =>
     sendOutcome(() =>
-      remote(REMOTE_SEND_ACTIVITY, SEND_OPTIONS, `call ${url}`, {
-        ...address,
-        messageId: callId,
-        parts: partsOf(message),
-        idempotencyKey: `${runtime.record.id}:${callId}`,
-      }),
+      streaming
+        ? stream(`call ${url}`, firstMessage)
+        : remote(REMOTE_SEND_ACTIVITY, SEND_OPTIONS, `call ${url}`, { ...address, ...firstMessage }),
     ),
   );
   if ('refused' in first) throw new RemoteAgentFailed(url, 'refused', first.refused);
@@ -135,22 +174,80 @@ export async function callRemoteAgent(
   };
   const remoteTask = (): RemoteTaskInput => ({ ...address, taskId: snapshot.taskId! });
 
+  /** Reads the remote task each time a push wakes the call (or the poll interval passes), until it needs us. */
+  const followPushes = async (input: RemoteTaskInput) => {
+    const since = Date.now();
+    const interval = options.pushPollInterval ?? DEFAULT_PUSH_POLL_INTERVAL;
+    for (;;) {
+      await condition(() => runtime.remotePushes.get(pushToken!) === true, interval);
+      // A chatty remote agent wakes the call no more often than a stream's batches come.
+      const spacing = followSpacingMs(Date.now() - since);
+      await sleep(spacing);
+      runtime.remotePushes.set(pushToken!, false);
+      const read = await remote(
+        REMOTE_READ_ACTIVITY,
+        SEND_OPTIONS,
+        `read ${snapshot.agent} task ${input.taskId}`,
+        input,
+      );
+      if (isSettled(read.state) && read.statusKey !== input.answeredStatus) return read;
+    }
+  };
+  const follow = () => {
+    const summary = `follow ${snapshot.agent} task ${snapshot.taskId}`;
+    const answered = answeredStatus && { answeredStatus };
+    if (streaming) return stream(summary, { taskId: snapshot.taskId!, ...answered });
+    if (pushesHere && first.snapshot.pushing) return followPushes({ ...remoteTask(), ...answered });
+    return remote(REMOTE_FOLLOW_ACTIVITY, FOLLOW_OPTIONS, summary, { ...remoteTask(), ...answered });
+  };
+
+  /**
+   * The remote task's question, asked here while its task is still followed there: if it moves on
+   * without the answer (canceled, failed, expired, or answered elsewhere), the question is withdrawn.
+   */
+  const askWatched = async (question: PendingQuestion) => {
+    let moved: RemoteTaskSnapshot | undefined;
+    const asked = host.ask(question, options.questionDeadline, () => moved !== undefined);
+    const watched = journal.step(REMOTE_QUESTION_WATCH, async () => {
+      const scope = new CancellationScope();
+      const input = { ...remoteTask(), answeredStatus: snapshot.statusKey };
+      const summary = `watch ${snapshot.agent} task ${snapshot.taskId}`;
+      const following = scope.run(() => remote(REMOTE_FOLLOW_ACTIVITY, WATCH_OPTIONS, summary, input));
+      const ended = await Promise.race([following, asked.then(noMove, noMove)]);
+      if (ended) moved = ended;
+      else {
+        scope.cancel();
+        following.catch(noMove);
+      }
+      return ended;
+    });
+    const [reply, ended] = await Promise.all([asked, watched]);
+    return reply ?? ended!;
+  };
+
   let refusal: string | undefined;
   let answeredStatus: string | undefined;
   const converse = async () => {
     while (!isTerminal(snapshot.state)) {
       if (!isSettled(snapshot.state)) {
-        const followed = await journal.step('remote-agent:follow', () =>
-          remote(REMOTE_FOLLOW_ACTIVITY, FOLLOW_OPTIONS, `follow ${snapshot.agent} task ${snapshot.taskId}`, {
-            ...remoteTask(),
-            ...(answeredStatus && { answeredStatus }),
-          }),
-        );
-        track(followed);
+        track(await journal.step('remote-agent:follow', follow));
         continue;
       }
       // The remote task waits for input: ask it here, and send the answer back.
-      const reply = await host.ask(carriedQuestion(url, snapshot, options, refusal), options.questionDeadline);
+      const question = carriedQuestion(url, snapshot, options, refusal);
+      const asked = watchesQuestions ? await askWatched(question) : await host.ask(question, options.questionDeadline);
+      if (asked && !('messageId' in asked)) {
+        const note = movedOnText(asked, question.prompt);
+        journal.effect('remote-agent:withdrawn', () => {
+          runtime.changeState('working', { message: agentMessage(runtime, note), by: 'worker' });
+        });
+        withdrawal = note;
+        refusal = undefined;
+        answeredStatus = undefined;
+        track(asked);
+        continue;
+      }
+      const reply = asked!;
       const sent = await journal.step('remote-agent:send', async (): Promise<SendOutcome> => {
         const messageId = uuid4();
         return sendOutcome(() =>
@@ -162,13 +259,13 @@ export async function callRemoteAgent(
           }),
         );
       });
-      const question = snapshot.statusKey;
+      const questionStatus = snapshot.statusKey;
       refusal = 'refused' in sent ? sent.refused : undefined;
       // Refused: the remote task may have ended meanwhile, or wants a better answer: look again.
       // Taken: the remote agent may show the answered question until it has read the answer.
-      answeredStatus = refusal ? undefined : question;
+      answeredStatus = refusal ? undefined : questionStatus;
       const next = 'refused' in sent ? snapshot : sent.snapshot;
-      track(next.statusKey === question ? { ...next, state: 'working' } : next);
+      track(next.statusKey === questionStatus ? { ...next, state: 'working' } : next);
     }
   };
 
@@ -191,6 +288,7 @@ export async function callRemoteAgent(
         () => undefined,
       );
   }
+  let withdrawal: string | undefined;
   try {
     await conversation.run(converse);
   } catch (error) {
@@ -219,9 +317,11 @@ export async function callRemoteAgent(
     throw error;
   } finally {
     deadlineTimer.cancel();
+    if (pushesHere) runtime.remotePushes.delete(pushToken!);
   }
   if (snapshot.state !== 'completed') {
-    throw new RemoteAgentFailed(snapshot.agent, snapshot.state as 'failed', snapshot.text, snapshot.taskId);
+    const said = snapshot.text || withdrawal || '';
+    throw new RemoteAgentFailed(snapshot.agent, snapshot.state as 'failed', said, snapshot.taskId);
   }
   return {
     agent: snapshot.agent,
@@ -231,6 +331,16 @@ export async function callRemoteAgent(
     artifacts: snapshot.artifacts,
     ...(snapshot.artifactsOmitted && { artifactsOmitted: snapshot.artifactsOmitted }),
   };
+}
+
+function noMove(): undefined {
+  return undefined;
+}
+
+/** Why a remote agent's question no longer waits here. */
+function movedOnText(moved: RemoteTaskSnapshot, prompt: string): string {
+  const how = isTerminal(moved.state) ? `ended ${moved.state}` : `went on (${moved.state}) without this answer`;
+  return `The ${moved.agent} agent's task ${how} while its question waited here; the question "${prompt}" is withdrawn`;
 }
 
 /** Artifacts that did not come back are said in this task's status, once, not only in metadata. */

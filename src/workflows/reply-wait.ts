@@ -41,10 +41,12 @@ export interface ReplyWaitOptions {
   remind?: string[];
   /** What happens when the question's deadline passes unanswered; failing the task by default. */
   onDeadline?: DeadlineOutcome;
+  /** Ends the wait unanswered once true (a remote agent's question whose task moved on). */
+  withdrawn?: () => boolean;
 }
 
 /** The question the agent waits on in this run, and the reply once it came. */
-export interface ReplyWait extends Omit<ReplyWaitOptions, 'onDeadline'> {
+export interface ReplyWait extends Omit<ReplyWaitOptions, 'onDeadline' | 'withdrawn'> {
   readonly question: PendingQuestion;
   reply?: Reply;
 }
@@ -54,10 +56,21 @@ export function waitForReply(
   runtime: TaskRuntime,
   journal: AgentJournal,
   question: PendingQuestion,
-  { onDeadline, ...options }: ReplyWaitOptions = {},
+  options: Omit<ReplyWaitOptions, 'withdrawn'> = {},
 ): Promise<Reply> {
+  // Never withdrawn: a reply or the deadline's outcome.
+  return waitForReplyUnlessWithdrawn(runtime, journal, question, options) as Promise<Reply>;
+}
+
+/** As waitForReply; undefined once `withdrawn` says so before a reply came. */
+export function waitForReplyUnlessWithdrawn(
+  runtime: TaskRuntime,
+  journal: AgentJournal,
+  question: PendingQuestion,
+  { onDeadline, withdrawn = () => false, ...options }: ReplyWaitOptions = {},
+): Promise<Reply | undefined> {
   const { record } = runtime;
-  return journal.step('ask', async (resumed): Promise<Reply> => {
+  return journal.step('ask', async (resumed): Promise<Reply | undefined> => {
     // A question resumed after continue-as-new is the one the task kept, with the deadline it was asked with.
     const wait: ReplyWait = { ...options, question: resumed && record.pending ? record.pending : question };
     if (!resumed) {
@@ -69,13 +82,15 @@ export function waitForReply(
     try {
       const { deadline, prompt } = wait.question;
       const remaining = deadline ? Date.parse(deadline) - Date.now() : undefined;
+      const ended = () => wait.reply !== undefined || withdrawn();
       const answered =
         remaining === undefined
-          ? (await condition(() => wait.reply !== undefined), true)
-          : await condition(() => wait.reply !== undefined, Math.max(remaining, 1), {
+          ? (await condition(ended), true)
+          : await condition(ended, Math.max(remaining, 1), {
               summary: `deadline: ${uiText(prompt.slice(0, 60))}`,
             });
       if (answered && wait.reply) return wait.reply;
+      if (answered) return undefined;
       return deadlinePassed(runtime, onDeadline ?? { kind: 'fail' });
     } finally {
       runtime.stopWaiting();

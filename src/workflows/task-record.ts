@@ -157,6 +157,11 @@ export class TaskRecord {
     this.push({ kind: 'artifact', artifact, append, lastChunk });
   }
 
+  /** How many parts the artifact has so far (0 if there is none yet). */
+  artifactPartCount(artifactId: string): number {
+    return this.data.artifacts.find((a) => a.artifactId === artifactId)?.parts.length ?? 0;
+  }
+
   /** A delegation's remote task as last seen (`call` is its index in metadata.delegations; a new one appends). */
   trackDelegation(delegation: Delegation, call?: number): number {
     const delegations = (this.data.delegations ??= []);

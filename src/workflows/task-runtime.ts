@@ -41,6 +41,13 @@ import {
 import { TaskErrorType } from '../protocol/errors.js';
 import { modelOutputSignal, type ModelOutputChunk } from '../protocol/llm.js';
 import {
+  REMOTE_PUSH_PENDING,
+  REMOTE_PUSH_UNKNOWN,
+  remoteArtifactsSignal,
+  remotePushUpdate,
+  type RemoteArtifactChunks,
+} from '../protocol/delegation.js';
+import {
   AGENT_ATTRIBUTE,
   CONTEXT_ID_ATTRIBUTE,
   INPUT_DEADLINE_ATTRIBUTE,
@@ -106,6 +113,10 @@ export class TaskRuntime {
   /** Senders waiting for the task to settle (release 2, task-patches.ts); `publish` wakes them. */
   private settledWaits: (() => void)[] = [];
   readonly modelStreams = new Map<string, ModelStream>();
+  /** Calls whose remote task streams now (remote-agent-call.ts): their artifacts' chunks are taken. */
+  readonly remoteStreams = new Set<string>();
+  /** Calls that a remote task's push may wake, by their token; true while a wake is pending. */
+  readonly remotePushes = new Map<string, boolean>();
   cancelRequest?: CancelRequest;
   agentScope?: CancellationScope;
   firstMessage?: UserMessage;
@@ -218,6 +229,15 @@ export class TaskRuntime {
   registerHandlers(): void {
     setHandler(modelOutputSignal, (chunk) => this.appendModelOutput(chunk));
     setHandler(activityRetryingSignal, (retry) => this.activityRetrying(retry));
+    setHandler(remoteArtifactsSignal, (batch) => this.mirrorRemoteArtifacts(batch));
+    // A refused push leaves no trace in history: one from a stranger, or one while a wake is pending.
+    setHandler(remotePushUpdate, ({ token }) => void this.remotePushes.set(token, true), {
+      validator: (push) => {
+        const pending = this.remotePushes.get(push?.token);
+        if (pending === undefined) reject(REMOTE_PUSH_UNKNOWN, 'No call of this task waits for a push with this token');
+        if (pending) reject(REMOTE_PUSH_PENDING, 'The call is already woken');
+      },
+    });
     setHandler(sendMessageUpdate, (incoming) => this.acceptMessage(incoming), {
       validator: (incoming) => this.validateMessage(incoming),
     });
@@ -542,6 +562,22 @@ export class TaskRuntime {
     stream.received += chunk.text.length;
   }
 
+  /**
+   * A streaming call's remote artifacts, as this task's `<remote task>-<artifact>`: parts this task
+   * has already (a resumed stream repeats them) are skipped, and a batch past a gap is dropped.
+   */
+  private mirrorRemoteArtifacts(batch: RemoteArtifactChunks): void {
+    if (!this.remoteStreams.has(batch?.callId) || !Array.isArray(batch.chunks)) return;
+    for (const chunk of batch.chunks) {
+      const artifactId = `${batch.taskId}-${chunk.artifactId}`;
+      const have = this.record.artifactPartCount(artifactId);
+      const parts = chunk.parts.slice(have - chunk.offset);
+      if (chunk.offset > have || (parts.length === 0 && !chunk.lastChunk)) continue;
+      const artifact = { artifactId, parts, ...(chunk.name && { name: chunk.name }) };
+      this.record.addArtifact(artifact, have > 0, chunk.lastChunk ?? false);
+    }
+  }
+
   /** Hands the reply to the waiting question; the task is working again from this moment. */
   private deliver(reply: Reply, by: string): void {
     if (!this.replyWait) return;
@@ -564,7 +600,7 @@ export function deadlineText(askedAt: string, deadline: string): string {
   return `deadline ${utcMinuteText(deadline)}, ${span} after it was asked`;
 }
 
-function reject(type: TaskErrorType, message: string): never {
+function reject(type: TaskErrorType | string, message: string): never {
   throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 

@@ -20,6 +20,7 @@ import { freePort } from '../../src/temporal/dev-server.js';
 import {
   agentUrl,
   cleanUp,
+  historyOf,
   rpc,
   sleep,
   startGateway,
@@ -34,6 +35,7 @@ import {
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 import { startHostileAgent, type HostileAgent } from './hostile-agent.js';
 import { useTempDirs } from '../support/temp-dirs.js';
+import { sseRpc, stateOf } from '../gateway/sse.js';
 import { testClient } from '../support/worker.js';
 import type { Client } from '@temporalio/client';
 
@@ -62,6 +64,17 @@ export default [
         for (const part of [1, 2, 3, 4]) ctx.artifact({ name: \`part \${part}\`, text: 'y'.repeat(450_000) });
         return 'finance sends it all';
       }
+      if (request.startsWith('streamed')) {
+        // Two chunks of one artifact, then a question: the remote task is far from completed.
+        ctx.artifact({ artifactId: 'draft', name: 'draft', text: 'first half, ' });
+        ctx.artifact({ artifactId: 'draft', text: 'second half', append: true, lastChunk: true });
+        const reply = await ctx.ask(\`Approve the streamed \${request}?\`);
+        return \`finance streamed and says \${reply.text}\`;
+      }
+      if (request.startsWith('pushed')) {
+        await ctx.sleep('3 seconds', 'taking its time');
+        return 'finance took its time';
+      }
       if (request.startsWith('big')) {
         const cfo = await ctx.callAgent('${cfoUrl}', request);
         return \`finance says \${cfo.text}\`;
@@ -89,6 +102,7 @@ function purchasingAgents(
   pythonUrl: string,
   keyedFinanceUrl: string,
   financeJwksUrl: string,
+  hostileStreamingUrl: string,
 ): string {
   const agent = (name: string, url: string, options: string) => `
   defineAgent({
@@ -131,7 +145,7 @@ export default [
         throw error;
       }
     },
-  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-by-name', 'finance', '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-keyed', keyedFinanceUrl, "{ credentials: { apiKeyEnv: 'FINANCE_API_KEY' } }")}${agent('purchasing-python', pythonUrl, '{}')}${agent('purchasing-verifying', financeUrl, `{ cardKeys: { jwksUrl: '${financeJwksUrl}' } }`)}
+  }),${agent('purchasing', financeUrl, '{}')}${agent('purchasing-by-name', 'finance', '{}')}${agent('purchasing-grpc', financeUrl, "{ transport: 'GRPC' }")}${agent('purchasing-hasty', financeUrl, "{ deadline: '3 seconds' }")}${agent('purchasing-keyed', keyedFinanceUrl, "{ credentials: { apiKeyEnv: 'FINANCE_API_KEY' } }")}${agent('purchasing-python', pythonUrl, '{}')}${agent('purchasing-verifying', financeUrl, `{ cardKeys: { jwksUrl: '${financeJwksUrl}' } }`)}${agent('purchasing-streaming', financeUrl, '{ streaming: true }')}${agent('purchasing-pushed', financeUrl, "{ pushNotification: true, pushPollInterval: '1 hour' }")}${agent('purchasing-resubscribing', hostileStreamingUrl, '{ resubscribe: true }')}${agent('purchasing-from-a-dropping-stream', hostileStreamingUrl, '{ streaming: true }')}
 ];
 `;
 }
@@ -140,7 +154,9 @@ let temporal: Client;
 let model: FakeModelServer;
 let dir: string;
 const queues = { a: uniqueQueue('delegation-a'), b: uniqueQueue('delegation-b') };
-const ports = { b: 0, bGrpc: 0, python: 0, bKeyed: 0 };
+const ports = { a: 0, b: 0, bGrpc: 0, python: 0, bKeyed: 0 };
+/** B's pushes may go to A's gateway on this machine (pushes inward are refused unless allowed). */
+const PUSH_ALLOWED = { A2A_PUSH_ALLOWED_HOSTS: '127.0.0.1' };
 /** B's second gateway requires this API key, which A's worker has in FINANCE_API_KEY. */
 const FINANCE_API_KEY = 'purchasing-bot-key';
 let financeGateway: ServeProcess;
@@ -157,21 +173,28 @@ const startFinanceGateway = () =>
     config: join(dir, 'b.config.ts'),
     port: ports.b,
     grpcPort: ports.bGrpc,
-    env: { A2A_CARD_SIGNING_KEY: financeCardKey },
+    env: { A2A_CARD_SIGNING_KEY: financeCardKey, ...PUSH_ALLOWED },
   });
 const startFinance = async () => {
   [financeGateway, financeWorker] = await Promise.all([
     startFinanceGateway(),
-    startWorker({ taskQueue: queues.b, config: join(dir, 'b.config.ts') }),
+    startWorker({ taskQueue: queues.b, config: join(dir, 'b.config.ts'), env: PUSH_ALLOWED }),
   ]);
 };
 const startPurchasing = async () => {
   [purchasingGateway, purchasingWorker] = await Promise.all([
-    startGateway({ taskQueue: queues.a, config: join(dir, 'a.config.ts') }),
+    startGateway({ taskQueue: queues.a, config: join(dir, 'a.config.ts'), port: ports.a }),
     startWorker({
       taskQueue: queues.a,
       config: join(dir, 'a.config.ts'),
-      env: { A2A_MODEL_BASE_URL: model.url, A2A_MODEL: 'fake-model', FINANCE_API_KEY, FINANCE_AGENT_URL: financeUrl() },
+      env: {
+        A2A_MODEL_BASE_URL: model.url,
+        A2A_MODEL: 'fake-model',
+        FINANCE_API_KEY,
+        FINANCE_AGENT_URL: financeUrl(),
+        // Where B pushes: A's gateway.
+        A2A_PUBLIC_URL: `http://127.0.0.1:${ports.a}`,
+      },
     }),
   ]);
 };
@@ -195,7 +218,8 @@ beforeAll(async () => {
   temporal = await testClient();
   model = await startFakeModelServer();
   dir = temp.make('a2a-delegation-');
-  [ports.b, ports.bGrpc] = [await freePort(), await freePort()];
+  [ports.a, ports.b, ports.bGrpc] = [await freePort(), await freePort(), await freePort()];
+  hostile = await startHostileAgent();
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(join(dir, 'finance.ts'), financeAgents(`http://127.0.0.1:${ports.b}/agents/cfo-approval`));
   writeFileSync(join(dir, 'b.config.ts'), "export default { agents: './finance.ts' };\n");
@@ -203,9 +227,14 @@ beforeAll(async () => {
   const keyedUrl = `http://127.0.0.1:${ports.bKeyed}/agents/finance-approval`;
   writeFileSync(
     join(dir, 'purchasing.ts'),
-    purchasingAgents(financeUrl(), `http://127.0.0.1:${ports.python}/`, keyedUrl, financeJwksUrl()),
+    purchasingAgents(
+      financeUrl(),
+      `http://127.0.0.1:${ports.python}/`,
+      keyedUrl,
+      financeJwksUrl(),
+      `${hostile.url}/streaming`,
+    ),
   );
-  hostile = await startHostileAgent();
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   financeCardKey = JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'finance-card', alg: 'ES256' });
   // B named for A's agents: each deployment sets the URL (here the worker's FINANCE_AGENT_URL). The
@@ -508,5 +537,88 @@ describe('ctx.callAgent at its edges', { timeout: 240_000 }, () => {
       `caught unusable: ${reason.replaceAll('HOSTILE', hostile.url).replace('JWKS', financeJwksUrl())}`,
     );
     expect(seconds).toBeLessThan(10);
+  });
+});
+
+describe("ctx.callAgent following as the A2A interop kit's agents do", { timeout: 240_000 }, () => {
+  it("streams B's artifact chunks to A's subscribers before B's task completes", async () => {
+    const url = purchasing('purchasing-streaming');
+    const message = userMessage([{ text: 'streamed budget' }]);
+    const chunks: string[] = [];
+    let asked: any;
+    for await (const event of sseRpc(url, 'SendStreamingMessage', { message })) {
+      if (event.artifactUpdate) chunks.push(...event.artifactUpdate.artifact.parts.map((part: any) => part.text));
+      if (stateOf(event) === 'TASK_STATE_INPUT_REQUIRED') asked = event.task ?? event.statusUpdate;
+    }
+    // B's task waits for its question: the chunks reached A's subscriber before it completed.
+    expect(chunks.join('')).toBe('first half, second half');
+    const task = (await rpc(url, 'GetTask', { id: asked.id ?? asked.taskId })).result;
+    const remoteId = delegationOf(task)!.taskId;
+    const remote = (await rpc(agentUrl(financeGateway, 'finance-approval'), 'GetTask', { id: remoteId })).result;
+    expect(remote.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(task.artifacts).toEqual([
+      expect.objectContaining({
+        artifactId: `${remoteId}-draft`,
+        name: 'draft',
+        parts: [{ text: 'first half, ' }, { text: 'second half' }],
+      }),
+    ]);
+    const answered = await send('yes', { taskId: task.id, agent: 'purchasing-streaming' });
+    expect(answered.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answered.status.message.parts[0].text).toContain('purchased after "finance streamed and says yes"');
+  });
+
+  it("is woken by B's push to A's gateway, not by polling", async () => {
+    // The poll interval is an hour: only B's push can tell A that B's task completed.
+    const task = await send('pushed order', { agent: 'purchasing-pushed', returnImmediately: true });
+    const done = await waitForTaskState(purchasing('purchasing-pushed'), task.id, 'TASK_STATE_COMPLETED', {
+      timeoutMs: 60_000,
+    });
+    expect(done.status.message.parts[0].text).toContain('purchased after "finance took its time"');
+    // B's task was given A's route, and A read B's task when woken instead of following it by polling.
+    const configs = await rpc(agentUrl(financeGateway, 'finance-approval'), 'ListTaskPushNotificationConfigs', {
+      taskId: delegationOf(done)!.taskId,
+    });
+    expect(configs.result.configs).toEqual([
+      expect.objectContaining({ url: `http://127.0.0.1:${ports.a}/a2a-temporal/remote-push/${task.id}` }),
+    ]);
+    const activities = (await historyOf(temporal, task.id)).flatMap(
+      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+    );
+    expect(activities).toContain('a2aTemporal.remoteAgent.read');
+    expect(activities).not.toContain('a2aTemporal.remoteAgent.follow');
+  });
+
+  it.each([
+    ['resumes a stream that drops mid-way with SubscribeToTask', 'purchasing-from-a-dropping-stream'],
+    ["leaves the send's stream and resubscribes when asked to", 'purchasing-resubscribing'],
+  ])('%s, without a second remote task', async (_, agent) => {
+    const sends = hostile.streamingCalls('SendStreamingMessage');
+    const subscriptions = hostile.streamingCalls('SubscribeToTask');
+    const task = await send('a streamed report', { agent, returnImmediately: true });
+    const done = await waitForTaskState(purchasing(agent), task.id, 'TASK_STATE_COMPLETED', { timeoutMs: 60_000 });
+    expect(done.status.message.parts[0].text).toContain('purchased after');
+    expect(done.artifacts[0]).toMatchObject({
+      artifactId: 'hostile-stream-task-report',
+      parts: [{ text: 'chunk one, ' }, { text: 'chunk two' }],
+    });
+    expect(hostile.streamingCalls('SendStreamingMessage') - sends).toBe(1);
+    expect(hostile.streamingCalls('SubscribeToTask') - subscriptions).toBe(1);
+  });
+
+  it("ends A's question with a clear message when B's task is canceled while it waits", async () => {
+    const task = await send('a cabinet');
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const remoteId = task.metadata.pendingQuestion.from.taskId;
+    const canceled = await rpc(agentUrl(financeGateway, 'finance-approval'), 'CancelTask', { id: remoteId });
+    expect(canceled.error).toBeUndefined();
+    // No answer is sent: A sees B's cancel by itself.
+    const done = await waitForTaskState(purchasing(), task.id, 'TASK_STATE_COMPLETED', { timeoutMs: 60_000 });
+    expect(done.status.message.parts[0].text).toMatch(/^caught canceled/);
+    expect(done.metadata.pendingQuestion).toBeUndefined();
+    const notes = (done.metadata.timeline as { message?: string }[]).map((entry) => entry.message);
+    expect(notes).toContain(
+      'The finance-approval agent\'s task ended canceled while its question waited here; the question "Approve a cabinet?" is withdrawn',
+    );
   });
 });
