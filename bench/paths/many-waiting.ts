@@ -110,10 +110,7 @@ export const manyWaiting: BenchPath = {
       const inboxListing = () =>
         connection.workflowService.listWorkflowExecutions({
           namespace: 'default',
-          query: waitingForQuery(
-            agents.map((agent) => agent.name),
-            undefined,
-          ),
+          query: waitingForQuery(agents.map((agent) => agent.name)),
           pageSize: INBOX_PAGE_ROWS,
         });
       const inboxPage = async () => {
