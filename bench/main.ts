@@ -109,7 +109,11 @@ console.log(
   `\nResults (${options.quick ? 'quick' : 'full'} run, ${((performance.now() - began) / 1000).toFixed(0)} s):`,
 );
 console.log(floorText);
-console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1, 5, 15 min)`);
+console.log(
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')} (1, 5, 15 min)`,
+);
 printTable(rows);
 const missed = rows.filter((row) => verdict(row).met === false);
 console.log(`\n${missed.length} of ${rows.filter((row) => verdict(row).met !== undefined).length} targets missed.`);
