@@ -18,6 +18,7 @@ import type proto from '@temporalio/proto';
 import { SUMMARY_MEMO, taskIdOfWorkflow, workflowIdForTask } from '../../protocol/contract.js';
 import { ASKED_AT_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
 import type { WireTask } from '../../protocol/wire.js';
+import { logger } from '../../logging.js';
 import { temporalCall } from '../errors.js';
 import { decodeMemo } from './decode-memo.js';
 import { quote } from './visibility.js';
@@ -29,6 +30,8 @@ import {
   type WaitingForRequest,
   type WaitingQuestionRow,
 } from './waiting-for.js';
+
+const log = logger.child({ component: 'inbox' });
 
 /** How far back "asked since the last look" reaches: a question is visible this long after it was asked, at worst. */
 const VISIBILITY_MARGIN_MS = 10_000;
@@ -57,10 +60,17 @@ export class WaitingQuestions {
     this.query = waitingForQuery(agents);
   }
 
-  /** A page of the questions waiting for `request.caller`, current to within `freshMs`. */
+  /**
+   * A page of the questions waiting for `request.caller`, current to within `freshMs`; while every
+   * waiting question is listed again (a second or more with 1,000 waiting), pages are served from the
+   * rows at hand, as current as the last look.
+   */
   async page(request: Omit<WaitingForRequest, 'agents'>): Promise<WaitingForPage> {
     if (this.lookedAt === undefined || Date.now() - this.lookedAt >= this.freshMs) {
-      await (this.looking ??= this.look().finally(() => (this.looking = undefined)));
+      const relisting = this.fullListAt !== undefined && Date.now() - this.fullListAt >= FULL_LIST_MS;
+      this.looking ??= this.look().finally(() => (this.looking = undefined));
+      if (!relisting) await this.looking;
+      else this.looking.catch((error: unknown) => log.warn({ err: error }, 'Listing the waiting questions failed'));
     }
     return pageOf(this.rows.values(), request);
   }
