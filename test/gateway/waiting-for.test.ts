@@ -180,4 +180,41 @@ describe('questions waiting for a caller', () => {
     const waitingStill = [...started, lateTask].filter((task) => task !== answered);
     await Promise.all(waitingStill.map(({ handle }) => handle.terminate('test done')));
   });
+
+  it('serves pages from the rows at hand while it lists every waiting question again', async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const ask = (i: number) =>
+      tasks.start('test-ask', { text: `request ${i} ${run}`, caller: carol, data: { responders: ['group:finance'] } });
+    const mine = (rows: WaitingQuestionRow[]) => rows.filter((row) => row.request?.includes(run));
+    const first = await ask(0);
+    const index = new WaitingQuestions(tasks.client, AGENTS, 0);
+    await expect.poll(async () => mine((await index.page({ caller: dave })).questions).length).toBe(1);
+    const second = await ask(1);
+    await expect.poll(async () => mine(await waiting(dave)).length).toBe(2);
+
+    // The periodic listing of them all (5 minutes on), held until released.
+    const service = tasks.client.workflowService;
+    const listing = service.listWorkflowExecutions.bind(service);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = vi.spyOn(service, 'listWorkflowExecutions').mockImplementation(async (request) => {
+      await released;
+      return listing(request);
+    });
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 6 * 60_000);
+    try {
+      const meanwhile = await index.page({ caller: dave });
+      expect(held).toHaveBeenCalledTimes(1);
+      expect(mine(meanwhile.questions).map((row) => row.taskId)).toEqual([first.taskId]);
+    } finally {
+      release();
+      clock.mockRestore();
+    }
+    await expect
+      .poll(async () => mine((await index.page({ caller: dave })).questions).length, { timeout: 30_000 })
+      .toBe(2);
+    held.mockRestore();
+    await Promise.all([first, second].map(({ handle }) => handle.terminate('test done')));
+  });
 });
