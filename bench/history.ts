@@ -52,3 +52,14 @@ export function describeTypes({ byType }: HistoryLength): string {
     .map(([type, { events, bytes }]) => `${type} ${events} (${(bytes / 1024).toFixed(1)} KB)`)
     .join(', ');
 }
+
+/** The events `after` holds beyond `before`, by type: "WorkflowPropertiesModified 1, ..." */
+export function describeAdded(before: HistoryLength, after: HistoryLength): string {
+  return (
+    [...after.byType]
+      .map(([type, { events }]) => [type, events - (before.byType.get(type)?.events ?? 0)] as const)
+      .filter(([, added]) => added > 0)
+      .map(([type, added]) => `${type} ${added}`)
+      .join(', ') || 'none'
+  );
+}

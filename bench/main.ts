@@ -9,7 +9,7 @@
  */
 import './log-env.js';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acrossGateways } from './paths/across-gateways.js';
 import { coldResume } from './paths/cold-resume.js';
@@ -17,11 +17,13 @@ import { echoInFlight, echoSequential } from './paths/echo.js';
 import { statusFanout } from './paths/fanout.js';
 import { hitlResume } from './paths/hitl.js';
 import { idleStreams } from './paths/idle-streams.js';
+import { inboxFirstPage } from './paths/inbox-page.js';
 import { listTasks } from './paths/list-tasks.js';
 import { manyWaiting } from './paths/many-waiting.js';
 import type { BenchPath } from './paths/types.js';
 import { waitingMemory } from './paths/waiting-memory.js';
 import { profileThisProcess } from './cpu-profile.js';
+import { describeFloor, measureFloor } from './floor.js';
 import { editedPackageFiles } from './installed-packages.js';
 import { parseBenchOptions } from './options.js';
 import { printRows, printTable, verdict, type Row } from './report.js';
@@ -40,7 +42,11 @@ const PATHS: BenchPath[] = [
   acrossGateways,
   // Only with --many-waiting N.
   manyWaiting,
+  inboxFirstPage,
 ];
+
+/** Operations per kind for the machine floor (capped: it runs before every path). */
+const FLOOR_COUNT = 100;
 
 const options = parseBenchOptions();
 const began = performance.now();
@@ -70,9 +76,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const dbDir = options.manyWaiting > 0 ? mkdtempSync(join(tmpdir(), 'a2a-bench-')) : undefined;
 const rows: Row[] = [];
 const failures: string[] = [];
+let floorText = '';
 try {
   log(`options: ${JSON.stringify(options)}`);
   stack = await startStack(log, options.cpuProfileDir, dbDir && join(dbDir, 'temporal.sqlite'));
+  log('measuring the machine floor');
+  floorText = describeFloor(await measureFloor(stack.raw, Math.min(options.iterations, FLOOR_COUNT)), loadavg());
+  log(floorText);
   const stopProfiling = options.cpuProfileDir ? await profileThisProcess(options.cpuProfileDir) : undefined;
   for (const [index, path] of PATHS.entries()) {
     if (options.paths && !options.paths.includes(index + 1)) continue;
@@ -97,6 +107,12 @@ try {
 
 console.log(
   `\nResults (${options.quick ? 'quick' : 'full'} run, ${((performance.now() - began) / 1000).toFixed(0)} s):`,
+);
+console.log(floorText);
+console.log(
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')} (1, 5, 15 min)`,
 );
 printTable(rows);
 const missed = rows.filter((row) => verdict(row).met === false);

@@ -29,6 +29,8 @@ export interface BenchOptions {
   manyWaiting: number;
   /** The workflow cache of path 10's workers. */
   manyWaitingCache: number;
+  /** Questions waiting in the inbox when path 11 times its first page. */
+  inboxWaiting: number;
   /** The whole run is stopped (and everything it started) after this many minutes. */
   maxMinutes: number;
   /** Numbers of the paths to run (default all). */
@@ -54,6 +56,7 @@ const FULL = {
   // Not in CI nor by default: 50,000 takes hours on a 2-core machine; 5,000 about 10 minutes.
   'many-waiting': 0,
   'many-waiting-cache': 1000,
+  'inbox-waiting': 1000,
   'max-minutes': 20,
 };
 const QUICK: typeof FULL = {
@@ -69,12 +72,13 @@ const QUICK: typeof FULL = {
   'waiting-tasks': 500,
   'many-waiting': 0,
   'many-waiting-cache': 1000,
+  'inbox-waiting': 100,
   'max-minutes': 6,
 };
 
 const USAGE = `npm run bench -- [--quick] [--iterations N] [--parallel-ops N] [--concurrency N] [--batches N]
   [--fanout 1,100,1000] [--fanout-rounds N] [--streams N] [--idle-seconds N] [--list-iterations N]
-  [--waiting-tasks N] [--many-waiting N] [--many-waiting-cache N] [--max-minutes N] [--paths 1,3,4] [--cpu-profile DIR]`;
+  [--waiting-tasks N] [--many-waiting N] [--many-waiting-cache N] [--inbox-waiting N] [--max-minutes N] [--paths 1,3,4] [--cpu-profile DIR]`;
 
 export function parseBenchOptions(argv: string[] = process.argv.slice(2)): BenchOptions {
   const flags = Object.fromEntries(Object.keys(FULL).map((name) => [name, { type: 'string' as const }]));
@@ -124,6 +128,7 @@ export function parseBenchOptions(argv: string[] = process.argv.slice(2)): Bench
     waitingTasks: count('waiting-tasks'),
     manyWaiting: count('many-waiting'),
     manyWaitingCache: count('many-waiting-cache', 1),
+    inboxWaiting: count('inbox-waiting', 1),
     maxMinutes: count('max-minutes', 1),
     ...(paths && { paths }),
     ...(values['cpu-profile'] && { cpuProfileDir: values['cpu-profile'] }),

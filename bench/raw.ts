@@ -3,6 +3,7 @@
  * queue (bench/raw-worker.ts): no project code.
  */
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import type { Interceptor } from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
 import { withTimeout } from './measure.js';
 import {
@@ -32,8 +33,9 @@ export class RawFloor {
     readonly taskQueue: string,
   ) {}
 
-  static async connect(address: string, taskQueue: string): Promise<RawFloor> {
-    const connection = await Connection.connect({ address });
+  /** `interceptors`: of its connection (bench/temporal-calls.ts records its calls). */
+  static async connect(address: string, taskQueue: string, interceptors?: Interceptor[]): Promise<RawFloor> {
+    const connection = await Connection.connect({ address, ...(interceptors && { interceptors }) });
     return new RawFloor(connection, new Client({ connection }), taskQueue);
   }
 
@@ -114,6 +116,15 @@ export class RawFloor {
       this.client.workflow.executeUpdateWithStart(armUpdate, { args: ['ready'], startWorkflowOperation }),
     );
     return workflowId;
+  }
+
+  /** The workflow ID of the last `echo` (path 1 reads its history). */
+  async lastEchoWorkflowId(): Promise<string> {
+    // Visibility lists running and closed workflows alike, the latest start first.
+    for await (const row of this.client.workflow.list({ query: `WorkflowType = 'rawEcho'`, pageSize: 1 })) {
+      return row.workflowId;
+    }
+    throw new Error('no rawEcho workflow listed');
   }
 
   /** One visibility page of the raw waiting workflows: the floor under ListTasks. */

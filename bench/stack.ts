@@ -13,6 +13,7 @@ import { RawFanout } from './raw-fanout.js';
 import { RawHttpFront } from './raw-http.js';
 import { ReplySplit } from './reply-split.js';
 import { Subscribers } from './subscribers.js';
+import { TemporalCalls } from './temporal-calls.js';
 
 const RAW_TASK_QUEUE = 'bench-raw';
 const PROJECT_TASK_QUEUE = 'bench-a2a';
@@ -35,6 +36,8 @@ export interface Stack {
   subscribers: Subscribers;
   /** Where the time of a reply goes in the gateway (path 3). */
   replySplit: ReplySplit;
+  /** The Temporal calls of requests timed one at a time: the gateway's, and the raw floor's client's. */
+  calls: { project: TemporalCalls; raw: TemporalCalls };
   gatewayUrl: string;
   /** An agent's JSON-RPC endpoint. */
   agentUrl(name: string): string;
@@ -70,14 +73,18 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
     stops.push(() => stopChild(projectWorker));
     const rawWorker = await startRawWorker(server.address, RAW_TASK_QUEUE);
     stops.push(() => stopChild(rawWorker));
-    const raw = await RawFloor.connect(server.address, RAW_TASK_QUEUE);
+    const calls = { project: new TemporalCalls(), raw: new TemporalCalls() };
+    const raw = await RawFloor.connect(server.address, RAW_TASK_QUEUE, calls.raw.interceptors);
     stops.push(() => raw.close());
     const rawHttp = await RawHttpFront.start(raw);
     stops.push(() => rawHttp.close());
     const rawFanout = await RawFanout.start(raw.client);
     stops.push(() => rawFanout.close());
 
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await Connection.connect({
+      address: server.address,
+      interceptors: calls.project.interceptors,
+    });
     stops.push(() => connection.close());
     const replySplit = new ReplySplit();
     const gateway = await startGateway({
@@ -122,6 +129,7 @@ export async function startStack(log: (line: string) => void, profileDir?: strin
       projectWorker,
       subscribers,
       replySplit,
+      calls,
       gatewayUrl: gateway.url,
       agentUrl,
       stop,

@@ -2,7 +2,9 @@
  * Paths 1 and 2: a blocking SendMessage to the echo agent (a new task that answers and completes)
  * against raw update-with-start on a workflow that returns the update's argument and completes.
  */
+import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { sendBlocking } from '../a2a.js';
+import { describeTypes, historyLength } from '../history.js';
 import { interleave, pool, Sample } from '../measure.js';
 import { CpuSplit } from '../processes.js';
 import type { BenchPath } from './types.js';
@@ -15,18 +17,37 @@ export const echoSequential: BenchPath = {
     const raw = new Sample();
     const project = new Sample();
     const url = stack.agentUrl('echo');
+    // Where a request's time goes: each side's CPU per process and each Temporal call it makes.
+    const rawCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
+    const projectCpu = new CpuSplit(stack.projectWorker.pid!, stack.temporalPid);
+    const rawCalls = stack.calls.raw.recording();
+    const projectCalls = stack.calls.project.recording();
+    let taskId = '';
     await interleave(options.iterations, options.batches, {
       raw: (size) =>
-        raw.batch(size, async () => {
-          for (let i = 0; i < size; i++) await raw.time(() => stack.raw.echo('hello'));
-        }),
+        rawCpu.during(size, () =>
+          raw.batch(size, async () => {
+            for (let i = 0; i < size; i++) await raw.time(() => rawCalls.during(() => stack.raw.echo('hello')));
+          }),
+        ),
       project: (size) =>
-        project.batch(size, async () => {
-          for (let i = 0; i < size; i++) await project.time(() => sendBlocking(url, 'hello', COMPLETED));
-        }),
+        projectCpu.during(size, () =>
+          project.batch(size, async () => {
+            for (let i = 0; i < size; i++) {
+              taskId = await project.time(() => projectCalls.during(() => sendBlocking(url, 'hello', COMPLETED)));
+            }
+          }),
+        ),
     });
+    // What each side's workflow wrote (the worker's calls to Temporal: memo and search attribute upserts, markers).
+    const rawHistory = await historyLength(stack.raw.client, await stack.raw.lastEchoWorkflowId());
+    const projectHistory = await historyLength(stack.raw.client, workflowIdForTask(taskId));
     const path = '1 echo, sequential';
-    const note = `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms`;
+    const note =
+      `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms; ` +
+      `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}; ` +
+      `Temporal calls per request, raw client: ${rawCalls.describe()}; gateway: ${projectCalls.describe()}; ` +
+      `a task's history, raw: ${describeTypes(rawHistory)}; project: ${describeTypes(projectHistory)}`;
     return [
       {
         path,

@@ -3,7 +3,9 @@
  * input-required, then a blocking "approve" until it answers completed. Raw: a workflow waiting in
  * `condition`, then one executeUpdate that resolves it. Only the reply is timed.
  */
+import { workflowIdForTask } from '../../src/protocol/contract.js';
 import { replyBlocking, waitingExpenseTask } from '../a2a.js';
+import { describeAdded, historyLength, type HistoryLength } from '../history.js';
 import { interleave, Sample } from '../measure.js';
 import { CpuSplit } from '../processes.js';
 import type { BenchPath } from './types.js';
@@ -21,11 +23,20 @@ export const hitlResume: BenchPath = {
     const recordedCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
     const overHttpCpu = new CpuSplit(stack.rawWorker.pid!, stack.temporalPid);
     const projectCpu = new CpuSplit(stack.projectWorker.pid!, stack.temporalPid);
+    const rawCalls = stack.calls.raw.recording();
+    const projectCalls = stack.calls.project.recording();
+    // What the last reply of each side wrote to its workflow's history.
+    let rawSample = '';
+    let projectSample: { taskId: string; before: HistoryLength } | undefined;
     await interleave(options.iterations, options.batches, {
       raw: async (size) => {
         for (let i = 0; i < size; i++) {
           const workflowId = await stack.raw.waiting();
-          await rawCpu.during(1, async () => void (await raw.time(() => stack.raw.resume(workflowId, 'approve'))));
+          await rawCpu.during(
+            1,
+            async () => void (await raw.time(() => rawCalls.during(() => stack.raw.resume(workflowId, 'approve')))),
+          );
+          rawSample = workflowId;
         }
       },
       recorded: async (size) => {
@@ -46,12 +57,22 @@ export const hitlResume: BenchPath = {
       project: async (size) => {
         for (let i = 0; i < size; i++) {
           const taskId = await waitingExpenseTask(url);
+          const before = await historyLength(stack.raw.client, workflowIdForTask(taskId));
           await projectCpu.during(1, () =>
-            project.time(() => stack.replySplit.time(() => replyBlocking(url, taskId, 'approve'))),
+            project.time(() =>
+              stack.replySplit.time(() => projectCalls.during(() => replyBlocking(url, taskId, 'approve'))),
+            ),
           );
+          projectSample = { taskId, before };
         }
       },
     });
+    const rawAfter = await historyLength(stack.raw.client, rawSample);
+    const rawWaitingHistory = await historyLength(stack.raw.client, await stack.raw.waiting());
+    const projectAfter = await historyLength(stack.raw.client, workflowIdForTask(projectSample!.taskId));
+    const written =
+      `Temporal calls per reply, raw client: ${rawCalls.describe()}; gateway: ${projectCalls.describe()}; ` +
+      `events a reply added, raw: ${describeAdded(rawWaitingHistory, rawAfter)}; project: ${describeAdded(projectSample!.before, projectAfter)}`;
     return [
       {
         path: '3 HITL resume',
@@ -64,7 +85,7 @@ export const hitlResume: BenchPath = {
         note:
           `${options.iterations} per side in ${options.batches} alternating batches; p99 raw ${raw.p(99).toFixed(1)} ms, project ${project.p(99).toFixed(1)} ms; ` +
           `raw: ${rawCpu.describe('client')}; project: ${projectCpu.describe('client + gateway')}; ` +
-          stack.replySplit.describe(),
+          `${stack.replySplit.describe()}; ${written}`,
       },
       {
         path: '3 HITL resume',

@@ -11,6 +11,11 @@ export const AGENT_ATTRIBUTE = defineSearchAttributeKey('A2AAgent', SearchAttrib
 export const OWNER_ATTRIBUTE = defineSearchAttributeKey('A2AOwner', SearchAttributeType.KEYWORD);
 export const INPUT_DEADLINE_ATTRIBUTE = defineSearchAttributeKey('A2AInputDeadline', SearchAttributeType.DATETIME);
 /**
+ * When the waiting question was asked; absent when none waits. The inbox learns of new questions
+ * from it (`A2AAskedAt >= ...`) without listing every waiting one (tasks since release 7).
+ */
+export const ASKED_AT_ATTRIBUTE = defineSearchAttributeKey('A2AAskedAt', SearchAttributeType.DATETIME);
+/**
  * Who may answer the question that waits (principals, and groups as `group:NAME`; the owner when
  * the question names nobody); absent when none waits. One visibility query answers "what waits for
  * me" across agents: `A2AResponders IN ('alice', 'group:finance')`.
@@ -28,6 +33,7 @@ export const SEARCH_ATTRIBUTE_DEFINITIONS: ReadonlyArray<ReturnType<typeof defin
   OWNER_ATTRIBUTE,
   INPUT_DEADLINE_ATTRIBUTE,
   RESPONDERS_ATTRIBUTE,
+  ASKED_AT_ATTRIBUTE,
 ];
 
 /**

@@ -64,6 +64,9 @@ const RELEASES = [
   // 7: while a remote agent's question waits here, its task is still followed: ended there, the
   // question ends here (remote-agent-call.ts); before, that was seen only when the answer was sent.
   'remote-question-watched',
+  // 8: the A2AAskedAt search attribute (when the waiting question was asked). Only tasks that start
+  // on it write it: a task of an earlier release never needs the attribute registered.
+  'asked-at-search-attribute',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -124,4 +127,9 @@ export function tellsApproversTaskEnded(): boolean {
 /** Release 7: a remote agent's question waits here while its task is still followed there. */
 export function watchesRemoteQuestions(): boolean {
   return release >= 7;
+}
+
+/** Release 8: the A2AAskedAt search attribute follows the pending question. */
+export function recordsAskedAt(): boolean {
+  return release >= 8;
 }

@@ -49,6 +49,7 @@ import {
 } from '../protocol/delegation.js';
 import {
   AGENT_ATTRIBUTE,
+  ASKED_AT_ATTRIBUTE,
   CONTEXT_ID_ATTRIBUTE,
   INPUT_DEADLINE_ATTRIBUTE,
   RESPONDERS_ATTRIBUTE,
@@ -68,7 +69,7 @@ import {
 } from '../protocol/push.js';
 import { ApproverNotifications } from './approver-notifications.js';
 import { PushDeliveries } from './push-deliveries.js';
-import { hasPatch, PATCH, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
+import { hasPatch, PATCH, recordsAskedAt, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
 import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 import { uiText } from '../protocol/ui-text.js';
@@ -186,12 +187,14 @@ export class TaskRuntime {
       upsertMemo({ [SUMMARY_MEMO]: this.record.summary(), [AUDIENCE_MEMO]: audienceMemo(this.record.audience) });
     }
     const deadline = this.record.pending?.deadline;
+    const askedAt = this.record.pending?.askedAt;
     upsertSearchAttributes([
       { key: TASK_STATE_ATTRIBUTE, value: this.record.state },
       { key: CONTEXT_ID_ATTRIBUTE, value: this.record.contextId },
       { key: AGENT_ATTRIBUTE, value: this.record.agent },
       { key: INPUT_DEADLINE_ATTRIBUTE, value: deadline ? new Date(deadline) : null },
       ...(recordsResponders() ? [{ key: RESPONDERS_ATTRIBUTE, value: this.record.respondersNow() ?? null }] : []),
+      ...(recordsAskedAt() ? [{ key: ASKED_AT_ATTRIBUTE, value: askedAt ? new Date(askedAt) : null }] : []),
     ]);
     this.publishDetails();
     if (this.settledWaits.length > 0 && isSettled(this.record.state)) {

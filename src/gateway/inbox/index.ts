@@ -9,12 +9,12 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Client } from '@temporalio/client';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { logger } from '../../logging.js';
-import type { QuestionOrder } from '../task-workflows/index.js';
+import { BadPageCursorError, type QuestionOrder } from '../task-workflows/index.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { servePages } from './assets.js';
 import { refuse, securityHeaders } from './guard.js';
 import { callerOf, checkCsrf, identify, requirePrincipal, sessionRoutes, type IdentityOptions } from './identity.js';
-import { LiveLists, openEventStream, type ListKey } from './live-list.js';
+import { LiveLists, openEventStream, type ListKey, type PageRequest } from './live-list.js';
 import { SessionKeeper, sessionSecretFromEnv, SESSION_SECRET_ENV } from './session.js';
 import { SessionStreams } from './session-streams.js';
 import { SignInLimit } from './sign-in-limit.js';
@@ -91,7 +91,13 @@ function apiRouter(options: InboxOptions, identity: IdentityOptions, agents: rea
   router.use(sessionRoutes(identity));
   router.use(requirePrincipal(options.authenticator));
   router.get('/questions', (req, res, next) => {
-    lists.list(listKey(req, res, agents)).then((page) => res.json(page), next);
+    lists.list(listKey(req, res, agents), pageRequest(req)).then(
+      (page) => res.json(page),
+      (error: unknown) => {
+        if (error instanceof BadPageCursorError) return refuse(res, 400, error.message);
+        next(error);
+      },
+    );
   });
   router.get('/live', (req, res) => {
     openEventStream(res);
@@ -133,6 +139,13 @@ function listKey(req: Request, res: Response, agents: readonly string[]): ListKe
     ...(agent && { agent }),
     ...(principal && { caller: { id: principal.id, groups: principal.groups } }),
   };
+}
+
+/** `?after=` (a page's `next`) and `?limit=`: a page further down the list, or a shorter one. */
+function pageRequest(req: Request): PageRequest {
+  const { after, limit } = req.query;
+  const rows = typeof limit === 'string' ? Number.parseInt(limit, 10) : NaN;
+  return { ...(typeof after === 'string' && after && { after }), ...(rows > 0 && { limit: rows }) };
 }
 
 function failed(res: Response, next: NextFunction) {

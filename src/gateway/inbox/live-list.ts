@@ -1,21 +1,23 @@
 /**
  * The live list: the pages showing the same list (same principal and groups, agent filter and order)
- * share one poller that re-lists about once a second, one visibility query, and sends the list to
- * every page when it changed. Polling, rather than following tasks, is what notices everything a
- * page must show: a question answered over A2A or the CLI, a new task's question, a deadline that
- * passed, on any gateway; visibility itself is a second or so behind.
+ * share one poller that re-lists about once a second and sends the list to every page when it
+ * changed. Polling, rather than following tasks, is what notices everything a page must show: a
+ * question answered over A2A or the CLI, a new task's question, a deadline that passed, on any
+ * gateway; visibility itself is a second or so behind.
  *
- * A list costs Temporal's visibility store time per row it returns (the dev server's SQLite: about
- * 1 ms of server CPU per row, so 0.45 s for a full page with 1,000 waiting; bench/README.md, path
- * 10). A poller therefore waits at least LIST_COST_FACTOR times its last list's duration before the
- * next: each open list costs the store at most a fifth of its time, and a long list is refreshed
- * less often rather than piling load on Temporal.
+ * Every list is a page of the gateway's one index of waiting questions (task-workflows/
+ * waiting-index.ts), which asks visibility only what changed since it last looked. Its first look
+ * lists every waiting question (about 1 ms of the dev server's CPU per row: 0.45 s with 1,000
+ * waiting; bench/README.md, paths 10 and 11), and so does a look every few minutes. A poller
+ * therefore waits at least LIST_COST_FACTOR times its last list's duration before the next: each
+ * open list costs the store at most a fifth of its time, and a long list is refreshed less often
+ * rather than piling load on Temporal.
  */
 import type { Client } from '@temporalio/client';
 import type { Response } from 'express';
 import { logger } from '../../logging.js';
 import type { Caller } from '../../protocol/contract.js';
-import { questionsWaitingFor, type QuestionOrder, type WaitingForPage } from '../task-workflows/index.js';
+import { WaitingQuestions, type QuestionOrder, type WaitingForPage } from '../task-workflows/index.js';
 
 const LIVE_POLL_MS = 1_000;
 /** The pause after a list is at least this many times as long as the list took. */
@@ -29,6 +31,12 @@ export interface ListKey {
   order: QuestionOrder;
 }
 
+/** A page of a list: its first page, or the one after `after` (a page's `next`), of at most `limit` rows. */
+export interface PageRequest {
+  after?: string;
+  limit?: number;
+}
+
 interface Poller {
   pages: Set<Response>;
   /** The last list sent, as sent (compared as text: a change anywhere is a change). */
@@ -38,19 +46,23 @@ interface Poller {
 
 export class LiveLists {
   private readonly pollers = new Map<string, Poller>();
+  /** Every list's rows: one index of the waiting questions for all of them. */
+  private readonly questions: WaitingQuestions;
 
   constructor(
-    private readonly client: Client,
-    private readonly agents: readonly string[],
+    client: Client,
+    agents: readonly string[],
     private readonly pollMs = LIVE_POLL_MS,
-  ) {}
+  ) {
+    this.questions = new WaitingQuestions(client, agents, pollMs);
+  }
 
-  /** One page's list, once. */
-  list(key: ListKey): Promise<WaitingForPage> {
-    return questionsWaitingFor(this.client, {
-      agents: this.agents,
+  /** One page of a list, once. */
+  list(key: ListKey, page: PageRequest = {}): Promise<WaitingForPage> {
+    return this.questions.page({
       order: key.order,
-      limit: INBOX_PAGE_ROWS,
+      limit: Math.min(page.limit ?? INBOX_PAGE_ROWS, INBOX_PAGE_ROWS),
+      ...(page.after && { after: page.after }),
       ...(key.caller && { caller: key.caller }),
       ...(key.agent && { agent: key.agent }),
     });

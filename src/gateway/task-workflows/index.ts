@@ -10,9 +10,10 @@ export { type HistoryPosition, type SubscribableTask } from './read.js';
 export { quote, waitingQuestions } from './visibility.js';
 export { WaitingTaskWatch } from './waiting-watch.js';
 export {
-  questionsWaitingFor,
+  BadPageCursorError,
   waitingForQuery,
   type QuestionOrder,
   type WaitingForPage,
   type WaitingQuestionRow,
 } from './waiting-for.js';
+export { WaitingQuestions } from './waiting-index.js';

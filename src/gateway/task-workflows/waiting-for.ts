@@ -1,28 +1,14 @@
 /**
- * The questions waiting for one caller, across agents, from one visibility listing: the
- * A2AResponders search attribute says who may answer (tasks since release 3), the summary memo of
- * each row says what is asked. No per-row reads. Visibility is eventually consistent: a question
- * asked or answered a second ago may still be missing or listed.
+ * What a waiting question looks like in a list, who may see it, and the order and pages of a list:
+ * the rows come from the gateway's index of waiting questions (waiting-index.ts), each from a
+ * visibility row's summary memo. The A2AResponders search attribute says who may answer (tasks
+ * since release 3). Visibility is eventually consistent: a question asked or answered a second ago
+ * may still be missing or listed.
  */
-import type { Client } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes.js';
-import {
-  GROUP_PREFIX,
-  isAllowedResponder,
-  SUMMARY_MEMO,
-  type Caller,
-  type PendingQuestion,
-} from '../../protocol/contract.js';
-import {
-  AGENT_ATTRIBUTE,
-  OWNER_ATTRIBUTE,
-  RESPONDERS_ATTRIBUTE,
-  TASK_STATE_ATTRIBUTE,
-} from '../../protocol/search-attributes.js';
+import { z } from 'zod';
+import { isAllowedResponder, type Caller, type PendingQuestion } from '../../protocol/contract.js';
+import { AGENT_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
 import type { JsonObject, WireTask } from '../../protocol/wire.js';
-import { temporalCall } from '../errors.js';
-import { decodeMemo } from './decode-memo.js';
 import { quote } from './visibility.js';
 
 /** One waiting question as a list row shows it. */
@@ -39,13 +25,6 @@ export interface WaitingQuestionRow {
   blocked?: string;
 }
 
-/**
- * Temporal's own flag of a workflow whose workflow task keeps failing or timing out (set after a
- * few failures in a row, 5 by default; cleared by the next success): what its UI's "Task Failures"
- * view lists. Values like "category=WorkflowTaskFailed", "cause=WorkflowTaskFailedCauseNonDeterministicError".
- */
-const REPORTED_PROBLEMS = defineSearchAttributeKey('TemporalReportedProblems', SearchAttributeType.KEYWORD_LIST);
-
 export type QuestionOrder = 'deadline' | 'age';
 
 export interface WaitingForRequest {
@@ -57,72 +36,38 @@ export interface WaitingForRequest {
   agent?: string;
   /** `deadline`: the soonest deadline first (none last); `age`: the longest waiting first. */
   order?: QuestionOrder;
-  /** At most this many rows (one visibility page); `more` says when some were left out. */
+  /** At most this many rows; `more` says when some were left out. */
   limit?: number;
+  /** The `next` of the page before: this page starts after its last row. */
+  after?: string;
 }
 
 export interface WaitingForPage {
   questions: WaitingQuestionRow[];
   /** Whether more questions wait than the page holds. */
   more: boolean;
+  /** Where the next page starts (`after`), when `more`. */
+  next?: string;
 }
 
 const WAITING_FOR_MAX_ROWS = 1_000;
 
-/** The questions `caller` may answer now, in one visibility listing. */
-export async function questionsWaitingFor(client: Client, request: WaitingForRequest): Promise<WaitingForPage> {
-  const limit = Math.min(request.limit ?? WAITING_FOR_MAX_ROWS, WAITING_FOR_MAX_ROWS);
-  const agents = request.agent ? request.agents.filter((agent) => agent === request.agent) : request.agents;
-  if (agents.length === 0) return { questions: [], more: false };
-  const page = await temporalCall(undefined, () =>
-    client.workflowService.listWorkflowExecutions({
-      namespace: client.options.namespace,
-      query: waitingForQuery(agents, request.caller),
-      pageSize: limit,
-    }),
-  );
-  const converter = client.workflow.options.loadedDataConverter;
-  const rows = await Promise.all(
-    (page.executions ?? []).map(async (execution) => {
-      const fields = execution.memo?.fields;
-      const summary = fields?.[SUMMARY_MEMO] ? (await decodeMemo(converter, fields))[SUMMARY_MEMO] : undefined;
-      const row = summary ? rowOf(summary as WireTask) : undefined;
-      const blocked = row && blockedReason(execution.searchAttributes?.indexedFields);
-      return row && blocked ? { ...row, blocked } : row;
-    }),
-  );
-  const questions = rows.filter((row): row is WaitingQuestionRow => !!row && mayAnswer(row, request.caller));
-  const token = page.nextPageToken;
-  return { questions: sorted(questions, request.order ?? 'deadline'), more: !!token && token.length > 0 };
-}
+/** A cursor the gateway did not hand out. */
+export class BadPageCursorError extends Error {}
 
 /**
- * The visibility query: running tasks of these agents waiting for input whose responders include
- * the caller or one of their groups, or whose owner is the caller (a question naming nobody is the
- * owner's; tasks of earlier releases have no responders attribute). Rows are checked again against
- * the question itself (`mayAnswer`), so the owner does not see questions addressed to others.
+ * The visibility query of every question waiting on these agents: running tasks waiting for input.
+ * Who may see each is decided from its row (`mayAnswer`), as the task's workflow decides a reply.
  */
-export function waitingForQuery(agents: readonly string[], caller: Caller | undefined): string {
-  const clauses = [
+export function waitingForQuery(agents: readonly string[]): string {
+  return [
     `ExecutionStatus = 'Running'`,
     `${TASK_STATE_ATTRIBUTE.name} = 'input-required'`,
     `${AGENT_ATTRIBUTE.name} IN (${agents.map(quote).join(', ')})`,
-  ];
-  if (caller) {
-    // Principals and groups are separate namespaces: a principal named `group:...` names no one.
-    const names = [
-      ...(caller.id.startsWith(GROUP_PREFIX) ? [] : [caller.id]),
-      ...caller.groups.map((group) => `${GROUP_PREFIX}${group}`),
-    ];
-    const ownTasks = `${OWNER_ATTRIBUTE.name} = ${quote(caller.id)}`;
-    clauses.push(
-      names.length > 0 ? `(${RESPONDERS_ATTRIBUTE.name} IN (${names.map(quote).join(', ')}) OR ${ownTasks})` : ownTasks,
-    );
-  }
-  return clauses.join(' AND ');
+  ].join(' AND ');
 }
 
-function rowOf(summary: WireTask): WaitingQuestionRow | undefined {
+export function rowOf(summary: WireTask): WaitingQuestionRow | undefined {
   const metadata = (summary.metadata ?? {}) as {
     agent?: string;
     owner?: string;
@@ -141,29 +86,74 @@ function rowOf(summary: WireTask): WaitingQuestionRow | undefined {
   };
 }
 
-/** Why the row's task is blocked, in the list's words, from Temporal's reported problems; undefined while none is reported. */
-function blockedReason(indexedFields: Parameters<typeof decodeTypedSearchAttributes>[0]): string | undefined {
-  const problems = decodeTypedSearchAttributes(indexedFields).get(REPORTED_PROBLEMS) ?? [];
-  if (problems.includes('cause=WorkflowTaskFailedCauseNonDeterministicError')) {
-    return 'the code deployed makes other calls than the task recorded';
-  }
-  if (problems.includes('category=WorkflowTaskFailed')) return 'its workflow task keeps failing';
-  if (problems.includes('category=WorkflowTaskTimedOut')) return 'its workflow task keeps timing out';
-  return undefined;
-}
-
-/** The same rule the task's workflow applies to a reply (task-runtime.ts), from the row alone. */
+/**
+ * The rule the task's workflow applies to a reply (task-runtime.ts), from the row alone, for the
+ * questions listed to a caller: a question naming nobody is its owner's (one without an owner, asked
+ * without authentication, is listed to no signed-in caller).
+ */
 function mayAnswer(row: WaitingQuestionRow, caller: Caller | undefined): boolean {
   if (!caller) return true;
   const { responders, notByRequester } = row.question;
-  if (!responders) return row.askedBy === undefined || row.askedBy === caller.id;
+  if (!responders) return row.askedBy === caller.id;
   return isAllowedResponder(responders, caller) && !(notByRequester && row.askedBy === caller.id);
 }
 
-function sorted(rows: WaitingQuestionRow[], order: QuestionOrder): WaitingQuestionRow[] {
-  const askedAt = (row: WaitingQuestionRow) => Date.parse(row.question.askedAt);
-  const deadline = (row: WaitingQuestionRow) =>
-    row.question.deadline ? Date.parse(row.question.deadline) : Number.POSITIVE_INFINITY;
-  const byAge = (a: WaitingQuestionRow, b: WaitingQuestionRow) => askedAt(a) - askedAt(b);
-  return [...rows].sort(order === 'age' ? byAge : (a, b) => deadline(a) - deadline(b) || byAge(a, b));
+/**
+ * A row's place in a list: the soonest deadline first (none last) or the longest waiting first, ties
+ * by task ID, so that every row has one place and a page's cursor is the last row's place.
+ */
+type Place = [deadline: number | null, askedAt: number, taskId: string];
+
+function placeOf(row: WaitingQuestionRow, order: QuestionOrder): Place {
+  const deadline = order === 'deadline' && row.question.deadline ? Date.parse(row.question.deadline) : null;
+  return [deadline, Date.parse(row.question.askedAt), row.taskId];
+}
+
+function comparePlaces([deadlineA, askedA, idA]: Place, [deadlineB, askedB, idB]: Place): number {
+  const deadline = (deadlineA ?? Number.POSITIVE_INFINITY) - (deadlineB ?? Number.POSITIVE_INFINITY);
+  return (Number.isNaN(deadline) ? 0 : deadline) || askedA - askedB || (idA < idB ? -1 : idA > idB ? 1 : 0);
+}
+
+const CURSOR_SCHEMA = z.tuple([z.number().nullable(), z.number(), z.string()]);
+
+function cursorOf(place: Place, order: QuestionOrder): string {
+  return Buffer.from(JSON.stringify([order, ...place])).toString('base64url');
+}
+
+function placeAfter(cursor: string, order: QuestionOrder): Place {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new BadPageCursorError('The page cursor is not one this gateway handed out');
+  }
+  const [cursorOrder, ...place] = Array.isArray(decoded) ? decoded : [];
+  const parsed = CURSOR_SCHEMA.safeParse(place);
+  if (cursorOrder !== order || !parsed.success) {
+    throw new BadPageCursorError('The page cursor is not one this gateway handed out for this order');
+  }
+  return parsed.data;
+}
+
+/**
+ * One page of the questions `caller` may answer, from every waiting question's row: filtered and
+ * ordered in memory, starting after `request.after`. Rows answered between two pages drop out,
+ * and rows asked since fall into place; none is listed twice.
+ */
+export function pageOf(rows: Iterable<WaitingQuestionRow>, request: Omit<WaitingForRequest, 'agents'>): WaitingForPage {
+  const order = request.order ?? 'deadline';
+  const limit = Math.min(request.limit ?? WAITING_FOR_MAX_ROWS, WAITING_FOR_MAX_ROWS);
+  const after = request.after === undefined ? undefined : placeAfter(request.after, order);
+  const placed: { row: WaitingQuestionRow; place: Place }[] = [];
+  for (const row of rows) {
+    if (request.agent && row.agent !== request.agent) continue;
+    if (!mayAnswer(row, request.caller)) continue;
+    const place = placeOf(row, order);
+    if (!after || comparePlaces(place, after) > 0) placed.push({ row, place });
+  }
+  placed.sort((a, b) => comparePlaces(a.place, b.place));
+  const shown = placed.slice(0, limit);
+  const last = shown.at(-1);
+  const more = placed.length > limit;
+  return { questions: shown.map(({ row }) => row), more, ...(more && last && { next: cursorOf(last.place, order) }) };
 }
