@@ -33,7 +33,7 @@ export interface A2ATemporalConfig {
    */
   workerDeployment?: { name?: string; buildId?: string; defaultVersioning?: AgentVersioning };
   /**
-   * Notifying approvers when a question waits (README "Notifying approvers"). `directory`: a JSON
+   * Notifying approvers when a question waits (docs/channels.md). `directory`: a JSON
    * file of principals (email, webhook) and groups, relative to the config file (env
    * A2A_APPROVER_DIRECTORY when absent). `notify` and `remind`: what questions without their own
    * take, e.g. `notify: ['email'], remind: ['1 day before']`. A change of them changes what waiting
@@ -48,7 +48,7 @@ export interface A2ATemporalConfig {
    */
   remoteAgents?: Record<string, RemoteAgentConfig>;
   /**
-   * Scheduled tasks (README "Scheduled tasks"): each becomes a Temporal Schedule whose runs are
+   * Scheduled tasks (docs/schedules.md): each becomes a Temporal Schedule whose runs are
    * ordinary tasks of `agent`, owned by `owner`, with `message` as their first message. The worker
    * brings Temporal's schedules in line with this list when it starts.
    */

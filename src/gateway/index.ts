@@ -16,7 +16,7 @@
  * publicBaseUrl: 'https://example.com/a2a' }).app)`; for its metrics, pass `metrics: new
  * GatewayMetrics(new WaitingApprovals(client, agentNames, taskQueue))` and serve `metrics.registry`.
  * `startTracing({ serviceName })` before building the client turns on tracing as the CLI does
- * (README, Observability).
+ * (docs/observability.md).
  */
 export { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
 export { startGateway, type GatewayServerOptions, type RunningGateway } from './server.js';

@@ -1,5 +1,5 @@
 /**
- * Notifying approvers (README, "Notifying approvers"): what the task workflow and the worker's channel
+ * Notifying approvers (docs/channels.md): what the task workflow and the worker's channel
  * activities agree on. Pure: the workflow sandbox and Node code import it alike. The workflow
  * decides who hears what and when; the activities (src/channels) look up addresses and send, so
  * addresses never enter workflow history.

@@ -16,7 +16,7 @@
  * await worker.run();
  *
  * Or add `agentsPlugin({ agents, activities })` to the `plugins` of a `Worker.create` of your own.
- * `startTracing({ serviceName })` first traces the worker as the CLI does (README, Observability);
+ * `startTracing({ serviceName })` first traces the worker as the CLI does (docs/observability.md);
  * a `Worker.create` of your own then takes `tracingPlugins()` before `agentsPlugin`.
  */
 export { agentsPlugin, bundleAgents, type AgentsPluginOptions, type ApprovalSettings } from './agents-plugin.js';

@@ -1,5 +1,5 @@
 /**
- * Tells a question's approvers that it waits for them (README, "Notifying approvers"), from inside the task
+ * Tells a question's approvers that it waits for them (docs/channels.md), from inside the task
  * workflow. When a question with notify channels starts waiting, one activity resolves its
  * responders to principals (groups expanded by the project's directory), then each approver gets
  * one notice per channel, each an activity tried once (a failure shows in the task at once) and
