@@ -12,6 +12,7 @@ import {
   type AgentVersioning,
 } from '../protocol/versioning.js';
 
+/** Worker Versioning: which version of which worker deployment a worker is (docs/deploying.md). */
 export interface WorkerDeployment {
   /** The deployment: the same for every version of these agents, e.g. 'shop-agents'. */
   name: string;

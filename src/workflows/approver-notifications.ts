@@ -43,8 +43,11 @@ import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 
 /** The project's defaults (`approvals` in a2a-temporal.config.ts), put into the workflow bundle by the agents plugin. */
+/** What questions without their own `notify` and `remind` take (the config's `approvals`). */
 export interface ApprovalDefaults {
+  /** The channels approvers are told by. Default: none. */
   notify?: ApprovalChannel[];
+  /** The reminders before the deadline, e.g. `['1 day before']`. */
   remind?: string[];
 }
 

@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { GROUP_PREFIX } from '../../protocol/contract.js';
 
+/** A way callers authenticate (`A2A_AUTH`): an API key, a JWT, or an authenticating proxy's headers. */
 export type AuthMethod = 'api-key' | 'jwt' | 'trusted-header';
 
 interface ApiKeyEntry {
