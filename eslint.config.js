@@ -18,7 +18,7 @@ const NODE_BUILTINS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.tools/', '.itk/', '.data/', 'coverage/', 'reports/'] },
+  { ignores: ['dist/', 'node_modules/', '.tools/', '.itk/', '.data/', 'coverage/', 'reports/', 'docs/api/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

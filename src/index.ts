@@ -15,6 +15,8 @@
  *     return `Hello, ${reply.text}!`; // completed
  *   },
  * });
+ *
+ * @module a2a-temporal
  */
 export {
   AgentFailure,
@@ -36,7 +38,9 @@ export {
   type UserMessage,
 } from './workflows/agent-api.js';
 export type { AgentVersioning } from './protocol/versioning.js';
-export type { ApprovalChannel } from './protocol/approvals.js';
+export { APPROVAL_CHANNELS, type ApprovalChannel } from './protocol/approvals.js';
+export type { PushEventSelection } from './protocol/push.js';
+export type { ModelCallSettings } from './protocol/llm.js';
 export type { RemoteAgentConfig, RemoteCardKeys, RemoteCredentials, RemoteTransport } from './protocol/delegation.js';
 export {
   defineLlmAgent,
@@ -47,11 +51,20 @@ export {
   type LlmAgentDefinition,
   type LlmTool,
   type ToolApprovalOptions,
+  type RemoteAgentTarget,
   type RemoteAgentToolDefinition,
+  type RemoteAgentToolInput,
 } from './workflows/llm-agent.js';
+export type { BudgetLimits } from './workflows/llm-budget.js';
 export type { McpApproval, McpServer, McpServerOptions, McpToolArguments } from './workflows/llm-mcp.js';
 export type { McpHttpConnection, McpStdioConnection, McpValue } from './protocol/mcp.js';
-export { defineConfig, type A2ATemporalConfig } from './config/define-config.js';
+export {
+  defineConfig,
+  SCHEDULE_OVERLAPS,
+  type A2ATemporalConfig,
+  type ScheduledTask,
+  type ScheduleOverlap,
+} from './config/define-config.js';
 export type { JsonObject, WirePart } from './protocol/wire.js';
 export type { Duration } from '@temporalio/common';
 export type { ActivityOptions } from '@temporalio/workflow';

@@ -46,6 +46,7 @@ import { inboxTaskUrl, publicUrlFromEnv } from '../channels/notice-text.js';
 import { APPROVER_WEBHOOK_ENV, postNotice } from '../channels/webhook.js';
 import { ConfigError } from '../config/config-error.js';
 
+/** How the worker reaches approvers: the directory and each channel's settings, each defaulting to the environment. */
 export interface ApproverChannelOptions {
   /** The directory file's path, or the directory itself. Default: A2A_APPROVER_DIRECTORY; none: principals only, no addresses. */
   directory?: string | ApproverDirectory;
@@ -57,7 +58,9 @@ export interface ApproverChannelOptions {
   slack?: SlackSettings;
   /** Base of the inbox links. Default: A2A_PUBLIC_URL. */
   publicUrl?: string;
+  /** Which webhook hosts may be reached although they resolve inward. Default: A2A_PUSH_ALLOWED_HOSTS. */
   policy?: PushUrlPolicy;
+  /** The private JWK webhook notices are signed with. Default: A2A_PUSH_SIGNING_KEY; none: unsigned. */
   signingKey?: JWK;
   /** One-click Approve / Deny links in emails (answer-links.ts). Default: from A2A_APPROVAL_LINK_SECRET; false: none. */
   answerLinks?: AnswerLinkSettings | false;

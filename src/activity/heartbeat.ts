@@ -6,9 +6,27 @@
 import { Context } from '@temporalio/activity';
 import { setTimeout as delay } from 'node:timers/promises';
 
+/**
+ * Runs an activity's work while heartbeating, and hands it the activity's cancellation signal: a
+ * canceled task then stops the work within a heartbeat, if the work passes the signal to its I/O.
+ * Give the activity a `heartbeatTimeout` so that a crashed worker's attempt is retried soon.
+ *
+ * @param work - the activity's work; pass `signal` to its fetches, timers and streams.
+ * @example
+ * import { withHeartbeats } from 'a2a-temporal/activity';
+ *
+ * export async function fetchReport(url: string): Promise<string> {
+ *   return withHeartbeats(async (signal) => (await fetch(url, { signal })).text());
+ * }
+ */
 export async function withHeartbeats<T>(
   work: (signal: AbortSignal) => Promise<T>,
-  options: { intervalMs?: number; details?: () => unknown } = {},
+  options: {
+    /** How often to heartbeat, in ms. Default 1000. */
+    intervalMs?: number;
+    /** The heartbeat details each heartbeat carries (a retried attempt reads the last ones). */
+    details?: () => unknown;
+  } = {},
 ): Promise<T> {
   const context = Context.current();
   const timer = setInterval(() => context.heartbeat(options.details?.()), options.intervalMs ?? 1000);

@@ -8,5 +8,7 @@
  *   // Heartbeats while the work runs, so a canceled task stops this fetch within a heartbeat.
  *   return withHeartbeats(async (signal) => (await fetch(url, { signal })).text());
  * }
+ *
+ * @module a2a-temporal/activity
  */
 export { sleepUnlessAborted, withHeartbeats } from './heartbeat.js';

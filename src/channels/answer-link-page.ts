@@ -29,6 +29,7 @@ import {
 import { escapeHtml } from './notice-text.js';
 import { ConfigError } from '../config/config-error.js';
 
+/** The confirmation page of approval emails' one-click answers, at /inbox/answer. */
 export interface AnswerLinkPageSettings {
   /** The HMAC key the workers sign the links with (A2A_APPROVAL_LINK_SECRET). */
   secret: Buffer;

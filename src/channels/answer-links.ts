@@ -44,7 +44,9 @@ export interface AnswerClaims {
   expiresAt: number;
 }
 
+/** How the worker signs the one-click Approve / Deny links of approval emails. */
 export interface AnswerLinkSettings {
+  /** The HMAC key (A2A_APPROVAL_LINK_SECRET, 32 bytes or more): the same on workers and gateways. */
   secret: Buffer;
   /** The longest a link lasts (it never outlives its question's deadline). */
   ttlMs: number;
@@ -112,7 +114,13 @@ export function answerMessageId(token: string): string {
   return `answer-link-${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
 }
 
-export type AnswerLinks = Record<AnswerDecision, string>;
+/** The one-click answer links of an approval email. */
+export interface AnswerLinks {
+  /** Opens the confirmation page of an approval. */
+  approve: string;
+  /** Opens the confirmation page of a denial. */
+  deny: string;
+}
 
 /** The Approve and Deny links of a notice that asks (a question, a reminder); none for a note. */
 export function answerLinks(

@@ -24,12 +24,38 @@ export function approverDirectorySource<T>(given: T | undefined, env: NodeJS.Pro
   return given ?? (env[APPROVER_DIRECTORY_ENV]?.trim() || undefined);
 }
 
+/** How one approver is reached, by channel. */
+export interface ApproverEntry {
+  /** The approver's name, for people (`Alice Martin`). */
+  name?: string;
+  /** The approver's email address, for the email channel. */
+  email?: string;
+  /** A webhook of this approver's own (the webhook channel); else A2A_APPROVER_WEBHOOK_URL. */
+  webhook?: string;
+  /** A Slack user ID (U0123ABCD), for the Slack channel. */
+  slack?: string;
+}
+
+/**
+ * The approver directory: principals and how they are reached, and the members of each group.
+ *
+ * @example
+ * const directory: ApproverDirectory = {
+ *   principals: { alice: { name: 'Alice Martin', email: 'alice@example.com' }, bob: { slack: 'U0123ABCD' } },
+ *   groups: { finance: ['alice', 'bob'] },
+ * };
+ */
+export interface ApproverDirectory {
+  /** Principals by their ID (as the gateway authenticates them). */
+  principals: Record<string, ApproverEntry>;
+  /** Groups by name (`finance` for `group:finance`): the IDs of their principals. */
+  groups: Record<string, string[]>;
+}
+
 const PrincipalEntry = z.strictObject({
   name: z.string().optional(),
   email: z.email().optional(),
-  /** A webhook of this approver's own (the webhook channel); else A2A_APPROVER_WEBHOOK_URL. */
   webhook: z.url({ protocol: /^https?$/ }).optional(),
-  /** A Slack user ID (U0123ABCD), for the Slack channel. */
   slack: z
     .string()
     .regex(/^[UW][A-Z0-9]{2,}$/, 'a Slack user ID, e.g. U0123ABCD')
@@ -39,9 +65,7 @@ const PrincipalEntry = z.strictObject({
 const DirectoryFile = z.strictObject({
   principals: z.record(z.string().min(1), PrincipalEntry).default({}),
   groups: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
-});
-
-export type ApproverDirectory = z.infer<typeof DirectoryFile>;
+}) satisfies z.ZodType<ApproverDirectory>;
 
 /** The directory as `value` says it (a parsed file), or a ConfigError saying what is wrong and where. */
 export function parseDirectory(value: unknown, source: string): ApproverDirectory {

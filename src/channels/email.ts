@@ -66,7 +66,16 @@ export function smtpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SmtpS
  * What the channel activity needs of a mail sender; the SMTP failure it throws carries `responseCode`.
  * `answers`: the one-click Approve / Deny links, when the worker has A2A_APPROVAL_LINK_SECRET.
  */
-export type EmailSender = (to: string, notice: ApproverNotice, link: string, answers?: AnswerLinks) => Promise<void>;
+export type EmailSender = (
+  /** The approver's address, from the directory. */
+  to: string,
+  /** What to tell. */
+  notice: ApproverNotice,
+  /** The task's page in the approvals inbox. */
+  link: string,
+  /** The one-click Approve / Deny links, for a notice that asks. */
+  answers?: AnswerLinks,
+) => Promise<void>;
 
 export function smtpSender(settings: SmtpSettings): EmailSender {
   const transport = createTransport({

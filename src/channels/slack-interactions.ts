@@ -31,7 +31,9 @@ export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
 const SLACK_SIGNING_SECRET_ENV = 'A2A_SLACK_SIGNING_SECRET';
 const MAX_AGE_SECONDS = 5 * 60;
 
+/** Approve / Deny buttons clicked in Slack, answered at /slack/interactions. */
 export interface SlackInteractionSettings {
+  /** The Slack app's signing secret (A2A_SLACK_SIGNING_SECRET): a click counts only if its signature matches. */
   signingSecret: string;
   /** The approver directory (a file's path, or the directory): who each Slack user is. */
   directory: string | ApproverDirectory;

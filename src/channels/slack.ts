@@ -54,8 +54,23 @@ const PERMANENT_ERRORS = new Set([
   'edit_window_closed',
 ]);
 
-/** `interactive`: Approve / Deny buttons, answered at the gateway (src/channels/slack-interactions.ts). */
-export type SlackSettings = { botToken: string; apiUrl: string; interactive?: boolean } | { webhookUrl: string };
+/**
+ * How the worker posts to Slack: as a bot (a direct message to each approver, updated when the question
+ * ends) or through an incoming webhook (to its channel, mentioning the approver).
+ */
+export type SlackSettings =
+  | {
+      /** A bot token with `chat:write` (A2A_SLACK_BOT_TOKEN). */
+      botToken: string;
+      /** Slack's Web API, or a proxy of it (A2A_SLACK_API_URL; default `https://slack.com/api`). */
+      apiUrl: string;
+      /** Approve / Deny buttons, answered at the gateway (src/channels/slack-interactions.ts). */
+      interactive?: boolean;
+    }
+  | {
+      /** An incoming webhook's URL (A2A_SLACK_WEBHOOK_URL). */
+      webhookUrl: string;
+    };
 
 export function slackSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SlackSettings | undefined {
   const botToken = env[SLACK_ENV.botToken]?.trim();

@@ -88,7 +88,7 @@ function pendingView(task: Task, options: ViewOptions): string[] {
     // An answer would be refused: say why and what fixes it instead of offering one.
     lines.push(
       `  Blocked by a deploy: the deployed code cannot continue this task: ${blocked}.`,
-      '  Deploy a fix guarded with `ctx.patched` (README "Changing agent code while tasks wait"), then answer.',
+      '  Deploy a fix guarded with `ctx.patched` (docs/deploying.md, "Changing agent code while tasks wait"), then answer.',
     );
   } else if (question?.outOfBand) {
     lines.push('  The answer arrives out of band (e.g. an OAuth callback), not as a message.');

@@ -7,6 +7,10 @@ import type { ApprovalChannel } from '../protocol/approvals.js';
 import type { RemoteAgentConfig } from '../protocol/delegation.js';
 import type { AgentVersioning } from '../protocol/versioning.js';
 
+/**
+ * A project's `a2a-temporal.config.ts`: its agents and activities, and what the worker, the gateway
+ * and the dev stack need to know about them. Write it with {@link defineConfig}.
+ */
 export interface A2ATemporalConfig {
   /**
    * Module whose default export is the agents to serve (an array, or a single agent). It runs
@@ -31,15 +35,29 @@ export interface A2ATemporalConfig {
    * `versioning` of their own get `defaultVersioning` (default 'pinned'). Env A2A_WORKER_DEPLOYMENT,
    * A2A_WORKER_BUILD_ID and A2A_WORKER_VERSIONING win. Only the `worker` command reads it (not `dev`).
    */
-  workerDeployment?: { name?: string; buildId?: string; defaultVersioning?: AgentVersioning };
+  workerDeployment?: {
+    /** The worker deployment's name. */
+    name?: string;
+    /** This worker's build ID: its version within the deployment. */
+    buildId?: string;
+    /** The versioning of agents without `versioning` of their own. Default 'pinned'. */
+    defaultVersioning?: AgentVersioning;
+  };
   /**
-   * Notifying approvers when a question waits (README "Notifying approvers"). `directory`: a JSON
+   * Notifying approvers when a question waits (docs/channels.md). `directory`: a JSON
    * file of principals (email, webhook) and groups, relative to the config file (env
    * A2A_APPROVER_DIRECTORY when absent). `notify` and `remind`: what questions without their own
    * take, e.g. `notify: ['email'], remind: ['1 day before']`. A change of them changes what waiting
    * tasks schedule: deploy it as any workflow change.
    */
-  approvals?: { directory?: string; notify?: ApprovalChannel[]; remind?: string[] };
+  approvals?: {
+    /** The approver directory: a JSON file of principals and groups, relative to the config file. */
+    directory?: string;
+    /** The channels questions without a `notify` of their own tell their approvers by. Default: none. */
+    notify?: ApprovalChannel[];
+    /** The reminders of questions without a `remind` of their own, e.g. `['1 day before']`. */
+    remind?: string[];
+  };
   /**
    * Remote A2A agents that agents call by name (`ctx.callAgent('supplier', …)`), e.g.
    * `supplier: { urlEnv: 'SUPPLIER_AGENT_URL', credentials: { bearerTokenEnv: 'SUPPLIER_TOKEN' } }`:
@@ -48,13 +66,14 @@ export interface A2ATemporalConfig {
    */
   remoteAgents?: Record<string, RemoteAgentConfig>;
   /**
-   * Scheduled tasks (README "Scheduled tasks"): each becomes a Temporal Schedule whose runs are
+   * Scheduled tasks (docs/schedules.md): each becomes a Temporal Schedule whose runs are
    * ordinary tasks of `agent`, owned by `owner`, with `message` as their first message. The worker
    * brings Temporal's schedules in line with this list when it starts.
    */
   schedules?: ScheduledTask[];
 }
 
+/** One of the config's `schedules`: a task of `agent` started on a timer (docs/schedules.md). */
 export interface ScheduledTask {
   /** Names the schedule (letters, digits, `.`, `_`, `-`): `a2a-temporal schedules pause ID`, and its tasks' IDs. */
   id: string;
@@ -81,9 +100,23 @@ export const SCHEDULE_OVERLAPS = [
   'terminate-other',
   'allow-all',
 ] as const;
+/** What a schedule does when a run is due while the previous one still runs: one of {@link SCHEDULE_OVERLAPS}. */
 export type ScheduleOverlap = (typeof SCHEDULE_OVERLAPS)[number];
 
-/** Types a config file's default export. */
+/**
+ * Types a config file's default export.
+ *
+ * @example
+ * // a2a-temporal.config.ts
+ * import { defineConfig } from 'a2a-temporal';
+ *
+ * export default defineConfig({
+ *   agents: './src/agents.ts', // default export: your agents (runs in Temporal's workflow sandbox)
+ *   activities: './src/activities.ts', // exported functions: your activities (Node, all I/O)
+ *   approvals: { directory: './approvers.json', notify: ['email'], remind: ['1 day before'] },
+ *   schedules: [{ id: 'daily', agent: 'spend-report', cron: '0 9 * * MON-FRI', message: 'Yesterday', owner: 'alice' }],
+ * });
+ */
 export function defineConfig(config: A2ATemporalConfig): A2ATemporalConfig {
   return config;
 }

@@ -20,18 +20,26 @@ const MADE_CALLS_MODULE = fileURLToPath(
   new URL(`./made-calls-interceptors${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
 );
 
+
+/** An open task the new code would fail to continue. */
 export interface BrokenTask {
+  /** The task's ID. */
   taskId: string;
+  /** Its workflow's ID. */
   workflowId: string;
+  /** Its agent. */
   agent: string;
+  /** Its state, when the history says it. */
   state?: TaskStateName;
   /** What the code does where the history has something else, in the user's words (else Temporal's). */
   divergence: string;
 }
 
+/** What a replay found: which tasks the code as it is now would break. */
 export interface DeployCheck {
-  /** How many tasks were replayed, and of those how many waited for an answer. */
+  /** How many tasks were replayed. */
   replayed: number;
+  /** Of those, how many waited for an answer. */
   waiting: number;
   /** The agents whose tasks were looked for (all of the config's). */
   agents: string[];
@@ -39,9 +47,11 @@ export interface DeployCheck {
   broken: BrokenTask[];
   /** Open tasks not replayed because Worker Versioning pins them to a version: how many, by version. */
   pinned?: Record<string, number>;
+  /** How long the replay took. */
   durationMs: number;
 }
 
+/** What every replay may be given. */
 export interface ReplayOptions {
   /**
    * The agents' workflow bundle when the caller has built it (e.g. to replay several times). Without

@@ -14,7 +14,11 @@ const FIX_ADVICE = [
   'on workers of their own with Worker Versioning, so waiting tasks finish on the code that started them.',
 ];
 
-/** `source`: what was replayed, e.g. "the open tasks on 127.0.0.1:7233 (namespace default, task queue q)". */
+/**
+ * The report `check-deploy` prints, as lines: what was replayed, which tasks would break, and how to fix it.
+ *
+ * @param source - what was replayed, e.g. "the open tasks on 127.0.0.1:7233 (namespace default, task queue q)".
+ */
 export function describeDeployCheck(check: DeployCheck, source: string): string[] {
   const seconds = (check.durationMs / 1000).toFixed(1);
   const replayed = `Replayed ${count(check.replayed, 'task')} of ${check.agents.join(', ')} on the new code in ${seconds} s (${check.waiting} waiting for input): ${source}.`;

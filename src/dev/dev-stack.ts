@@ -331,7 +331,7 @@ function banner(ready: ServeReady, where: { uiUrl?: string; dbFile?: string }): 
   ].join('\n');
 }
 
-/** Where the metrics and the traces are (README, Observability). */
+/** Where the metrics and the traces are (docs/observability.md). */
 function observability(ready: ServeReady): string[] {
   const { gateway, worker } = ready.metrics;
   const endpoints = [gateway && `gateway ${gateway}`, worker && `worker ${worker}`].filter(Boolean);

@@ -59,8 +59,11 @@ const CARD_MAX_AGE_SECONDS = 300;
 /** No authentication: every caller is anonymous (development). */
 export const NO_AUTHENTICATION = createAuthenticator({ methods: [], apiKeys: [] });
 
+/** What {@link createGatewayApp} serves: the agents, the Temporal client their tasks run through, and the gateway's settings. */
 export interface GatewayOptions {
+  /** The Temporal client (`@temporalio/client`) of the namespace the workers run in. */
   client: Client;
+  /** The agents to serve: their cards come from these definitions (the gateway never runs them). */
   agents: readonly AgentDefinition[];
   /** Base URL clients reach this app at, e.g. http://127.0.0.1:8080 (no trailing slash). */
   publicBaseUrl: string;
@@ -68,6 +71,7 @@ export interface GatewayOptions {
   grpcPublicAddress?: string;
   /** Agent served at the root and over gRPC; the first agent when omitted. */
   defaultAgent?: string;
+  /** The task queue the agents' workers poll. Default 'a2a-temporal'. */
   taskQueue?: string;
   /** SSE keepalive period (tests shorten it). */
   keepaliveMs?: number;
@@ -95,6 +99,7 @@ export interface GatewayOptions {
 
 /** What `createGatewayApp` returns: the express app to serve, or mount on an app of your own. */
 export interface Gateway {
+  /** Serves every agent's A2A endpoints, cards, the inbox and the health checks (gRPC is `startGateway`'s). */
   app: express.Express;
 }
 
@@ -116,6 +121,20 @@ export function taskQueueOf(options: Pick<GatewayOptions, 'taskQueue'>): string 
   return options.taskQueue ?? DEFAULT_TASK_QUEUE;
 }
 
+/**
+ * The gateway as an express app, to serve or mount on an app of your own (HTTP+JSON and JSON-RPC; use
+ * {@link startGateway} for gRPC as well).
+ *
+ * @example
+ * import express from 'express';
+ * import { Client, Connection } from '@temporalio/client';
+ * import { createGatewayApp } from 'a2a-temporal/gateway';
+ * import agents from './agents.js';
+ *
+ * const client = new Client({ connection: await Connection.connect({ address: 'localhost:7233' }) });
+ * const { app } = createGatewayApp({ client, agents, publicBaseUrl: 'https://agents.example.com/a2a' });
+ * express().use('/a2a', app).listen(8080);
+ */
 export function createGatewayApp(options: GatewayOptions): Gateway {
   return { app: buildGateway(options).app };
 }

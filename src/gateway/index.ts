@@ -16,10 +16,21 @@
  * publicBaseUrl: 'https://example.com/a2a' }).app)`; for its metrics, pass `metrics: new
  * GatewayMetrics(new WaitingApprovals(client, agentNames, taskQueue))` and serve `metrics.registry`.
  * `startTracing({ serviceName })` before building the client turns on tracing as the CLI does
- * (README, Observability).
+ * (docs/observability.md).
+ *
+ * @module a2a-temporal/gateway
  */
 export { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
 export { startGateway, type GatewayServerOptions, type RunningGateway } from './server.js';
-export { GatewayMetrics } from './metrics.js';
-export { WaitingApprovals } from './waiting-approvals.js';
+export { GatewayMetrics, type RequestLabels } from './metrics.js';
+export { WaitingApprovals, type AgentApprovals } from './waiting-approvals.js';
+export type { ApproverDirectory, ApproverEntry } from '../channels/directory.js';
+export type { Authenticator, HeaderLookup } from './auth/authenticator.js';
+export type { Principal } from './auth/principal.js';
+export type { AuthMethod } from './auth/settings.js';
+export type { Transport } from './request-context.js';
+export { RateLimit } from './auth/rate-limit.js';
+export type { InboxSettings } from './inbox/index.js';
+export type { AnswerLinkPageSettings } from '../channels/answer-link-page.js';
+export type { SlackInteractionSettings } from '../channels/slack-interactions.js';
 export { startTracing, stopTracing, type TracingOptions } from '../telemetry/tracing.js';

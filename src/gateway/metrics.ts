@@ -9,10 +9,13 @@ import { logger } from '../logging.js';
 import type { Transport } from './request-context.js';
 import type { AgentApprovals, WaitingApprovals } from './waiting-approvals.js';
 
+/** What a request is counted by. */
 export interface RequestLabels {
   /** The A2A method, as the v1.0 specification names it (SendMessage, GetTask, ...). */
   method: string;
+  /** The transport it came by. */
   transport: Transport | 'unknown';
+  /** The agent it was for. */
   agent: string;
 }
 
@@ -22,7 +25,17 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 const log = logger.child({ component: 'gateway' });
 
+/**
+ * The gateway's Prometheus metrics: pass one as {@link GatewayOptions.metrics} and serve its `registry`
+ * (`startGateway` does both with `metricsPort`).
+ *
+ * @example
+ * const metrics = new GatewayMetrics(new WaitingApprovals(client, agents.map((a) => a.name), 'a2a-temporal'));
+ * const { app } = createGatewayApp({ client, agents, publicBaseUrl, metrics });
+ * app.get('/metrics', async (_req, res) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+ */
 export class GatewayMetrics {
+  /** The prom-client registry holding this gateway's metrics. */
   readonly registry = new Registry();
   private readonly requests = new Counter({
     name: 'a2a_gateway_requests_total',
@@ -89,14 +102,17 @@ export class GatewayMetrics {
     this.duration.observe(labels, seconds);
   }
 
+  /** A stream opened (SendStreamingMessage, SubscribeToTask). */
   streamOpened(labels: RequestLabels): void {
     this.openStreams.inc(labels);
   }
 
+  /** A stream's first event, `seconds` after it opened. */
   streamFirstEvent(labels: RequestLabels, seconds: number): void {
     this.firstEvent.observe(labels, seconds);
   }
 
+  /** A stream ended, with its outcome (as `answered`'s). */
   streamEnded(labels: RequestLabels, outcome: string): void {
     this.openStreams.dec(labels);
     this.requests.inc({ ...labels, outcome });

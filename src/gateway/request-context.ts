@@ -14,6 +14,7 @@ import { callLifetime, lifetimeOf, type GrpcCall, type RequestOutcome } from './
 import { grpcRefusal, sendRefusal } from './refusals.js';
 
 /** The gateway's transports: JSON-RPC, HTTP+JSON and gRPC; and the approvals inbox's pages (src/gateway/inbox). */
+/** How a request reached the gateway: an A2A transport, or the inbox, a Slack button, an email link. */
 export type Transport = 'jsonrpc' | 'rest' | 'grpc' | 'inbox' | 'slack' | 'email';
 
 /**

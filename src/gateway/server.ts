@@ -14,8 +14,11 @@ import { GatewayMetrics } from './metrics.js';
 import { serveMetrics, type RunningMetricsServer } from './metrics-server.js';
 import { WaitingApprovals } from './waiting-approvals.js';
 
+/** What {@link startGateway} serves and where: the app's options, and the addresses to listen on. */
 export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUrl' | 'grpcPublicAddress' | 'metrics'> {
+  /** The address to listen on. Default '127.0.0.1'. */
   host?: string;
+  /** The HTTP port. Default 8080; 0 picks a free one. */
   port?: number;
   /** false: no gRPC server. */
   grpcPort?: number | false;
@@ -29,11 +32,15 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUr
   metricsPort?: number;
 }
 
+/** A gateway {@link startGateway} started: where it answers, and how to stop it. */
 export interface RunningGateway {
+  /** Its base URL: agents are at `<url>/agents/<name>`. */
   url: string;
+  /** `host:port` of its gRPC server, when it serves one. */
   grpcAddress?: string;
   /** The Prometheus endpoint, when served. */
   metricsUrl?: string;
+  /** Stops listening, ends open streams and closes what the gateway holds. */
   close(): Promise<void>;
 }
 
@@ -42,6 +49,20 @@ export interface ServedGateway extends RunningGateway {
   gateway: GatewayParts;
 }
 
+/**
+ * Starts the gateway: HTTP (JSON-RPC, HTTP+JSON, cards, inbox, health) and gRPC, and the metrics
+ * endpoint when `metricsPort` is given.
+ *
+ * @example
+ * import { Client, Connection } from '@temporalio/client';
+ * import { startGateway } from 'a2a-temporal/gateway';
+ * import agents from './agents.js';
+ *
+ * const client = new Client({ connection: await Connection.connect({ address: 'localhost:7233' }) });
+ * const gateway = await startGateway({ client, agents, port: 8080, grpcPort: 8081 });
+ * console.log(`agents at ${gateway.url}/agents`);
+ * process.on('SIGTERM', () => void gateway.close());
+ */
 export function startGateway(options: GatewayServerOptions): Promise<RunningGateway> {
   return serveGateway(options);
 }

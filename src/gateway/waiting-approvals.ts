@@ -8,15 +8,19 @@
 import type { Client } from '@temporalio/client';
 import { waitingQuestions } from './task-workflows/index.js';
 
+/** One agent's approvals waiting, as the metrics report them. */
 export interface AgentApprovals {
+  /** Its tasks waiting in `input-required`. */
   waiting: number;
   /** When the longest-waiting question was asked (ms since the epoch); undefined when none waits. */
   oldestSince?: number;
+  /** Those of them past their question's deadline. */
   pastDeadline: number;
 }
 
 const APPROVALS_MAX_AGE_MS = 15_000;
 
+/** The approvals waiting per agent, listed from Temporal visibility at most once per `maxAgeMs` (for {@link GatewayMetrics}). */
 export class WaitingApprovals {
   private cached?: { at: number; snapshot: Promise<Map<string, AgentApprovals>> };
 

@@ -8,9 +8,11 @@ import type { Provider } from 'ai';
 /** An AI SDK provider (`createAnthropic(...)`, `createGoogleGenerativeAI(...)`, ...): what the worker asks of it. */
 export type ModelProvider = Pick<Provider, 'languageModel'>;
 
+/** The models a worker's LLM agents run on: an OpenAI-compatible endpoint, and AI SDK providers by name. */
 export interface ModelSettings {
   /** e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (Ollama). */
   baseURL?: string;
+  /** The endpoint's API key. */
   apiKey?: string;
   /** The model agents use unless they name one. */
   model?: string;

@@ -1,5 +1,5 @@
 /**
- * Notifying approvers (README, "Notifying approvers"): what the task workflow and the worker's channel
+ * Notifying approvers (docs/channels.md): what the task workflow and the worker's channel
  * activities agree on. Pure: the workflow sandbox and Node code import it alike. The workflow
  * decides who hears what and when; the activities (src/channels) look up addresses and send, so
  * addresses never enter workflow history.
@@ -7,6 +7,7 @@
 
 /** The channels a question can reach its approvers by. */
 export const APPROVAL_CHANNELS = ['email', 'webhook', 'slack'] as const;
+/** A channel a question can reach its approvers by: one of {@link APPROVAL_CHANNELS}. */
 export type ApprovalChannel = (typeof APPROVAL_CHANNELS)[number];
 
 export function isApprovalChannel(value: unknown): value is ApprovalChannel {
@@ -53,19 +54,27 @@ export function isNote(kind: NoticeKind): kind is NoteKind {
 }
 
 /** One notice, as the channel activity gets it: everything to write the message, no address. */
+/** One notice to one approver by one channel: what an `EmailSender` (and every channel) sends. */
 export interface ApproverNotice {
   /** Idempotency key: `<taskId>:<question seq>:<approver>:<channel>:<kind>[<n>]`; the email's Message-ID and the webhook's X-A2A-Notification-Id derive from it. */
   id: string;
+  /** What it tells: the question, a reminder, or how the question ended. */
   kind: NoticeKind;
+  /** The channel it goes by. */
   channel: ApprovalChannel;
   /** The principal it goes to (the channel looks up the address). */
   approver: string;
+  /** The task whose question it is about. */
   taskId: string;
+  /** The task's agent. */
   agent: string;
+  /** The question. */
   question: string;
   /** The first words of the request that started the task. */
   request?: string;
+  /** When the question was asked, ISO 8601. */
   askedAt: string;
+  /** The question's deadline, ISO 8601, when it has one. */
   deadline?: string;
   /** Who answered (kind 'answered'). */
   answeredBy?: string;
@@ -80,7 +89,9 @@ export interface ApproverNotice {
 
 /** A message a channel posted and can change later: a Slack conversation and the message's `ts`. */
 export interface PostedMessage {
+  /** The Slack conversation's ID. */
   channel: string;
+  /** The message's timestamp, Slack's ID of it. */
   ts: string;
 }
 

@@ -38,8 +38,12 @@ export type RemoteTransport = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
  * environment by the activity, so that only the variable's name is ever in the task's history.
  */
 export type RemoteCredentials =
-  | { bearerTokenEnv: string }
   | {
+      /** The worker's environment variable whose value is sent as `Authorization: Bearer <value>`. */
+      bearerTokenEnv: string;
+    }
+  | {
+      /** The worker's environment variable whose value is sent as an API key, in `header`. */
       apiKeyEnv: string;
       /** Default 'x-api-key'. */
       header?: string;
@@ -50,7 +54,15 @@ export type RemoteCredentials =
  * its JWKS, or its public JWKs. With them, an unsigned card, or one its signatures do not cover as
  * served, fails the call at once (src/delegation/card-verification.ts).
  */
-export type RemoteCardKeys = { jwksUrl: string } | { keys: JsonObject[] };
+export type RemoteCardKeys =
+  | {
+      /** The URL of the JWKS holding the keys. */
+      jwksUrl: string;
+    }
+  | {
+      /** The public keys, as JWKs. */
+      keys: JsonObject[];
+    };
 
 /** Where the remote agent is and how to reach it. */
 export interface RemoteAgentAddress {
@@ -61,7 +73,9 @@ export interface RemoteAgentAddress {
   url: string;
   /** The transport to prefer; default: the card's preferred one. */
   transport?: RemoteTransport;
+  /** How the worker authenticates to the agent; default: not at all. */
   credentials?: RemoteCredentials;
+  /** The keys the agent's card must be signed with; default: the card is not checked. */
   cardKeys?: RemoteCardKeys;
 }
 
@@ -143,7 +157,9 @@ export function followSpacingMs(followedForMs: number): number {
 export interface RemoteAgentConfig {
   /** Its card URL or base URL; or, with `urlEnv`, the worker's environment variable that holds it. */
   url?: string;
+  /** The worker's environment variable that holds the URL, read at each call (exactly one of `url` and `urlEnv`). */
   urlEnv?: string;
+  /** The transport to prefer, when the call gives none of its own; default: the card's preferred one. */
   transport?: RemoteTransport;
   /** Used when the call gives none of its own. */
   credentials?: RemoteCredentials;

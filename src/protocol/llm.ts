@@ -47,8 +47,11 @@ export interface ModelCallInput {
 
 /** How an agent's model calls are made, as the AI SDK names these settings. */
 export interface ModelCallSettings {
+  /** Sampling temperature; default the provider's. */
   temperature?: number;
+  /** Nucleus sampling; default the provider's. */
   topP?: number;
+  /** The most tokens one answer may have; default the provider's. */
   maxOutputTokens?: number;
   /** Options for the provider, by provider name (e.g. `{ anthropic: { thinking: ... } }`). */
   providerOptions?: Record<string, Record<string, unknown>>;

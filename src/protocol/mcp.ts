@@ -14,10 +14,16 @@ export const MCP_CREDENTIALS_MISSING = 'McpCredentialsMissing';
 export const MCP_SERVER_REFUSED = 'McpServerRefused';
 
 /** A literal value (recorded in history: nothing secret), or the name of a variable of the worker's environment. */
-export type McpValue = string | { env: string };
+export type McpValue =
+  | string
+  | {
+      /** The variable of the worker's environment whose value is used. */
+      env: string;
+    };
 
 /** A server reached over Streamable HTTP. */
 export interface McpHttpConnection {
+  /** The server's Streamable HTTP endpoint. */
   url: string;
   /** Sent as `Authorization: Bearer <value of this variable>`. */
   bearerTokenEnv?: string;
@@ -27,13 +33,16 @@ export interface McpHttpConnection {
 
 /** A server the worker starts as a child process and talks to over its stdin and stdout. */
 export interface McpStdioConnection {
+  /** The program the worker starts, e.g. `npx`. */
   command: string;
+  /** Its arguments. */
   args?: string[];
   /**
    * The process's environment beyond the MCP SDK's safe defaults (PATH, HOME, ...; never the
    * worker's whole environment): `{ GITHUB_PERSONAL_ACCESS_TOKEN: { env: 'GITHUB_TOKEN' } }`.
    */
   env?: Record<string, McpValue>;
+  /** The folder it starts in; default the worker's. */
   cwd?: string;
 }
 

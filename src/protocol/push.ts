@@ -40,7 +40,9 @@ export interface StoredPushConfig extends PushDeliveryState {
 
 /** Which events an agent's tasks notify webhooks of; default every status change and every artifact. */
 export interface PushEventSelection {
+  /** The status changes notified, by the state entered. Default: every one. */
   states?: TaskStateName[];
+  /** Whether artifact events are notified. Default true. */
   artifacts?: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Search attributes every task workflow keeps current (README, "The A2A-to-Temporal mapping"; the
+ * Search attributes every task workflow keeps current (docs/a2a-mapping.md; the
  * operators' queries on them: "Operating it").
  * Stored unencrypted by Temporal: never put personal data in them.
  */

@@ -3,6 +3,7 @@
  * Pure module: imported by workflows (deterministic sandbox) and by the gateway.
  */
 
+/** The A2A task states, in the spelling of this package's API and CLI (`input-required`, not `TASK_STATE_INPUT_REQUIRED`). */
 export const TASK_STATES = [
   'submitted',
   'working',
@@ -14,6 +15,7 @@ export const TASK_STATES = [
   'rejected',
 ] as const;
 
+/** An A2A task state, e.g. `input-required`: one of {@link TASK_STATES}. */
 export type TaskStateName = (typeof TASK_STATES)[number];
 
 const TERMINAL_STATES: ReadonlySet<TaskStateName> = new Set(['completed', 'failed', 'canceled', 'rejected']);
@@ -68,6 +70,7 @@ export function fromWireState(wire: string): TaskStateName | undefined {
   return isTaskStateName(name) ? name : undefined;
 }
 
+/** An A2A task state as the wire (proto3 JSON) spells it. */
 export type WireTaskState =
   | 'TASK_STATE_SUBMITTED'
   | 'TASK_STATE_WORKING'
@@ -78,7 +81,13 @@ export type WireTaskState =
   | 'TASK_STATE_CANCELED'
   | 'TASK_STATE_REJECTED';
 
-/** The state of a wire task (or status event), e.g. `input-required`; throws on a state this version does not know. */
+/**
+ * The state of a wire task (or status event), e.g. `input-required`; throws on a state this version does not know.
+ *
+ * @example
+ * const task = await env.agent('purchase-approval').send('Buy 3 monitors for 450 EUR');
+ * expect(stateOf(task)).toBe('input-required');
+ */
 export function stateOf(task: { status: { state: string } }): TaskStateName {
   const state = fromWireState(task.status.state);
   if (!state) throw new TypeError(`Unknown task state "${task.status.state}"`);

@@ -11,6 +11,7 @@ import { BlockList, isIP } from 'node:net';
 
 /** Hosts (names or IP literals) webhooks may use although they resolve inward: `A2A_PUSH_ALLOWED_HOSTS`. */
 export interface PushUrlPolicy {
+  /** Host names and IP literals, lowercase, as written in URLs. */
   allowedHosts: ReadonlySet<string>;
   /** Where names resolve; default the system's resolver (tests: one that changes its answer). */
   resolve?: typeof dnsLookup;

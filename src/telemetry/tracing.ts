@@ -63,6 +63,7 @@ export function tracesDestination(env: NodeJS.ProcessEnv): string | undefined {
   return `OTLP ${env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${base}/v1/traces`}`;
 }
 
+/** How {@link startTracing} names this process's spans, and where they go. */
 export interface TracingOptions {
   /** `service.name` of this process's spans, unless OTEL_SERVICE_NAME names another. */
   serviceName: string;

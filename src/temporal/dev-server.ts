@@ -9,7 +9,9 @@ import { createServer } from 'node:net';
 import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../protocol/search-attributes.js';
 import { HOW_TO_GET_THE_CLI, locateTemporalCli } from './cli.js';
 
+/** How {@link startDevServer} starts the dev server. */
 export interface DevServerOptions {
+  /** The gRPC port. Default: a free one. */
   port?: number;
   /** 0 or undefined: no UI. */
   uiPort?: number;
@@ -17,7 +19,9 @@ export interface DevServerOptions {
   dbFile?: string;
   /** Extra `--dynamic-config-value KEY=VALUE` settings. */
   dynamicConfig?: Record<string, string | number | boolean>;
+  /** Receives the server's output, as it comes. Default: dropped. */
   log?: (line: string) => void;
+  /** How long to wait for the server to answer. Default 60 s. */
   startTimeoutMs?: number;
   /** Aborting it while the server starts kills the server and rejects. */
   signal?: AbortSignal;
@@ -25,12 +29,17 @@ export interface DevServerOptions {
 
 /** How the dev server process ended. */
 export interface DevServerExit {
+  /** Its exit code, when it exited. */
   code: number | null;
+  /** The signal that ended it, when one did. */
   signal: NodeJS.Signals | null;
 }
 
+/** A running Temporal dev server. */
 export interface DevServer {
+  /** `host:port` of its frontend. */
   address: string;
+  /** The namespace it serves ('default'). */
   namespace: string;
   /**
    * The server's process id, and a promise that resolves when that process ends for whatever reason
@@ -38,7 +47,9 @@ export interface DevServer {
    * downloaded the CLI and runs it: the SDK hides that process, so such a server is not supervised.
    */
   pid?: number;
+  /** Resolves when the server process ends (see `pid`). */
   exited?: Promise<DevServerExit>;
+  /** Stops the server and waits for it to end. */
   stop(): Promise<void>;
 }
 
@@ -99,6 +110,15 @@ function withoutOtelSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 const DEV_DYNAMIC_CONFIG = { 'system.numConsecutiveWorkflowTaskProblemsToTriggerSearchAttribute': 1 };
 
+/**
+ * Starts a Temporal dev server, with the Temporal UI when `uiPort` is given and the search attributes
+ * tasks need, and waits until it answers. The CLI is found as docs/troubleshooting.md says.
+ *
+ * @example
+ * const server = await startDevServer({ uiPort: 8233, dbFile: '.data/temporal.db' });
+ * console.log(`Temporal at ${server.address}`);
+ * await server.stop();
+ */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const source = locateTemporalCli();
   const port = options.port ?? (await freePort());

@@ -14,8 +14,9 @@ import { quietLogs } from './test-logs.js';
 
 export { describeDeployCheck } from '../deploy-check/report.js';
 export { saveTaskHistory } from '../deploy-check/history-files.js';
-export type { BrokenTask, DeployCheck } from '../deploy-check/replay.js';
+export type { BrokenTask, DeployCheck, ReplayOptions } from '../deploy-check/replay.js';
 
+/** Which open tasks {@link replayOpenTasks} replays, and on which code. */
 export interface ReplayOpenTasksOptions extends ReplayOptions {
   /** A client on the namespace whose tasks to check (production's, in a deploy pipeline). */
   client: Client;
@@ -27,7 +28,14 @@ export interface ReplayOpenTasksOptions extends ReplayOptions {
   sample?: number;
 }
 
-/** Replays the open tasks of the config's agents on the config's code as it is now. */
+/**
+ * Replays the open tasks of the config's agents on the config's code as it is now: what
+ * `a2a-temporal check-deploy` does.
+ *
+ * @example
+ * const check = await replayOpenTasks({ client, sample: 100 });
+ * if (check.broken.length > 0) throw new Error(describeDeployCheck(check, 'production').join('\n'));
+ */
 export async function replayOpenTasks(options: ReplayOpenTasksOptions): Promise<DeployCheck> {
   quietLogs();
   const config = await loadConfig(options.config);
@@ -36,6 +44,7 @@ export async function replayOpenTasks(options: ReplayOpenTasksOptions): Promise<
   return replayOpenTaskHistories(options.client, config, query, options);
 }
 
+/** Which saved histories {@link replayHistoryFiles} replays, and on which code. */
 export interface ReplayHistoryFilesOptions extends ReplayOptions {
   /** A history's `.json` file, or a folder of them. */
   histories: string;
@@ -43,7 +52,16 @@ export interface ReplayHistoryFilesOptions extends ReplayOptions {
   config?: string;
 }
 
-/** Replays saved histories on the config's code as it is now. */
+/**
+ * Replays saved histories (from {@link saveTaskHistory}, `temporal workflow show --output json` or the
+ * Temporal UI's download) on the config's code as it is now, without a server.
+ *
+ * @example
+ * it('keeps the recorded waiting tasks working', async () => {
+ *   const check = await replayHistoryFiles({ histories: 'test/histories' });
+ *   expect(check.broken).toEqual([]);
+ * });
+ */
 export async function replayHistoryFiles(options: ReplayHistoryFilesOptions): Promise<DeployCheck> {
   quietLogs();
   const config = await loadConfig(options.config);

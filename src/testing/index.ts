@@ -20,6 +20,8 @@
  * Deploy safety: `saveTaskHistory` records a waiting task's history, `replayHistoryFiles` replays
  * recordings on the code as it is now, and `replayOpenTasks` a namespace's open tasks (as
  * `a2a-temporal check-deploy` does); `broken` lists the tasks the code would fail.
+ *
+ * @module a2a-temporal/testing
  */
 export {
   startTestEnvironment,
@@ -28,7 +30,7 @@ export {
   type TestEnvironmentOptions,
   type TestMessage,
 } from './test-environment.js';
-export { startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server.js';
+export { startDevServer, type DevServer, type DevServerExit, type DevServerOptions } from '../temporal/dev-server.js';
 export {
   describeDeployCheck,
   replayHistoryFiles,
@@ -37,8 +39,16 @@ export {
   type BrokenTask,
   type DeployCheck,
   type ReplayHistoryFilesOptions,
+  type ReplayOptions,
   type ReplayOpenTasksOptions,
 } from './deploy-check.js';
-export { stateOf } from '../protocol/states.js';
-export type { TaskStateName } from '../protocol/states.js';
-export { textOf, type WireArtifact, type WireMessage, type WirePart, type WireTask } from '../protocol/wire.js';
+export { stateOf, TASK_STATES, type TaskStateName, type WireTaskState } from '../protocol/states.js';
+export {
+  textOf,
+  type WireArtifact,
+  type WireMessage,
+  type WirePart,
+  type WireRole,
+  type WireTask,
+  type WireTaskStatus,
+} from '../protocol/wire.js';

@@ -13,6 +13,7 @@ import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { agentsPlugin, bundleAgents } from '../worker/agents-plugin.js';
 import { quietLogs } from './test-logs.js';
 
+/** Which project {@link startTestEnvironment} runs, and on which Temporal server. */
 export interface TestEnvironmentOptions {
   /** Config file, or a folder holding one. Default: the current folder. */
   config?: string;
@@ -22,9 +23,13 @@ export interface TestEnvironmentOptions {
 
 /** What a test sends: text, structured data, or both. */
 export interface TestMessage {
+  /** A text part. */
   text?: string;
+  /** A DataPart's value. */
   data?: unknown;
+  /** The context (conversation) to send it in; default a new one, or the task's for a reply. */
   contextId?: string;
+  /** The message's metadata, e.g. `{ responder: 'alice' }` to say who answers. */
   metadata?: JsonObject;
 }
 
@@ -42,19 +47,43 @@ export interface AgentTestClient {
   cancel(taskId: string): Promise<WireTask>;
 }
 
+/** A project's agents running for a test: see {@link startTestEnvironment}. */
 export interface TestEnvironment {
   /** A Temporal client on the environment's server, e.g. to inspect a task's workflow. */
   readonly temporal: Client;
+  /** `host:port` of the Temporal server the environment uses. */
   readonly temporalAddress: string;
   /** This environment's own task queue. */
   readonly taskQueue: string;
+  /** The gateway's base URL: agents are at `<gatewayUrl>/agents/<name>`. */
   readonly gatewayUrl: string;
+  /** A client of one of the config's agents. */
   agent(name: string): AgentTestClient;
+  /** Stops the gateway, the worker and the dev server it started (call it in `afterAll`). */
   stop(): Promise<void>;
 }
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
+/**
+ * Runs a project's agents for a test: a Temporal dev server (or `TEMPORAL_ADDRESS`), a worker with the
+ * config's agents and activities, and the gateway, on free ports; agents are reached over A2A JSON-RPC.
+ *
+ * @example
+ * import { afterAll, beforeAll, expect, it } from 'vitest';
+ * import { startTestEnvironment, stateOf, type TestEnvironment } from 'a2a-temporal/testing';
+ *
+ * let env: TestEnvironment;
+ * beforeAll(async () => (env = await startTestEnvironment()), 120_000);
+ * afterAll(() => env?.stop());
+ *
+ * it('asks before it buys', async () => {
+ *   const agent = env.agent('purchase-approval');
+ *   const task = await agent.send('Buy 3 monitors for 450 EUR');
+ *   expect(stateOf(task)).toBe('input-required');
+ *   expect(stateOf(await agent.reply(task.id, 'approve'))).toBe('completed');
+ * });
+ */
 export async function startTestEnvironment(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
   quietLogs();
   const config = await loadConfig(options.config);

@@ -124,6 +124,7 @@ const sharedZodStaysWhole: WebpackPlugin = {
   },
 };
 
+/** What the agents plugin runs: the project's agents and activities, and the settings of the package's own activities. */
 export interface AgentsPluginOptions {
   /** Path or file URL of the agents module (its default export: the agents). */
   agents: string | URL;
@@ -137,8 +138,26 @@ export interface AgentsPluginOptions {
   remoteAgents?: Record<string, RemoteAgentConfig>;
 }
 
+/** Notifying approvers: how the worker reaches them, and the defaults of questions (the config's `approvals`). */
 export interface ApprovalSettings extends ApproverChannelOptions, ApprovalDefaults {}
 
+/**
+ * A Temporal worker plugin that runs a project's agents: it bundles the agents module as the task
+ * workflow, registers the project's activities and the package's own (model and tool calls, MCP,
+ * push deliveries, remote agents, approver notices), and checks at start that every tool's activity
+ * is registered. For a `Worker.create` of your own; {@link createAgentWorker} uses it.
+ *
+ * @example
+ * import { Worker } from '@temporalio/worker';
+ * import { agentsPlugin, tracingPlugins } from 'a2a-temporal/worker';
+ * import * as activities from './activities.js';
+ *
+ * const worker = await Worker.create({
+ *   connection,
+ *   taskQueue: 'a2a-temporal',
+ *   plugins: [...tracingPlugins(), agentsPlugin({ agents: new URL('./agents.ts', import.meta.url), activities })],
+ * });
+ */
 export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
   const hook = agentsWebpackHook(options.agents, approvalDefaults(options.approvals));
   // The package's own activities; read at start, closed when the worker stops (src/activities).
@@ -199,7 +218,14 @@ async function unknownActivity(): Promise<never> {
   );
 }
 
-/** The workflow bundle of a project's agents, built once (tests share one across many workers). */
+/**
+ * The workflow bundle of a project's agents, built once (tests share one across many workers): pass
+ * it as a worker's `workflowBundle`.
+ *
+ * @param agents - path or file URL of the agents module.
+ * @param options - Temporal's bundler options (the package sets `workflowsPath` and its preloads).
+ * @param approvals - the defaults of questions' `notify` and `remind` (the config's `approvals`).
+ */
 export async function bundleAgents(
   agents: string | URL,
   options: Partial<Omit<BundleOptions, 'workflowsPath'>> = {},

@@ -12,6 +12,7 @@ import {
 } from '../protocol/versioning.js';
 import { ConfigError } from '../config/config-error.js';
 
+/** Worker Versioning: which version of which worker deployment a worker is (docs/deploying.md). */
 export interface WorkerDeployment {
   /** The deployment: the same for every version of these agents, e.g. 'shop-agents'. */
   name: string;

@@ -16,11 +16,21 @@
  * await worker.run();
  *
  * Or add `agentsPlugin({ agents, activities })` to the `plugins` of a `Worker.create` of your own.
- * `startTracing({ serviceName })` first traces the worker as the CLI does (README, Observability);
+ * `startTracing({ serviceName })` first traces the worker as the CLI does (docs/observability.md);
  * a `Worker.create` of your own then takes `tracingPlugins()` before `agentsPlugin`.
+ *
+ * @module a2a-temporal/worker
  */
 export { agentsPlugin, bundleAgents, type AgentsPluginOptions, type ApprovalSettings } from './agents-plugin.js';
 export { createAgentWorker, type AgentWorkerOptions } from './create-worker.js';
 export type { WorkerDeployment } from './deployment.js';
-export type { ModelSettings } from '../llm/model-settings.js';
+export type { ModelProvider, ModelSettings } from '../llm/model-settings.js';
+export type { ApprovalDefaults } from '../workflows/approver-notifications.js';
+export type { ApproverChannelOptions } from '../activities/approver-notices.js';
+export type { ApproverDirectory, ApproverEntry } from '../channels/directory.js';
+export type { AnswerLinks, AnswerLinkSettings } from '../channels/answer-links.js';
+export type { EmailSender } from '../channels/email.js';
+export type { ApproverNotice, NoteKind, NoticeKind, PostedMessage } from '../protocol/approvals.js';
+export type { SlackSettings } from '../channels/slack.js';
+export type { PushUrlPolicy } from '../push/url-policy.js';
 export { startTracing, stopTracing, tracingPlugins, type TracingOptions } from '../telemetry/tracing.js';

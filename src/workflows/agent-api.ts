@@ -1,5 +1,5 @@
 /**
- * The API agents are written against (README, "Writing an agent"). An agent's `run(ctx)` is the body of its
+ * The API agents are written against (README.md, "Writing an agent"). An agent's `run(ctx)` is the body of its
  * task workflow: it reads like a plain async function and never touches A2A wire types or
  * Temporal handles directly.
  */
@@ -12,32 +12,65 @@ import { AGENT_VERSIONINGS, isAgentVersioning, type AgentVersioning } from '../p
 import type { RemoteAgentAddress } from '../protocol/delegation.js';
 import type { JsonObject, WireArtifact, WirePart } from '../protocol/wire.js';
 
+/**
+ * One thing the agent can do, as its A2A agent card lists it (A2A `AgentSkill`).
+ *
+ * @example
+ * const skill: AgentSkill = {
+ *   id: 'approve-purchase',
+ *   name: 'Purchase approval',
+ *   description: 'Asks a human to approve a purchase, then places the order.',
+ *   tags: ['approval'],
+ *   examples: ['Buy 3 monitors for 450 EUR'],
+ * };
+ */
 export interface AgentSkill {
+  /** Unique among the agent's skills. */
   id: string;
+  /** A name for people. */
   name: string;
+  /** What the skill does, for people and for other agents choosing one. */
   description: string;
+  /** Keywords for finding the skill. */
   tags: string[];
+  /** Example requests the skill handles. */
   examples?: string[];
+  /** Media types the skill takes, where they differ from the agent's `defaultInputModes`. */
   inputModes?: string[];
+  /** Media types the skill answers with, where they differ from the agent's `defaultOutputModes`. */
   outputModes?: string[];
 }
 
+/** An A2A extension the agent supports, declared in its card's `capabilities.extensions`. */
 export interface AgentExtensionDeclaration {
+  /** The extension's URI, which requests name in their `A2A-Extensions` header. */
   uri: string;
+  /** How the agent uses the extension. */
   description?: string;
+  /** Every request must name the extension, or the gateway refuses it with ExtensionSupportRequired. */
   required?: boolean;
+  /** The extension's own settings, as the card shows them. */
   params?: Record<string, unknown>;
 }
 
+/**
+ * An agent: its card (name, description, skills, ...) and its `run`, the body of each of its tasks'
+ * workflows. Make one with {@link defineAgent} (or `defineLlmAgent` for a model-driven agent).
+ */
 export interface AgentDefinition {
   /** Also the Temporal workflow type operators see. Lowercase, dashes: `expense-approval`. */
   name: string;
+  /** What the agent does, on its card. */
   description: string;
+  /** The agent's version on its card. Default `1.0.0`. */
   version?: string;
+  /** What the agent can do, on its card. */
   skills: AgentSkill[];
   /** More skills, listed only in the extended agent card (GetExtendedAgentCard). */
   extendedSkills?: AgentSkill[];
+  /** Media types the agent takes. Default `['text/plain', 'application/json']`. */
   defaultInputModes?: string[];
+  /** Media types the agent answers with. Default `['text/plain', 'application/json']`. */
   defaultOutputModes?: string[];
   /**
    * The agent may answer some messages with a Message instead of a Task (`asMessage`). Streams
@@ -63,16 +96,31 @@ export interface AgentDefinition {
    * Set by defineLlmAgent: the agent calls a model (and names it, unless the worker's A2A_MODEL is
    * used); its tools run these activities (tool name → activity name), which the worker checks at start.
    */
-  llm?: { model?: string; toolActivities?: Record<string, string> };
+  llm?: {
+    /** The model, when the agent names one. */
+    model?: string;
+    /** Tool name → the activity that runs it. */
+    toolActivities?: Record<string, string>;
+  };
+  /**
+   * The task's body, run in Temporal's workflow sandbox: deterministic (no I/O, no `Math.random`, no
+   * clock of its own); I/O goes in activities (`ctx.activities`). What it returns completes the task;
+   * `ctx.reject` rejects it; a thrown {@link AgentFailure} fails it with its message.
+   */
   run(ctx: AgentContext): Promise<AgentResult>;
 }
 
-/** Returning a string completes the task with that agent message. */
+/**
+ * What `run` returns: a string completes the task with that agent message; an object says more
+ * (`asMessage` answers with a Message and no Task); nothing completes it without a message.
+ */
 export type AgentResult =
   | void
   | string
   | {
+      /** The agent message's text. */
       text?: string;
+      /** The agent message's parts, beside or instead of `text`. */
       parts?: WirePart[];
       /** Answer with a Message and no Task (A2A "message response"). */
       asMessage?: boolean;
@@ -80,15 +128,32 @@ export type AgentResult =
 
 /** A user message as the agent sees it. */
 export interface UserMessage {
+  /** The A2A message's ID. */
   messageId: string;
+  /** Its text parts, joined. */
   text: string;
+  /** Its parts as sent: text, file and data parts. */
   parts: WirePart[];
   /** The first DataPart's value, if any. */
   data: unknown;
+  /** The message's metadata, as sent. */
   metadata?: JsonObject;
+  /**
+   * Who sent it: the authenticated caller, or, on a gateway without authentication, the message's
+   * `metadata.responder` (which the CLI's `--as` sets); an operator's name for a Temporal UI answer.
+   */
   responder?: string;
 }
 
+/**
+ * The answer to `ctx.ask` or `ctx.askAuth`.
+ *
+ * @typeParam T - the type of `value`: what the question's `schema` parses the reply's DataPart to.
+ * @example
+ * const reply = await ctx.ask<{ ok: boolean }>({ question: 'Ship it?', schema: z.object({ ok: z.boolean() }) });
+ * if (reply.timedOut) return 'Nobody answered.';
+ * return reply.value.ok ? `Shipped, says ${reply.responder}.` : 'Not shipped.';
+ */
 export interface Reply<T = unknown> extends UserMessage {
   /** The structured reply, validated against `schema` when one was given. */
   value: T;
@@ -96,12 +161,49 @@ export interface Reply<T = unknown> extends UserMessage {
   timedOut: boolean;
 }
 
+/**
+ * What happens when a question's deadline passes with no answer: the task fails or is rejected with
+ * `reason`, or the question is answered with `text` and `data` (the reply's `timedOut` is then true).
+ */
 export type DeadlineOutcome =
-  | { kind: 'fail'; reason?: string }
-  | { kind: 'reject'; reason?: string }
-  | { kind: 'answer'; text?: string; data?: unknown };
+  | {
+      /** The task ends `failed`. */
+      kind: 'fail';
+      /** The failure's message; default 'No answer before the deadline'. */
+      reason?: string;
+    }
+  | {
+      /** The task ends `rejected`. */
+      kind: 'reject';
+      /** The rejection's message; default 'No answer before the deadline'. */
+      reason?: string;
+    }
+  | {
+      /** `ctx.ask` returns this answer, with `timedOut: true`. */
+      kind: 'answer';
+      /** The answer's text. */
+      text?: string;
+      /** The answer's DataPart value. */
+      data?: unknown;
+    };
 
+/**
+ * A question for `ctx.ask`: who may answer, by when, in what shape, and whom to tell.
+ *
+ * @typeParam T - what `schema` parses the reply's DataPart to.
+ * @example
+ * const reply = await ctx.ask({
+ *   question: 'Approve buying 3 monitors for 450 EUR?',
+ *   responders: ['group:finance'],
+ *   notByRequester: true,
+ *   deadline: '3 days',
+ *   onDeadline: { kind: 'reject', reason: 'Nobody approved it within 3 days.' },
+ *   notify: ['email'],
+ *   remind: ['1 day before'],
+ * });
+ */
 export interface AskOptions<T = unknown> {
+  /** The question, as the task's status message. */
   question: string;
   /** How long to wait, e.g. '72h'. Durable: survives restarts of everything. */
   deadline?: Duration;
@@ -128,30 +230,74 @@ export interface AskOptions<T = unknown> {
   remind?: string[];
 }
 
+/** What `ctx.askAuth` asks for, and how the credentials come. */
 export interface AskAuthOptions {
+  /** What the caller must do, as the task's `auth-required` status message. */
   message: string;
-  /** in-band: credentials arrive in the next message; out-of-band: a callback completes it. */
+  /**
+   * in-band: credentials arrive in the next message; out-of-band: the `completeAuth` update (your
+   * OAuth callback: `{ by, data, caller? }`) completes it, checked as a reply is.
+   */
   mode: 'in-band' | 'out-of-band';
+  /** How long to wait, as in `ctx.ask`. */
   deadline?: Duration;
+  /** What happens when the deadline passes, as in `ctx.ask`. Default: fail. */
   onDeadline?: DeadlineOutcome;
+  /** Who may answer, as in `ctx.ask`. Default: the task's owner. */
   responders?: string[];
 }
 
+/**
+ * An artifact for `ctx.artifact`: `text`, `data` or `parts`, whole or in chunks.
+ *
+ * @example
+ * const id = ctx.artifact({ name: 'report', text: 'Section 1\n', append: true });
+ * ctx.artifact({ artifactId: id, text: 'Section 2\n', append: true, lastChunk: true });
+ */
 export interface ArtifactInput {
+  /**
+   * The artifact's ID; default a new one. Give one when a later call must name the artifact (chunks),
+   * or when it must not change after continue-as-new re-executes `run` (then compute it in an activity).
+   */
   artifactId?: string;
+  /** The artifact's name. */
   name?: string;
+  /** What the artifact is. */
   description?: string;
+  /** A text part. */
   text?: string;
+  /** A DataPart's value. */
   data?: unknown;
+  /** Parts of your own, beside `text` and `data`. */
   parts?: WirePart[];
   /** Append these parts to the artifact with the same `artifactId`. */
   append?: boolean;
+  /** This is the artifact's last chunk (A2A `lastChunk`). */
   lastChunk?: boolean;
+  /** The artifact's metadata. */
   metadata?: JsonObject;
 }
 
+/**
+ * What an agent's `run(ctx)` works with: the task's message, its status, artifacts and questions,
+ * activities, timers and other agents. Every call is recorded in the task's workflow history, so a
+ * task resumes where it was after any restart.
+ *
+ * @example
+ * async run(ctx) {
+ *   const { lookup } = ctx.activities<typeof activities>({ startToCloseTimeout: '1 minute' });
+ *   ctx.status('Looking it up');
+ *   const found = await lookup(ctx.message.text);
+ *   const reply = await ctx.ask({ question: `Order ${found.name}?`, deadline: '1 day' });
+ *   if (!reply.text.startsWith('yes')) return ctx.reject('Not ordered.');
+ *   ctx.artifact({ name: 'order', data: found });
+ *   return 'Ordered.';
+ * }
+ */
 export interface AgentContext {
+  /** The A2A task's ID (its workflow is `a2a-task-<taskId>`). */
   readonly taskId: string;
+  /** The A2A context (conversation) the task belongs to. */
   readonly contextId: string;
   /** The message that started the task. */
   readonly message: UserMessage;
@@ -188,11 +334,25 @@ export interface AgentContext {
 
 /** What to send a remote agent: text, a DataPart's value, or parts of your own. */
 export interface RemoteMessage {
+  /** A text part. */
   text?: string;
+  /** A DataPart's value. */
   data?: unknown;
+  /** Parts of your own, beside `text` and `data`. */
   parts?: WirePart[];
 }
 
+/**
+ * How `ctx.callAgent` reaches a remote agent (transport, credentials, card keys) and who answers its
+ * questions here.
+ *
+ * @example
+ * await ctx.callAgent('finance', ctx.message.text, {
+ *   credentials: { bearerTokenEnv: 'FINANCE_AGENT_TOKEN' }, // read by the worker, never in history
+ *   responders: ['group:purchasing-leads'],
+ *   deadline: '7 days',
+ * });
+ */
 export interface CallAgentOptions extends Omit<RemoteAgentAddress, 'url'> {
   /** Who may answer the remote agent's questions here, as in `ask`. Default: this task's owner. */
   responders?: string[];
@@ -228,6 +388,7 @@ export interface CallAgentOptions extends Omit<RemoteAgentAddress, 'url'> {
   pushPollInterval?: Duration;
 }
 
+/** What `ctx.callAgent` returns once the remote task completed: its answer and artifacts. */
 export interface RemoteAgentResult {
   /** The remote agent's name, from its card. */
   agent: string;
@@ -235,7 +396,9 @@ export interface RemoteAgentResult {
   taskId?: string;
   /** The remote task's final status message (or the remote agent's message). */
   text: string;
+  /** That message's parts. */
   parts: WirePart[];
+  /** The remote task's artifacts, as far as they fit (see `artifactsOmitted`). */
   artifacts: WireArtifact[];
   /**
    * Set when `artifacts` lacks some of the remote task's: what was left out and why (too large to
@@ -245,8 +408,15 @@ export interface RemoteAgentResult {
   artifactsOmitted?: string;
 }
 
-/** Thrown by agent code to end the task `failed` with a message safe to show clients. */
+/**
+ * Thrown by agent code to end the task `failed` with a message safe to show clients. Any other
+ * exception fails the task with a generic message (its details stay in logs and workflow history).
+ *
+ * @example
+ * if (!order) throw new AgentFailure('The order system has no such order.');
+ */
 export class AgentFailure extends Error {
+  /** @param message - the task's final status message, shown to clients. */
   constructor(message: string) {
     super(message);
     this.name = 'AgentFailure';
@@ -263,12 +433,31 @@ export class TaskRejection extends Error {
 
 const OUTCOMES = { refused: 'was refused', 'timed-out': 'timed out', unusable: 'could not be called' } as const;
 
-/** The remote task ended without completing: `state` says how, `remoteMessage` what it said. */
+/**
+ * Thrown by `ctx.callAgent`: the remote task ended without completing, or the agent could not be
+ * called. `state` says how, `remoteMessage` what it said. Uncaught, it fails this task with its message.
+ *
+ * @example
+ * try {
+ *   await ctx.callAgent('finance', ctx.message.text);
+ * } catch (error) {
+ *   if (error instanceof RemoteAgentFailed && error.state === 'rejected') return `Finance said no: ${error.remoteMessage}`;
+ *   throw error;
+ * }
+ */
 export class RemoteAgentFailed extends AgentFailure {
   constructor(
+    /** The remote agent's name (from its card), else its URL or config name. */
     readonly agent: string,
+    /**
+     * How it ended: the remote task's own end (`failed`, `rejected`, `canceled`), a request it
+     * `refused`, the call's deadline passed (`timed-out`), or the agent `unusable` (a bad URL, a
+     * card that is not there or not signed by the named keys, a name the config lacks, ...).
+     */
     readonly state: 'failed' | 'rejected' | 'canceled' | 'refused' | 'timed-out' | 'unusable',
+    /** What the remote agent said (its task's status message), or why it could not be used. */
     readonly remoteMessage: string,
+    /** The remote task's ID, when there was one. */
     readonly taskId?: string,
   ) {
     const outcome = OUTCOMES[state as keyof typeof OUTCOMES] ?? `ended ${state}`;
@@ -277,6 +466,30 @@ export class RemoteAgentFailed extends AgentFailure {
   }
 }
 
+/**
+ * Defines an agent: checks its name (lowercase letters, digits and dashes) and its `versioning`, and
+ * returns it typed. A project's agents module default-exports the list of its agents.
+ *
+ * @example
+ * import { defineAgent } from 'a2a-temporal';
+ * import type * as activities from './activities.js';
+ *
+ * export const purchaseApproval = defineAgent({
+ *   name: 'purchase-approval',
+ *   description: 'Asks a human to approve a purchase, then places the order.',
+ *   skills: [{ id: 'approve-purchase', name: 'Purchase approval', description: '...', tags: ['approval'] }],
+ *   async run(ctx) {
+ *     const { placeOrder } = ctx.activities<typeof activities>({ startToCloseTimeout: '1 minute' });
+ *     const reply = await ctx.ask({ question: `Approve "${ctx.message.text}"?`, deadline: '3 days' });
+ *     if (!reply.text.startsWith('approve')) return ctx.reject(`Denied by ${reply.responder ?? 'the approver'}.`);
+ *     ctx.artifact({ name: 'order', data: await placeOrder(ctx.message.text) });
+ *     return 'Ordered.';
+ *   },
+ * });
+ *
+ * export default [purchaseApproval];
+ * @throws TypeError when the name or `versioning` is not one the runtime takes.
+ */
 export function defineAgent(definition: AgentDefinition): AgentDefinition {
   if (!/^[a-z][a-z0-9-]*$/.test(definition.name)) {
     throw new TypeError(`Agent name "${definition.name}" must be lowercase letters, digits and dashes`);

@@ -1,5 +1,5 @@
 /**
- * Tells a question's approvers that it waits for them (README, "Notifying approvers"), from inside the task
+ * Tells a question's approvers that it waits for them (docs/channels.md), from inside the task
  * workflow. When a question with notify channels starts waiting, one activity resolves its
  * responders to principals (groups expanded by the project's directory), then each approver gets
  * one notice per channel, each an activity tried once (a failure shows in the task at once) and
@@ -43,8 +43,11 @@ import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 
 /** The project's defaults (`approvals` in a2a-temporal.config.ts), put into the workflow bundle by the agents plugin. */
+/** What questions without their own `notify` and `remind` take (the config's `approvals`). */
 export interface ApprovalDefaults {
+  /** The channels approvers are told by. Default: none. */
   notify?: ApprovalChannel[];
+  /** The reminders before the deadline, e.g. `['1 day before']`. */
   remind?: string[];
 }
 

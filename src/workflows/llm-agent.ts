@@ -68,7 +68,14 @@ export interface ToolApprovalOptions {
   remind?: string[];
 }
 
+/**
+ * A tool the model may call: its description and argument schema (what the model sees), the activity
+ * that runs it, and whether a call waits for a human's approval. Make one with {@link defineTool}.
+ *
+ * @typeParam I - the arguments, as `input` parses them.
+ */
 export interface LlmTool<I = unknown> extends ToolApprovalOptions {
+  /** What the model reads: what the tool does and when to call it. */
   description: string;
   /** The arguments' schema: the model sees it as JSON Schema; calls that do not match go back to the model as errors. */
   input: ZodType<I>;
@@ -83,16 +90,24 @@ export interface LlmTool<I = unknown> extends ToolApprovalOptions {
 }
 
 /** A remote A2A agent as a tool: where it is, how to reach it, and who answers its questions. */
-interface RemoteAgentTarget extends CallAgentOptions {
+export interface RemoteAgentTarget extends CallAgentOptions {
   /** As ctx.callAgent's: a URL, or the name of a remote agent in the project config. */
   url: string;
 }
 
+/** What the model sends a remote agent's tool. */
+export interface RemoteAgentToolInput {
+  /** What the model asks the remote agent, in full. */
+  message: string;
+}
+
+/** A remote A2A agent as an LLM agent's tool, for {@link defineRemoteAgentTool}. */
 export interface RemoteAgentToolDefinition extends RemoteAgentTarget {
   /** What the model reads: what the agent does and when to call it. */
   description: string;
   /** As a tool's: whether the call itself waits for a human's approval first. Default 'never'. */
-  approval?: ApprovalPolicy<{ message: string }>;
+  approval?: ApprovalPolicy<RemoteAgentToolInput>;
+  /** Who may approve the call, as a tool's `approvers`. */
   approvers?: string[];
 }
 
@@ -100,8 +115,16 @@ export interface RemoteAgentToolDefinition extends RemoteAgentTarget {
  * A tool with which the model delegates to a remote A2A agent: it sends `message` and gets the
  * remote task's answer and artifacts back. The remote agent's questions become this task's, as in
  * `ctx.callAgent`; a remote failure comes back to the model as the tool's error.
+ *
+ * @example
+ * tools: {
+ *   finance: defineRemoteAgentTool({
+ *     url: 'finance', // a name in the config's remoteAgents, or a URL
+ *     description: 'Asks finance to approve a purchase',
+ *   }),
+ * }
  */
-export function defineRemoteAgentTool(definition: RemoteAgentToolDefinition): LlmTool<{ message: string }> {
+export function defineRemoteAgentTool(definition: RemoteAgentToolDefinition): LlmTool<RemoteAgentToolInput> {
   const { description, approval, approvers, ...remoteAgent } = definition;
   return {
     description,
@@ -115,8 +138,15 @@ export function defineRemoteAgentTool(definition: RemoteAgentToolDefinition): Ll
 }
 
 /** A tool of whatever argument type, as an agent's `tools` holds them. */
-export type AnyLlmTool = Omit<LlmTool, 'approval'> & { approval?: ApprovalPolicy<never> };
+export type AnyLlmTool = Omit<LlmTool, 'approval'> & {
+  /** Whether a call waits for a human, as {@link LlmTool.approval}. */
+  approval?: ApprovalPolicy<never>;
+};
 
+/**
+ * An LLM agent for {@link defineLlmAgent}: its card (as any agent's), its instructions, model and tools,
+ * and the limits of a task's model calls.
+ */
 export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'>, BudgetLimits {
   /** The system prompt. */
   instructions: string;
@@ -128,6 +158,7 @@ export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'>, Budget
   model?: string;
   /** Temperature, max output tokens, provider options of every model call. */
   modelSettings?: ModelCallSettings;
+  /** The tools the model may call, by the name it calls them: {@link defineTool}, {@link defineRemoteAgentTool}. */
   tools?: Record<string, AnyLlmTool>;
   /**
    * MCP servers whose tools become the agent's, named `<server>_<tool>` (e.g. `github_create_issue`):
@@ -145,12 +176,48 @@ export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'>, Budget
   streamIntervalMs?: number;
 }
 
-/** Types a tool: `approval` sees the arguments as the schema parses them. */
+/**
+ * Types a tool: `approval` sees the arguments as the schema parses them.
+ *
+ * @example
+ * place_order: defineTool({
+ *   description: 'Orders a quantity of one product by SKU',
+ *   input: z.object({ sku: z.string(), quantity: z.number().int().positive(), unitPrice: z.number() }),
+ *   activity: 'placeOrder', // one of the project's activities; it gets the parsed arguments
+ *   approval: ({ quantity, unitPrice }) => (quantity * unitPrice > 100 ? 'the order is over 100 EUR' : false),
+ *   approvers: ['group:purchasing'],
+ *   approvalDeadline: '2 days',
+ * }),
+ */
 export function defineTool<I>(tool: LlmTool<I>): LlmTool<I> {
   return tool;
 }
 
-/** An agent whose `run` is the model-and-tool loop. */
+/**
+ * An agent whose `run` is the model-and-tool loop: every model call and tool call is an activity, and
+ * a call that needs approval waits for a human as `ctx.ask` does (docs/llm-agents.md).
+ *
+ * @example
+ * import { defineLlmAgent, defineTool } from 'a2a-temporal';
+ * import { z } from 'zod';
+ *
+ * export const assistant = defineLlmAgent({
+ *   name: 'purchasing-assistant',
+ *   description: 'Finds products and orders them; orders over 100 EUR wait for a human.',
+ *   skills: [{ id: 'purchase', name: 'Purchasing', description: 'Finds and orders products', tags: ['llm'] }],
+ *   instructions: 'You are a purchasing assistant. Find products with lookup_product before you order them.',
+ *   maxTokens: 50_000, // then a human says whether to go on
+ *   tools: {
+ *     lookup_product: defineTool({
+ *       description: 'Finds products in the catalog by name',
+ *       input: z.object({ query: z.string() }),
+ *       activity: 'lookupProduct',
+ *     }),
+ *   },
+ * });
+ * @throws TypeError where the worker loads the agents (outside the workflow sandbox): a tool's schema with
+ * no JSON Schema, a budget that is not a positive whole number, or MCP server settings it cannot use.
+ */
 export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition {
   const {
     instructions,
@@ -370,7 +437,7 @@ class LlmLoop {
   }
 
   private async execute(call: LlmToolCall, tool: AnyLlmTool | McpTool, input: unknown): Promise<LlmToolResult> {
-    if (tool.remoteAgent) return this.delegate(call, tool.remoteAgent, input as { message: string });
+    if (tool.remoteAgent) return this.delegate(call, tool.remoteAgent, input as RemoteAgentToolInput);
     const options = llmActivityOptions('tool', tool.activityOptions);
     const { journal } = agentInternals(this.ctx);
     const maxAttempts = options.retry?.maximumAttempts ?? 0;
@@ -398,7 +465,7 @@ class LlmLoop {
   private async delegate(
     call: LlmToolCall,
     target: RemoteAgentTarget,
-    input: { message: string },
+    input: RemoteAgentToolInput,
   ): Promise<LlmToolResult> {
     const { url, ...options } = target;
     try {

@@ -8,6 +8,7 @@
 import type { JsonObject } from '../protocol/wire.js';
 import type { TokenUsage } from '../protocol/llm.js';
 
+/** An LLM agent's budget per task: reaching one, the task asks a human whether to go on (docs/llm-agents.md). */
 export interface BudgetLimits {
   /** Tokens (input and output) the task's model calls may use before a human is asked whether to go on. */
   maxTokens?: number;

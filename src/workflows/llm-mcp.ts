@@ -39,11 +39,13 @@ export type McpApproval =
   | Record<string, ApprovalPolicy<McpToolArguments>>
   | ((tool: string, args: McpToolArguments) => boolean | string);
 
+/** What an LLM agent takes of an MCP server: which tools, under which names, and which calls wait for approval. */
 export interface McpServerOptions extends ToolApprovalOptions {
   /** Only these of the server's tools, by its names (a task fails at its start if the server lacks one). Default: all it lists. */
   tools?: string[];
   /** What the model sees before each tool's name. Default: the server's name and `_` (`github_create_issue`). */
   toolPrefix?: string;
+  /** Which calls wait for a human's approval. Default 'never'. */
   approval?: McpApproval;
   /** Retries and timeouts of listing and calling, merged field by field with the tools' defaults (5 minutes, 3 attempts, heartbeat timeout 5 s). */
   activityOptions?: ActivityOptions;

@@ -1,5 +1,5 @@
 /**
- * Worker Versioning, as README's rollout runs it: two versions of a project's worker side by side
+ * Worker Versioning, as docs/deploying.md's rollout runs it: two versions of a project's worker side by side
  * on one dev server. Version A's agent notifies then audits before it asks; version B audits first
  * with no patch, which would break A's waiting task on B's code. A task started on A is pinned to
  * A: after B becomes the deployment's current version it still completes on A's worker, while a

@@ -31,7 +31,7 @@ import {
 const AGENT = 'blocked-approval';
 const temp = useTempDirs();
 const BLOCKED =
-  /^Task \S+ is blocked by a deploy: the deployed code cannot continue this task: the new code runs activity `audit` before activity `notify`; the task ran activity `notify` first; deploy a fix guarded with `ctx\.patched` \(see README "Changing agent code while tasks wait"\), then send this message again/;
+  /^Task \S+ is blocked by a deploy: the deployed code cannot continue this task: the new code runs activity `audit` before activity `notify`; the task ran activity `notify` first; deploy a fix guarded with `ctx\.patched` \(see docs\/deploying\.md, "Changing agent code while tasks wait"\), then send this message again/;
 
 let configs: Record<'a' | 'b' | 'c', string>;
 let taskQueue: string;

@@ -110,7 +110,7 @@ describe('an approval deadline that passes while the worker is down', () => {
     await startWorker({ taskQueue });
 
     const rejected = await waitForTaskState(url, unanswered.id, 'TASK_STATE_REJECTED');
-    // With no worker to take it for seconds, the answer is refused as such (README "Changing agent code
+    // With no worker to take it for seconds, the answer is refused as such (docs/deploying.md, "Changing agent code
     // while tasks wait"); sent again once one runs, it meets the deadline that decided meanwhile.
     const whileNoWorker = await lateAnswer;
     const refusedForNoWorker = JSON.stringify(whileNoWorker.error?.data ?? []).includes('NO_WORKER');

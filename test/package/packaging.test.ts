@@ -3,7 +3,8 @@
  * outside the repository, `a2a-temporal init`, type-check and run the scaffolded tests (the deploy-safety
  * one also on a change that would break a waiting task), then run
  * `a2a-temporal dev` and take the scaffolded agent's approval through a reload and a full restart
- * (started the second time with README's command for a model, answered first with README's `curl`).
+ * (started the second time with docs/llm-agents.md's command for a model, answered first with docs/gateway.md's
+ * `curl`).
  * A passing `npm test` prints a few lines, and `npm install` after `init` warns of no install scripts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -182,9 +183,9 @@ describe('the published package', () => {
     const first = await startDev(ports);
     let taskId: string;
     try {
-      // README's curl, as printed there (the default agent, at the gateway's root).
-      const curl = /```sh\n(curl -s http:\/\/127\.0\.0\.1:8080\/[\s\S]*?)\n# {2}->/.exec(readme())?.[1];
-      expect(curl, "README's curl example").toBeDefined();
+      // docs/gateway.md's curl, as printed there (the default agent, at the gateway's root).
+      const curl = /```sh\n(curl -s http:\/\/127\.0\.0\.1:8080\/[\s\S]*?)\n# {2}->/.exec(doc('gateway.md'))?.[1];
+      expect(curl, "docs/gateway.md's curl example").toBeDefined();
       const curled = JSON.parse(await run('sh', ['-c', curl!.replace(':8080/', `:${ports.PORT}/`)], project));
       expect(curled.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
 
@@ -200,9 +201,9 @@ describe('the published package', () => {
       expect(await first.stop()).toBe(0);
     }
 
-    // README's command for a model (LLM agents), as a user types it in the project.
-    const withModel = /\(`(A2A_MODEL_BASE_URL=\.\.\. A2A_MODEL=\.\.\. npm run dev)`\)/.exec(readme())?.[1];
-    expect(withModel, "README's LLM run command").toBeDefined();
+    // docs/llm-agents.md's command for a model, as a user types it in the project.
+    const withModel = /\(`(A2A_MODEL_BASE_URL=\.\.\. A2A_MODEL=\.\.\. npm run dev)`\)/.exec(doc('llm-agents.md'))?.[1];
+    expect(withModel, "docs/llm-agents.md's LLM run command").toBeDefined();
     const typed = withModel!.replace('A2A_MODEL_BASE_URL=...', 'A2A_MODEL_BASE_URL=http://127.0.0.1:9/v1');
     const second = await startDev(ports, typed.replace('A2A_MODEL=...', 'A2A_MODEL=some-model'));
     try {
@@ -274,8 +275,9 @@ function processGroupLives(id: number): boolean {
   }
 }
 
-function readme(): string {
-  return readFileSync(join(REPO, 'README.md'), 'utf8');
+/** A page of the documentation, whose commands the test runs as printed. */
+function doc(name: string): string {
+  return readFileSync(join(REPO, 'docs', name), 'utf8');
 }
 
 function message(text: string, taskId?: string) {

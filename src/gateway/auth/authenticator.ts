@@ -45,9 +45,14 @@ export class AuthUnavailableError extends Error {
 /** Header lookup over express headers or gRPC metadata (names lowercase). */
 export type HeaderLookup = (name: string) => string | undefined;
 
+/**
+ * Who is calling, on every transport: the gateway's authentication (`A2A_AUTH`), as a
+ * {@link GatewayOptions.authenticator}. Without one every caller is anonymous (development).
+ */
 export interface Authenticator {
   /** false when A2A_AUTH=none (or no methods): every caller is anonymous. */
   readonly required: boolean;
+  /** The methods accepted, which the agent cards list as security schemes. */
   readonly methods: readonly AuthMethod[];
   /** The caller, or throws AuthenticationError (missing or bad credentials: never says which tasks exist). Returns undefined only when !required. */
   authenticate(header: HeaderLookup): Promise<Principal | undefined>;

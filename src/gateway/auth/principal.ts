@@ -5,7 +5,9 @@
 
 /** Who is calling, as authentication established it. */
 export interface Principal {
+  /** The account: an API key's principal, a JWT's `sub`, the proxy's user header. */
   id: string;
+  /** Its groups, which `group:NAME` responders match. */
   groups: string[];
   /**
    * 'slack': a Slack button click, its signature checked and its user mapped by the approver directory;

@@ -7,12 +7,20 @@
 /** Buckets kept before the full ones are forgotten: keys from the network must not grow memory without end. */
 const PRUNE_ABOVE = 10_000;
 
+/**
+ * A token bucket per key: `perMinute` a minute, as many at once. A gateway's `newTaskLimit` is one
+ * (A2A_NEW_TASKS_PER_MINUTE).
+ *
+ * @example
+ * const { app } = createGatewayApp({ client, agents, publicBaseUrl, newTaskLimit: new RateLimit(60) });
+ */
 export class RateLimit {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   /** The size at which to prune next: twice what a pruning left, so its cost is spread over as many takes. */
   private pruneAt = PRUNE_ABOVE;
 
   constructor(
+    /** Tokens a key gets a minute, and at most at once. */
     readonly perMinute: number,
     private readonly now: () => number = Date.now,
   ) {}

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { GROUP_PREFIX } from '../../protocol/contract.js';
 import { ConfigError } from '../../config/config-error.js';
 
+/** A way callers authenticate (`A2A_AUTH`): an API key, a JWT, or an authenticating proxy's headers. */
 export type AuthMethod = 'api-key' | 'jwt' | 'trusted-header';
 
 interface ApiKeyEntry {

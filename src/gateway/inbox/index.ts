@@ -23,6 +23,7 @@ import { answerError, InboxTasks, type ReplyBody } from './tasks.js';
 
 export const INBOX_PATH = '/inbox';
 
+/** The approvals inbox's sessions and live lists (docs/inbox.md). */
 export interface InboxSettings {
   /** HMAC key of the session cookies, 32+ bytes; default: A2A_INBOX_SESSION_SECRET, else random per process. */
   sessionSecret?: string;

@@ -72,7 +72,7 @@ export function blockedError(
 ): TaskBlockedError {
   const message =
     `Task ${taskId} is blocked by a deploy: the deployed code cannot continue this task: ${marker.reason}; ` +
-    `deploy a fix guarded with \`ctx.patched\` (see README "Changing agent code while tasks wait"), ${then}`;
+    `deploy a fix guarded with \`ctx.patched\` (see docs/deploying.md, "Changing agent code while tasks wait"), ${then}`;
   return new TaskBlockedError(message, marker.reason);
 }
 
