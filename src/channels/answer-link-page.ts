@@ -9,6 +9,7 @@
  * the deadline. A token answers only its own question while that question waits: replayed after
  * the answer, or against a later question of the task, it is refused.
  */
+import { randomUUID } from 'node:crypto';
 import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { A2AError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
@@ -19,7 +20,7 @@ import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
 import { standingOf } from '../gateway/errors.js';
 import { GatewayUser } from '../gateway/request-context.js';
 import { lifetimeOf } from '../gateway/sdk-compat/index.js';
-import { ANSWER_LINK_SECRET_ENV, answerMessageId, readAnswerToken, type AnswerClaims } from './answer-links.js';
+import { ANSWER_LINK_SECRET_ENV, readAnswerToken, type AnswerClaims } from './answer-links.js';
 import { ConfigError } from '../config/load-config.js';
 import {
   APPROVER_DIRECTORY_ENV,
@@ -115,7 +116,9 @@ export function answerLinkPageRouter(
     if ('status' in checked) return page(res, checked.status, checked.title, `<p>${escapeHtml(checked.text)}</p>`);
     const { claims, handler, user } = checked;
     const message = {
-      messageId: answerMessageId(String(token)),
+      // A new message each post: posted again, the token's answer is refused as its question's answer
+      // came before (one Update ID per token would get the first post's outcome back from Temporal).
+      messageId: randomUUID(),
       role: 'ROLE_USER',
       taskId: claims.taskId,
       parts: [{ text: claims.decision }],

@@ -252,7 +252,6 @@ describe('Temporal calls per answer', () => {
     const first = await emailAnswer(chat.id, chat.askedAt, owner);
     expect(first.status).toBe(200);
     const stale = await calls.about(chat.id, async () => {
-      // The mail's other link (the same link again is the same message: recorded once).
       const again = await emailAnswer(chat.id, chat.askedAt, { ...owner, decision: 'deny' });
       expect(again).toMatchObject({ status: 409, text: expect.stringContaining('no longer waits') });
     });

@@ -66,8 +66,9 @@ export class TaskReader {
 
   /**
    * TaskNotFound, after one describe, when no workflow has this task's ID or the describe already
-   * shows that `caller` may not see the task: what a caller meets before an Update (a reply, a
-   * cancel) that the workflow's validator would refuse only after a round trip to the worker.
+   * shows that `caller` may not see the task: what a caller meets before a cancel (an Update) or a
+   * subscription that the workflow would refuse only after a round trip to the worker. A reply pays
+   * no describe: its Update is the one call an answer costs (TaskWorkflows.followUp).
    */
   async checkVisible(taskId: string, caller: Caller): Promise<void> {
     await temporalCall(taskId, () => this.describeFor(taskWorkflow(this.client, taskId), taskId, caller));
