@@ -124,10 +124,10 @@ export class TaskReader {
   }
 
   /**
-   * A task in `state` just after it accepted a message from the caller (so no agent or owner check is
-   * needed): one that goes on or waits for input answers the query. A completed task's workflow is ending with the task as its result: one call;
-   * one that still notifies webhooks (`notifying`) stays open until they have the news, so it
-   * answers the query instead, as a task waiting for input does. A failed, rejected or canceled
+   * A task in `state` just after it accepted a message from the caller (so no agent or owner check
+   * is needed): one that goes on or waits for input answers the query. A completed task's workflow
+   * is ending with the task as its result: one call; one that still notifies webhooks (`notifying`)
+   * stays open until they have the news, so it answers the query instead. A failed, rejected or canceled
    * task's workflow ends FAILED or CANCELED (no result) with the task in its memo: the describe
    * reads that memo, or finds the workflow still open and queries it.
    */
