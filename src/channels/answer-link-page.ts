@@ -9,6 +9,7 @@
  * the deadline. A token answers only its own question while that question waits: replayed after
  * the answer, or against a later question of the task, it is refused.
  */
+import { randomUUID } from 'node:crypto';
 import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { A2AError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
@@ -16,9 +17,10 @@ import express, { Router, type Request, type Response } from 'express';
 import { ANSWERS_QUESTION_METADATA, type PendingQuestion } from '../protocol/contract.js';
 import { hmacSecretFromEnv } from '../gateway/inbox/session.js';
 import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
+import { standingOf } from '../gateway/errors.js';
 import { GatewayUser } from '../gateway/request-context.js';
 import { lifetimeOf } from '../gateway/sdk-compat/index.js';
-import { ANSWER_LINK_SECRET_ENV, answerMessageId, readAnswerToken, type AnswerClaims } from './answer-links.js';
+import { ANSWER_LINK_SECRET_ENV, readAnswerToken, type AnswerClaims } from './answer-links.js';
 import {
   APPROVER_DIRECTORY_ENV,
   approverDirectorySource,
@@ -102,38 +104,49 @@ export function answerLinkPageRouter(
     );
   }
 
+  /**
+   * One Update: its validator checks the question the token names against the task (still waiting,
+   * who may answer it), and its refusal says where the task stands, as `show` reads it.
+   */
   async function answer(req: Request, res: Response): Promise<void> {
     if (!fromThisOrigin(req, publicOrigin)) {
       return page(res, 403, 'Refused', '<p>This answer did not come from the confirmation page.</p>');
     }
     const token = (req.body as Record<string, unknown> | undefined)?.['token'];
-    const checked = await check(req, token);
+    const checked = await verify(req, token);
     if ('status' in checked) return page(res, checked.status, checked.title, `<p>${escapeHtml(checked.text)}</p>`);
-    const { claims, user } = checked;
+    const { claims, handler, user } = checked;
     const message = {
-      messageId: answerMessageId(String(token)),
+      // A new message each post: posted again, the token's answer is refused as its question's answer
+      // came before (one Update ID per token would get the first post's outcome back from Temporal).
+      messageId: randomUUID(),
       role: 'ROLE_USER',
       taskId: claims.taskId,
       parts: [{ text: claims.decision }],
       metadata: { [ANSWERS_QUESTION_METADATA]: claims.askedAt },
     };
+    // No history: the page shows none, and the Update's own answer is then enough.
+    const configuration = { returnImmediately: true, historyLength: 0 };
     try {
-      await handlers
-        .get(claims.agent)!
-        .sendMessage(
-          SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } }),
-          new ServerCallContext({ user, requestedVersion: '1.0' }),
-        );
+      await handler.sendMessage(
+        SendMessageRequest.fromJSON({ message, configuration }),
+        new ServerCallContext({ user, requestedVersion: '1.0' }),
+      );
     } catch (error) {
       // Refused as an A2A reply would be (not an approver, answered meanwhile, past the deadline).
       if (!(error instanceof A2AError)) throw error;
-      return page(res, 409, 'Not recorded', `<p>Not recorded: ${escapeHtml(error.message)}</p>`);
+      const { message: why } = error;
+      const standing = standingOf(error);
+      // A task the principal may not see has no question for it; one that moved on, not this one.
+      if (error instanceof TaskNotFoundError) return usedUp(res, {});
+      if (standing && !waitsFor(standing.state, standing.question, claims)) return usedUp(res, endedIn(standing.state));
+      return page(res, 409, 'Not recorded', `<p>Not recorded: ${escapeHtml(why)}</p>`);
     }
     page(res, 200, 'Recorded', `<p>Recorded: ${claims.decision}, as ${escapeHtml(claims.approver)}.</p>`);
   }
 
-  /** The token's claims, and its question when it still waits, read as the token's principal. */
-  async function check(req: Request, token: unknown) {
+  /** The token's claims, its agent's handler and the principal it answers as, when it is good. */
+  async function verify(req: Request, token: unknown) {
     const reading = readAnswerToken(settings.secret, token);
     if ('problem' in reading) {
       return reading.problem === 'expired'
@@ -146,14 +159,30 @@ export function answerLinkPageRouter(
     const groups = groupsOf(await loadDirectory(settings.directory), claims.approver);
     const { signal, outcome } = lifetimeOf(req);
     const user = new GatewayUser('email', signal, outcome, { id: claims.approver, groups, via: 'email' }, false);
+    return { claims, handler, user };
+  }
+
+  /** The token's claims, and its question when it still waits, read as the token's principal. */
+  async function check(req: Request, token: unknown) {
+    const verified = await verify(req, token);
+    if ('status' in verified) return verified;
+    const { claims, handler, user } = verified;
     const { question, ended } = await waitingQuestion(handler, user, claims);
-    if (!question) {
-      const why = ended ? `${ENDED[ended]}, so its question` : 'This question';
-      return refusal(409, 'Nothing to answer', `${why} no longer waits for an answer: this link is used up.`);
-    }
+    if (!question) return nothingToAnswer(ended);
     return { claims, user, question };
   }
   return router;
+}
+
+/** The refusal of a token whose question no longer waits: the task ended (its state), or moved on. */
+function nothingToAnswer(ended: string | undefined) {
+  const why = ended ? `${ENDED[ended]}, so its question` : 'This question';
+  return refusal(409, 'Nothing to answer', `${why} no longer waits for an answer: this link is used up.`);
+}
+
+function usedUp(res: Response, { ended }: { ended?: string }): void {
+  const { status, title, text } = nothingToAnswer(ended);
+  page(res, status, title, `<p>${escapeHtml(text)}</p>`);
 }
 
 function refusal(status: number, title: string, text: string): Extract<Outcome, { status: number }> {
@@ -189,12 +218,21 @@ async function waitingQuestion(
     throw error;
   }
   const pending = task.metadata?.pendingQuestion;
-  const waiting =
-    task.status?.state === 'TASK_STATE_INPUT_REQUIRED' &&
-    pending?.kind === 'input' &&
-    pending.askedAt === claims.askedAt;
-  if (waiting) return { question: pending };
-  const state = task.status?.state;
+  if (pending && waitsFor(task.status?.state, pending, claims)) return { question: pending };
+  return endedIn(task.status?.state);
+}
+
+/** Whether a task in `state` (on the wire) waiting on `question` waits for the token's answer. */
+function waitsFor(
+  state: string | undefined,
+  question: Pick<PendingQuestion, 'kind' | 'askedAt'> | undefined,
+  claims: AnswerClaims,
+): boolean {
+  return state === 'TASK_STATE_INPUT_REQUIRED' && question?.kind === 'input' && question.askedAt === claims.askedAt;
+}
+
+/** Whether `state` (on the wire) is one a task ended in. */
+function endedIn(state: string | undefined): { ended?: string } {
   return state !== undefined && Object.hasOwn(ENDED, state) ? { ended: state } : {};
 }
 

@@ -5,13 +5,12 @@
  * cookies; the same value on workers and gateways), naming the task, the question (its askedAt),
  * the approver's principal and the decision, and when it expires. It answers nothing else: once its
  * question no longer waits (answered, expired, replaced by the next one) the gateway refuses it,
- * and two posts of one token are one message to the task (its messageId derives from the token).
+ * and a token posted twice answers once (the second post finds its question answered).
  *
  *   A2A_APPROVAL_LINK_SECRET  32+ bytes; set on the worker, emails carry the links; on the gateway,
  *                             it serves the confirmation page at ANSWER_LINKS_PATH
  *   A2A_APPROVAL_LINK_TTL     how long a link lasts at most (default 7 days; never past the question's deadline)
  */
-import { createHash } from 'node:crypto';
 import type { Duration } from '@temporalio/common';
 import type { ApproverNotice } from '../protocol/approvals.js';
 // As the workflows read durations: a link never outlives the deadline their timer enforces.
@@ -107,11 +106,6 @@ export function readAnswerToken(secret: Buffer, token: unknown, now = Date.now()
   return {
     claims: { agent: a, taskId: t, askedAt: q, approver: p, decision: d as AnswerDecision, expiresAt: e * 1000 },
   };
-}
-
-/** The messageId of the answer a token gives: posted twice, it is one message to the task. */
-export function answerMessageId(token: string): string {
-  return `answer-link-${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
 }
 
 /** The one-click answer links of an approval email. */

@@ -127,8 +127,9 @@ export function slackInteractionsRouter(
       ...(target.askedAt && { metadata: { [ANSWERS_QUESTION_METADATA]: target.askedAt } }),
     };
     try {
+      // No history: Slack shows none, and the Update's own answer is then enough (one Temporal call).
       await handler.sendMessage(
-        SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } }),
+        SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true, historyLength: 0 } }),
         new ServerCallContext({ user, requestedVersion: '1.0' }),
       );
     } catch (error) {

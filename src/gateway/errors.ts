@@ -12,7 +12,7 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { TaskErrorType } from '../protocol/errors.js';
+import { TaskErrorType, type RefusedReplyStanding, type WrongAgentDetails } from '../protocol/errors.js';
 import { grpcCode, grpcStatusDetails } from '../temporal/grpc-code.js';
 
 /** The ErrorInfo domain of this gateway's own reasons (A2A's are `a2a-protocol.org`). */
@@ -127,17 +127,31 @@ export function taskOfAnotherAgent(taskId: string, agent: string): A2AError {
 export function toA2AError(error: unknown, taskId?: string): unknown {
   if (error instanceof A2AError) return error; // TemporalRetryLaterError too
   if (error instanceof WorkflowNotFoundError) return taskNotFound(taskId ?? error.workflowId);
-  if (error instanceof WorkflowUpdateFailedError) return fromValidatorFailure(error);
+  if (error instanceof WorkflowUpdateFailedError) return fromValidatorFailure(error, taskId);
   if (isUnavailable(error)) return new TemporalUnavailableError(error);
   if (isTemporalBusy(error)) return new TemporalBusyError(error);
   if (grpcCode(error) === GrpcStatus.NOT_FOUND) return taskNotFound(taskId ?? 'unknown');
   return error;
 }
 
-function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
-  const cause = error.cause as { type?: string | null; message?: string } | undefined;
+function fromValidatorFailure(error: WorkflowUpdateFailedError, taskId: string | undefined): unknown {
+  const cause = error.cause as { type?: string | null; message?: string; details?: unknown[] | null } | undefined;
   const message = cause?.message ?? error.message;
-  switch (cause?.type) {
+  const details = cause?.details?.[0] as Partial<RefusedReplyStanding & WrongAgentDetails> | undefined;
+  const mapped = fromRefusal(cause?.type, message, taskId, details);
+  if (mapped instanceof A2AError && typeof details?.state === 'string') {
+    withStanding(mapped, details as RefusedReplyStanding);
+  }
+  return mapped;
+}
+
+function fromRefusal(
+  type: string | null | undefined,
+  message: string,
+  taskId: string | undefined,
+  details: Partial<WrongAgentDetails> | undefined,
+): unknown {
+  switch (type) {
     case TaskErrorType.TaskTerminal:
     case TaskErrorType.TaskNotWaitingForInput:
     case TaskErrorType.NotTaskOwner:
@@ -145,6 +159,10 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
     case TaskErrorType.TaskNotCancelable:
       return new TaskNotCancelableError(message);
     case TaskErrorType.WrongAgent:
+      // The workflow names its agent only to a caller who may see the task, as a describe would.
+      return taskId && typeof details?.agent === 'string'
+        ? taskOfAnotherAgent(taskId, details.agent)
+        : new TaskNotFoundError(message);
     case TaskErrorType.NotVisibleToCaller:
       return new TaskNotFoundError(message);
     case TaskErrorType.ContextMismatch:
@@ -155,6 +173,23 @@ function fromValidatorFailure(error: WorkflowUpdateFailedError): unknown {
     default:
       return new Error(`The task rejected the request: ${message}`);
   }
+}
+
+/** Refusals of a reply and where their task stood then; not on the wire, for the gateway's own pages. */
+const standings = new WeakMap<A2AError, RefusedReplyStanding>();
+
+/** Notes where the task stood when it refused `error`'s reply. */
+export function withStanding<E extends A2AError>(error: E, standing: RefusedReplyStanding): E {
+  standings.set(error, standing);
+  return error;
+}
+
+/**
+ * Where the task stood when it refused a reply from a caller who may see it (RefusedReplyStanding):
+ * what the inbox and the answer links tell of the question they showed. Undefined for any other error.
+ */
+export function standingOf(error: unknown): RefusedReplyStanding | undefined {
+  return error instanceof A2AError ? standings.get(error) : undefined;
 }
 
 /**

@@ -29,7 +29,7 @@ import {
   RequestMalformedError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { mayAccessTask, type Caller, type TaskEvent } from '../protocol/contract.js';
+import { mayAccessTask, type Caller, type MessageAccepted, type TaskEvent } from '../protocol/contract.js';
 import { idProblem } from '../protocol/message-checks.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { WireMessage, WireTask } from '../protocol/wire.js';
@@ -99,11 +99,17 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       if (accepted.settled.directMessage) return toSdkMessage(accepted.settled.directMessage);
       if (accepted.settled.task) return toSdkTask(accepted.settled.task, historyLength);
       const { state, notifying } = accepted.settled;
-      return toSdkTask(await this.workflows.readSettled(taskId, state, notifying), historyLength);
+      return toSdkTask(await this.workflows.readAccepted(taskId, state, notifying), historyLength);
     }
     const state = fromWireState(accepted.task.status.state) ?? 'submitted';
     if (returnImmediately || (accepted.duplicate && isSettled(state))) {
-      return toSdkTask(await this.workflows.read(taskId, callerOf(context)), historyLength);
+      // The Update's header is the task when it leaves out nothing asked for; else one read, by query
+      // while the task goes on (the Update's validator has let this caller in through this agent).
+      if (headerServes(accepted, historyLength)) return toSdkTask(accepted.task, historyLength);
+      const read = isTerminal(state)
+        ? this.workflows.read(taskId, callerOf(context))
+        : this.workflows.readAccepted(taskId, state);
+      return toSdkTask(await read, historyLength);
     }
     // A worker without the settled answer (older code) answered at once: follow the events.
     let direct: WireMessage | undefined;
@@ -273,6 +279,12 @@ function assertSubscribable(task: WireTask): void {
   if (state && isTerminal(state)) {
     throw new UnsupportedOperationError(`Task ${task.id} is ${state}; there is nothing left to subscribe to`);
   }
+}
+
+/** Whether the accepted header is the task as a client asking for `historyLength` messages needs it. */
+function headerServes({ leftOut }: MessageAccepted, historyLength: number | undefined): boolean {
+  if (!leftOut || leftOut.artifacts > 0) return false;
+  return leftOut.messages === 0 || (historyLength !== undefined && historyLength <= 1);
 }
 
 /** A working transition with no message: tells nothing about whether a task or a message follows. */

@@ -78,6 +78,11 @@ export interface MessageAccepted {
   lastSeq: number;
   /** True when this exact message had been applied before and nothing changed. */
   duplicate: boolean;
+  /**
+   * What `task` leaves out: with neither artifacts nor earlier messages it is the whole task, which a
+   * sender that did not wait needs no read for (absent from workers before it was added: read it).
+   */
+  leftOut?: { artifacts: number; messages: number };
   /** When the sender asked to wait (untilSettled): the state the task settled in, and its direct answer, if any. */
   settled?: {
     state: TaskStateName;
@@ -87,7 +92,7 @@ export interface MessageAccepted {
      * webhooks have the news (read it by query, not by waiting for the result).
      */
     notifying?: boolean;
-    /** The whole task when it ended (terminal) and is small enough; absent: read it. */
+    /** The whole task when it ended (terminal) or was just created, and is small enough; absent: read it. */
     task?: WireTask;
   };
 }

@@ -114,6 +114,9 @@ export class TaskRecord {
   get history(): readonly WireMessage[] {
     return this.data.history;
   }
+  get timeline(): readonly TimelineEntry[] {
+    return this.data.timeline;
+  }
   get statusText(): string {
     return textOf(this.data.status.message?.parts ?? []);
   }
@@ -286,6 +289,11 @@ export class TaskRecord {
   header(): WireTask {
     const { artifacts: _artifacts, ...header } = this.view(1);
     return header;
+  }
+
+  /** What `header()` leaves out: the artifacts, and the messages before the latest. */
+  headerLeftOut(): { artifacts: number; messages: number } {
+    return { artifacts: this.data.artifacts.length, messages: Math.max(0, this.data.history.length - 1) };
   }
 
   /**

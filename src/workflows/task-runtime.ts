@@ -38,7 +38,12 @@ import {
   type MessageAccepted,
   type PendingQuestion,
 } from '../protocol/contract.js';
-import { TaskErrorType } from '../protocol/errors.js';
+import {
+  firstChangeSince,
+  TaskErrorType,
+  type RefusedReplyStanding,
+  type WrongAgentDetails,
+} from '../protocol/errors.js';
 import { modelOutputSignal, type ModelOutputChunk } from '../protocol/llm.js';
 import {
   REMOTE_PUSH_PENDING,
@@ -55,7 +60,7 @@ import {
   RESPONDERS_ATTRIBUTE,
   TASK_STATE_ATTRIBUTE,
 } from '../protocol/search-attributes.js';
-import { isSettled, type TaskStateName } from '../protocol/states.js';
+import { isSettled, toWireState, type TaskStateName } from '../protocol/states.js';
 import { spanText, utcMinuteText } from '../protocol/time-text.js';
 import { dataOf, textOf, type WireMessage } from '../protocol/wire.js';
 import type { Reply, UserMessage } from './agent-api.js';
@@ -351,6 +356,29 @@ export class TaskRuntime {
     // Owner first: a stranger learns nothing, not even which agent the task belongs to.
     this.checkOwner(incoming.caller);
     this.checkAgent(incoming.agent);
+    try {
+      this.checkReply(incoming);
+    } catch (error) {
+      // The caller may see the task: the refusal says where it stands, so a page that showed the
+      // question tells what became of it without reading the task again.
+      throw withDetails(error, this.standing(incoming));
+    }
+  }
+
+  /** Where the task stands for a refused reply (see RefusedReplyStanding). */
+  private standing(incoming: IncomingMessage): RefusedReplyStanding {
+    const { pending, timeline } = this.record;
+    const named = incoming.metadata?.[ANSWERS_QUESTION_METADATA];
+    const change = firstChangeSince(timeline, typeof named === 'string' ? named : undefined);
+    return {
+      state: toWireState(this.record.state),
+      ...(pending && { question: { kind: pending.kind, askedAt: pending.askedAt } }),
+      ...(change && { change }),
+    };
+  }
+
+  /** The checks of validateMessage once the caller may see the task through this agent. */
+  private checkReply(incoming: IncomingMessage): void {
     const { record } = this;
     const wait = this.waitingFor();
     if (incoming.firstMessageOnly && this.firstMessage) {
@@ -460,7 +488,9 @@ export class TaskRuntime {
   /** A task is reachable only through its own agent's endpoint. */
   private checkAgent(agent: string | undefined): void {
     if (agent !== undefined && agent !== this.record.agent) {
-      reject(TaskErrorType.WrongAgent, `Task ${this.record.id} belongs to another agent than ${agent}`);
+      // Its agent is named (in the details) only to a caller checkOwner let through.
+      const details: WrongAgentDetails = { agent: this.record.agent };
+      reject(TaskErrorType.WrongAgent, `Task ${this.record.id} belongs to another agent than ${agent}`, details);
     }
   }
 
@@ -479,6 +509,7 @@ export class TaskRuntime {
     if (this.heldUntilWaiting() && !this.isDuplicate()) {
       await this.acceptResumedReply(() => this.validateMessage(incoming));
     }
+    const creates = !this.firstMessage;
     const accepted = this.applyMessage(incoming);
     if (!incoming.untilSettled || accepted.duplicate || !hasPatch(PATCH.settledAnswer)) return accepted;
     // Neither wait ends on a Temporal cancel: that settles the task as canceled, which is this sender's answer too.
@@ -487,9 +518,11 @@ export class TaskRuntime {
     else await CancellationScope.nonCancellable(() => condition(() => isSettled(this.record.state)));
     const directMessage = this.record.directMessage;
     const notifying = this.record.pushConfigs.length > 0;
-    // An ended task is whole in the answer, so the sender needs no read after it. Once per task (it
-    // ends once), so history stays linear; a task still waiting is not: the sender reads that one.
-    const task = this.record.isTerminal ? this.record.viewWithin(SETTLED_TASK_MAX_BYTES) : undefined;
+    // An ended task is whole in the answer, so the sender needs no read after it; so is a new task
+    // where it first settles (a create costs one call). Each once per task, so history stays linear;
+    // a task waiting again after a reply is not: that sender reads it.
+    const whole = this.record.isTerminal || creates;
+    const task = whole ? this.record.viewWithin(SETTLED_TASK_MAX_BYTES) : undefined;
     const settled = {
       state: this.record.state,
       ...(directMessage && { directMessage }),
@@ -501,7 +534,9 @@ export class TaskRuntime {
 
   private applyMessage(incoming: IncomingMessage): MessageAccepted {
     const key = currentUpdateInfo()?.id;
-    if (this.isDuplicate()) return { task: this.record.header(), lastSeq: this.record.lastSeq, duplicate: true };
+    if (this.isDuplicate()) {
+      return { ...this.headerAnswer(), lastSeq: this.record.lastSeq, duplicate: true };
+    }
     const lastSeq = this.record.lastSeq;
     const message: WireMessage = {
       messageId: incoming.messageId ?? uuid4(),
@@ -528,7 +563,11 @@ export class TaskRuntime {
       if (incoming.caller) this.record.addParticipant(incoming.caller.id);
       this.deliver({ ...user, value, timedOut: false }, responder ?? 'user');
     }
-    return { task: this.record.header(), lastSeq, duplicate: false };
+    return { ...this.headerAnswer(), lastSeq, duplicate: false };
+  }
+
+  private headerAnswer(): Pick<MessageAccepted, 'task' | 'leftOut'> {
+    return { task: this.record.header(), leftOut: this.record.headerLeftOut() };
   }
 
   /**
@@ -603,8 +642,24 @@ export function deadlineText(askedAt: string, deadline: string): string {
   return `deadline ${utcMinuteText(deadline)}, ${span} after it was asked`;
 }
 
-function reject(type: TaskErrorType | string, message: string): never {
-  throw ApplicationFailure.create({ type, message, nonRetryable: true });
+function reject(type: TaskErrorType | string, message: string, details?: unknown): never {
+  throw ApplicationFailure.create({
+    type,
+    message,
+    nonRetryable: true,
+    ...(details !== undefined && { details: [details] }),
+  });
+}
+
+/** A refusal (reject's) with `details`; anything else as it is. */
+function withDetails(error: unknown, details: unknown): unknown {
+  if (!(error instanceof ApplicationFailure) || !error.type) return error;
+  return ApplicationFailure.create({
+    type: error.type,
+    message: error.message,
+    nonRetryable: true,
+    details: [details],
+  });
 }
 
 function toUserMessage(message: WireMessage, responder?: string): UserMessage {

@@ -25,13 +25,17 @@ describe('the settled answer of a message update', () => {
     expect(accepted.settled).toEqual({ state: 'completed' });
   });
 
-  it('leaves out a task that waits for input again, and holds it once the answer ends it', async () => {
-    const { handle, accepted } = await tasks.start('test-ask', {
-      text: 'go',
+  it('holds a new task where it first waits, leaves out one that waits again, and holds it once it ends', async () => {
+    const { handle, accepted } = await tasks.start('test-chat', {
+      text: 'chat',
+      data: { turns: 2 },
       untilSettled: true,
     });
-    expect(accepted.settled).toEqual({ state: 'input-required' });
-    const answered = await reply(handle, { text: 'yes', untilSettled: true });
+    expect(accepted.settled?.state).toBe('input-required');
+    expect(accepted.settled?.task?.metadata?.['pendingQuestion']).toMatchObject({ prompt: 'Question 1?' });
+    const again = await reply(handle, { text: 'one', untilSettled: true });
+    expect(again.settled).toEqual({ state: 'input-required' });
+    const answered = await reply(handle, { text: 'two', untilSettled: true });
     expect(answered.settled?.state).toBe('completed');
     expect(stateOf(answered.settled!.task!)).toBe('completed');
   });

@@ -9,8 +9,9 @@ import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { A2AError, RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Request, Response } from 'express';
-import { ANSWERS_QUESTION_METADATA, type PendingQuestion, type TimelineEntry } from '../../protocol/contract.js';
-import { TemporalBusyError, TemporalRetryLaterError } from '../errors.js';
+import { ANSWERS_QUESTION_METADATA } from '../../protocol/contract.js';
+import type { RefusedReplyStanding } from '../../protocol/errors.js';
+import { standingOf, TemporalBusyError, TemporalRetryLaterError } from '../errors.js';
 import { GatewayUser } from '../request-context.js';
 import { lifetimeOf } from '../sdk-compat/index.js';
 import { refuse } from './guard.js';
@@ -30,11 +31,6 @@ export interface ReplyBody {
   responder?: string;
 }
 
-interface TaskView {
-  status?: { state?: string };
-  metadata?: { pendingQuestion?: PendingQuestion; timeline?: TimelineEntry[] };
-}
-
 export class InboxTasks {
   constructor(
     private readonly handlers: ReadonlyMap<string, A2ARequestHandler>,
@@ -49,11 +45,12 @@ export class InboxTasks {
     return Task.toJSON(task) as Record<string, unknown>;
   }
 
+  /**
+   * One Update: its validator checks what the page showed against the task (the question waiting,
+   * who may answer it), and its refusal says what became of the question.
+   */
   async reply(req: Request, caller: InboxCaller, agent: string, taskId: string, body: ReplyBody) {
     const parts = replyParts(body);
-    const before = (await this.read(req, caller, agent, taskId)) as TaskView;
-    const lost = lostRace(before, body.askedAt);
-    if (lost) return { lost };
     const responder = !this.authenticated && body.responder?.trim().slice(0, MAX_RESPONDER_CHARS);
     const message = {
       messageId: randomUUID(),
@@ -62,15 +59,19 @@ export class InboxTasks {
       parts,
       metadata: { ...(responder && { responder }), ...(body.askedAt && { [ANSWERS_QUESTION_METADATA]: body.askedAt }) },
     };
-    const request = SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } });
+    // No history: the page reads the task again itself, and the Update's own answer is then enough.
+    const configuration = { returnImmediately: true, historyLength: 0 };
+    const request = SendMessageRequest.fromJSON({ message, configuration });
     try {
       const sent = await this.handler(agent).sendMessage(request, this.context(req, caller));
       return { task: 'id' in sent ? Task.toJSON(sent as Task) : undefined };
     } catch (error) {
-      if (!(error instanceof UnsupportedOperationError)) throw error;
-      // Not waiting any more: someone else answered between the read and the send.
-      const after = (await this.read(req, caller, agent, taskId)) as TaskView;
-      return { lost: lostRace(after, body.askedAt) ?? { state: after.status?.state } };
+      const standing = standingOf(error);
+      // The question the page showed no longer waits: someone else answered it, or the task moved on.
+      const lost = standing && lostRace(standing, body.askedAt);
+      if (lost) return { lost };
+      if (!standing || !(error instanceof UnsupportedOperationError)) throw error;
+      return { lost: { state: standing.state } };
     }
   }
 
@@ -98,16 +99,11 @@ function replyParts(body: ReplyBody): Record<string, unknown>[] {
  * Whether the question the page showed is no longer the one waiting, and if so what became of it:
  * the first change recorded after it was asked (who answered, or how the task ended, and when).
  */
-function lostRace(task: TaskView, askedAt: string | undefined) {
-  const pending = task.metadata?.pendingQuestion;
-  const waiting = task.status?.state === 'TASK_STATE_INPUT_REQUIRED' && pending?.kind === 'input';
-  if (waiting && (askedAt === undefined || pending.askedAt === askedAt)) return undefined;
-  const since = askedAt ? Date.parse(askedAt) : 0;
-  const change = (task.metadata?.timeline ?? []).find(
-    (entry) => Date.parse(entry.at) >= since && entry.state !== 'input-required',
-  );
+function lostRace({ state, question, change }: RefusedReplyStanding, askedAt: string | undefined) {
+  const waiting = state === 'TASK_STATE_INPUT_REQUIRED' && question?.kind === 'input';
+  if (waiting && (askedAt === undefined || question.askedAt === askedAt)) return undefined;
   return {
-    state: change?.state ?? task.status?.state,
+    state: change?.state ?? state,
     ...(change?.by && { by: change.by }),
     ...(change?.at && { at: change.at }),
     ...(waiting && { newQuestion: true }),

@@ -21,7 +21,7 @@ import {
   OWNER_ATTRIBUTE,
   TASK_STATE_ATTRIBUTE,
 } from '../../protocol/search-attributes.js';
-import { isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../../protocol/states.js';
+import { fromWireState, isTaskStateName, isTerminal, toWireState, type TaskStateName } from '../../protocol/states.js';
 import type { WireTask } from '../../protocol/wire.js';
 import type { A2AError } from '@a2a-js/sdk/errors';
 import { blockedError, blockedMarker, type BlockedMarker } from './blocked.js';
@@ -66,11 +66,33 @@ export class TaskReader {
 
   /**
    * TaskNotFound, after one describe, when no workflow has this task's ID or the describe already
-   * shows that `caller` may not see the task: what a caller meets before an Update (a reply, a
-   * cancel) that the workflow's validator would refuse only after a round trip to the worker.
+   * shows that `caller` may not see the task: what a caller meets before a cancel (an Update) or a
+   * subscription that the workflow would refuse only after a round trip to the worker. A reply pays
+   * no describe: its Update is the one call an answer costs (TaskWorkflows.followUp).
    */
   async checkVisible(taskId: string, caller: Caller): Promise<void> {
     await temporalCall(taskId, () => this.describeFor(taskWorkflow(this.client, taskId), taskId, caller));
+  }
+
+  /**
+   * The state a task ended in, and its final record when its workflow kept one (FINAL_TASK_MEMO),
+   * from one describe: for an Update that Temporal refused as "not found", which it says of a closed
+   * workflow as of a missing one. TaskNotFound as `read` gives it (another agent's task named to a
+   * caller who may see it); undefined when the workflow still runs (the Update raced a new run).
+   */
+  async ended(taskId: string, caller?: Caller): Promise<{ state: TaskStateName; final?: WireTask } | undefined> {
+    return temporalCall(taskId, async () => {
+      const description = await this.describeFor(taskWorkflow(this.client, taskId), taskId, caller);
+      const { name } = description.status;
+      if (name === 'RUNNING' || name === 'CONTINUED_AS_NEW') return undefined;
+      if (name === 'UNSPECIFIED' || name === 'UNKNOWN') throw taskNotFound(taskId);
+      const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
+      if (final) return { state: fromWireState(final.status.state) ?? 'failed', final };
+      // The last state the task recorded, when it ended it; a workflow that died without ending it failed.
+      const recorded = description.typedSearchAttributes.get(TASK_STATE_ATTRIBUTE) ?? '';
+      if (isTaskStateName(recorded) && isTerminal(recorded)) return { state: recorded };
+      return { state: name === 'CANCELLED' ? 'canceled' : name === 'COMPLETED' ? 'completed' : 'failed' };
+    });
   }
 
   /**
@@ -102,14 +124,14 @@ export class TaskReader {
   }
 
   /**
-   * A task that just settled under a message the caller was allowed to send (so no agent or owner
-   * check is needed). A completed task's workflow is ending with the task as its result: one call;
-   * one that still notifies webhooks (`notifying`) stays open until they have the news, so it
-   * answers the query instead, as a task waiting for input does. A failed, rejected or canceled
+   * A task in `state` just after it accepted a message from the caller (so no agent or owner check
+   * is needed): one that goes on or waits for input answers the query. A completed task's workflow
+   * is ending with the task as its result: one call; one that still notifies webhooks (`notifying`)
+   * stays open until they have the news, so it answers the query instead. A failed, rejected or canceled
    * task's workflow ends FAILED or CANCELED (no result) with the task in its memo: the describe
    * reads that memo, or finds the workflow still open and queries it.
    */
-  async readSettled(taskId: string, state: TaskStateName, notifying = false): Promise<WireTask> {
+  async readAccepted(taskId: string, state: TaskStateName, notifying = false): Promise<WireTask> {
     if (isTerminal(state) && state !== 'completed') return this.read(taskId);
     return temporalCall(taskId, async () => {
       const handle = taskWorkflow(this.client, taskId);

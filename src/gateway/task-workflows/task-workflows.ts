@@ -12,6 +12,7 @@ import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
   type Client,
 } from '@temporalio/client';
 import {
@@ -22,6 +23,7 @@ import {
   type A2AError,
 } from '@a2a-js/sdk/errors';
 import {
+  ANSWERS_QUESTION_METADATA,
   cancelTaskUpdate,
   sendMessageUpdate,
   snapshotQuery,
@@ -32,14 +34,16 @@ import {
   type MessageAccepted,
   type TaskSnapshotView,
   type TaskWorkflowInput,
+  type TimelineEntry,
 } from '../../protocol/contract.js';
-import { stateOf, type TaskStateName } from '../../protocol/states.js';
+import { firstChangeSince } from '../../protocol/errors.js';
+import { stateOf, toWireState, type TaskStateName } from '../../protocol/states.js';
 import { ownerOf, taskStartOptions } from '../../protocol/task-start.js';
 import type { WireTask } from '../../protocol/wire.js';
 import { logger } from '../../logging.js';
 import { abortable } from '../abortable.js';
 import { updateIdFor } from '../convert.js';
-import { TASK_AGENT_METADATA, temporalCall, toA2AError } from '../errors.js';
+import { TASK_AGENT_METADATA, temporalCall, toA2AError, withStanding } from '../errors.js';
 import { TaskEventLog } from './events.js';
 import type { WaitingTaskWatch } from './waiting-watch.js';
 import { QUERY_DEADLINE_MS, queryTask, TaskReader, taskWorkflow, type SubscribableTask } from './read.js';
@@ -124,9 +128,13 @@ export class TaskWorkflows {
     }
   }
 
-  /** A follow-up message to a task, as an Update whose ID makes a resent message land once. */
+  /**
+   * A follow-up message to a task, as an Update whose ID makes a resent message land once. The
+   * Update is the one call an accepted or refused reply costs: its validator checks who may see and
+   * answer the task, through which agent, the question, its deadline and the reply's schema; only a
+   * workflow that has closed (which Temporal refuses as not found) costs a describe more.
+   */
   async followUp(taskId: string, incoming: IncomingMessage, signal: AbortSignal): Promise<Delivery> {
-    await this.checkVisible(taskId, incoming.caller);
     const handle = taskWorkflow(this.client, taskId);
     this.events.waiting.willChange(taskId);
     try {
@@ -142,12 +150,13 @@ export class TaskWorkflows {
       );
       return { taskId, accepted };
     } catch (error) {
-      throw await this.closedOrMissing(
-        error,
-        taskId,
-        incoming.caller,
-        (state) => new UnsupportedOperationError(`Task ${taskId} is ${state} and accepts no more messages`),
-      );
+      const named = incoming.metadata?.[ANSWERS_QUESTION_METADATA];
+      return this.closedOrMissing(error, taskId, incoming.caller, ({ state, final }) => {
+        const refusal = new UnsupportedOperationError(`Task ${taskId} is ${state} and accepts no more messages`);
+        const timeline = (final?.metadata?.['timeline'] ?? []) as TimelineEntry[];
+        const change = firstChangeSince(timeline, typeof named === 'string' ? named : undefined);
+        return withStanding(refusal, { state: toWireState(state), ...(change && { change }) });
+      });
     }
   }
 
@@ -158,11 +167,11 @@ export class TaskWorkflows {
     try {
       return await cancelWorkflow(this.client, taskId, request, signal);
     } catch (error) {
-      throw await this.closedOrMissing(
+      return this.closedOrMissing(
         error,
         taskId,
         request.caller,
-        (state) => new TaskNotCancelableError(`Task ${taskId} is ${state} and can no longer be canceled`),
+        ({ state }) => new TaskNotCancelableError(`Task ${taskId} is ${state} and can no longer be canceled`),
       );
     }
   }
@@ -175,9 +184,9 @@ export class TaskWorkflows {
     return this.reader.read(taskId, caller);
   }
 
-  /** A task that just settled under a message the caller was allowed to send (see read.ts). */
-  readSettled(taskId: string, state: TaskStateName, notifying = false): Promise<WireTask> {
-    return this.reader.readSettled(taskId, state, notifying);
+  /** A task in `state` just after it accepted a message from the caller (see read.ts). */
+  readAccepted(taskId: string, state: TaskStateName, notifying = false): Promise<WireTask> {
+    return this.reader.readAccepted(taskId, state, notifying);
   }
 
   /** Where a new subscriber starts, for any caller (see read.ts). */
@@ -208,25 +217,29 @@ export class TaskWorkflows {
   }
 
   /**
-   * A closed workflow takes no Updates, and Temporal refuses one with "not found" as it does for a
-   * workflow that never existed: a read tells a finished task (`refused`, with its state) from no
-   * such task, and names the agent of a task addressed through another agent's endpoint (the
-   * workflow's own refusal does not, lest it tell a stranger). Any other failure of the Update, and
-   * of the read but a plain "not found", stands.
+   * Throws what an Update's failure means. A closed workflow takes no Updates, and Temporal refuses
+   * one with "not found" as it does for a workflow that never existed: a describe tells a finished
+   * task (`refused`, with the state it ended in) from no such task, and names the agent of a task
+   * addressed through another agent's endpoint. The workflow's own refusals (its validator's, which
+   * already checked who may see the task) and any other failure stand as they are; so does the
+   * describe's but a plain "not found". A describe that finds the workflow running again (the Update
+   * raced a continue-as-new) reads the task.
    */
   private async closedOrMissing(
     error: unknown,
     taskId: string,
     caller: Caller | undefined,
-    refused: (state: TaskStateName) => A2AError,
-  ): Promise<unknown> {
+    refused: (ended: { state: TaskStateName; final?: WireTask }) => A2AError,
+  ): Promise<never> {
     const mapped = toA2AError(error, taskId);
-    if (!(mapped instanceof TaskNotFoundError)) return mapped;
+    if (!(mapped instanceof TaskNotFoundError) || error instanceof WorkflowUpdateFailedError) throw mapped;
+    let ended: { state: TaskStateName; final?: WireTask };
     try {
-      return refused(stateOf(await this.read(taskId, caller)));
+      ended = (await this.reader.ended(taskId, caller)) ?? { state: stateOf(await this.read(taskId, caller)) };
     } catch (readError) {
-      return readError instanceof TaskNotFoundError && !readError.metadata?.[TASK_AGENT_METADATA] ? mapped : readError;
+      throw readError instanceof TaskNotFoundError && !readError.metadata?.[TASK_AGENT_METADATA] ? mapped : readError;
     }
+    throw refused(ended);
   }
 
   /** A keyed retry of a task that has ended: the task as it ended, if the retry is the same first message. */
