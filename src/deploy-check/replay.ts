@@ -20,7 +20,6 @@ const MADE_CALLS_MODULE = fileURLToPath(
   new URL(`./made-calls-interceptors${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
 );
 
-
 /** An open task the new code would fail to continue. */
 export interface BrokenTask {
   /** The task's ID. */
