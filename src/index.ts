@@ -33,6 +33,7 @@ export {
   type CallAgentOptions,
   type DeadlineOutcome,
   type RemoteAgentResult,
+  type RemotePushTarget,
   type RemoteMessage,
   type Reply,
   type UserMessage,

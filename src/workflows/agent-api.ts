@@ -383,9 +383,17 @@ export interface CallAgentOptions extends Omit<RemoteAgentAddress, 'url'> {
    * read the remote task (GetTask stays the truth) instead of polling it. `{ url, token? }`: it pushes
    * there, and the call follows the task as without. Left out for an agent whose card says it does not push.
    */
-  pushNotification?: boolean | { url: string; token?: string };
+  pushNotification?: boolean | RemotePushTarget;
   /** With `pushNotification: true`: how long the call waits for a push before reading the task anyway. Default 1 minute. */
   pushPollInterval?: Duration;
+}
+
+/** Where a remote task pushes its notifications when the call names the place (`pushNotification: { url }`). */
+export interface RemotePushTarget {
+  /** The webhook URL the remote agent posts the task's notifications to. */
+  url: string;
+  /** The token the remote agent sends with each notification, so the receiver can tell them from others. */
+  token?: string;
 }
 
 /** What `ctx.callAgent` returns once the remote task completed: its answer and artifacts. */
