@@ -38,14 +38,14 @@ import {
 import { agentInternals } from './agent-context.js';
 import type { ModelStream } from './task-runtime.js';
 import { llmActivityOptions } from './llm-activity-options.js';
-import { checkBudget, ModelBudget, type BudgetLimits } from './llm-budget.js';
+import { checkBudget, DEFAULT_MAX_STEPS, ModelBudget, type BudgetLimits } from './llm-budget.js';
+import { asksAtStepLimit } from './task-patches.js';
 import { checkMcpServers, mcpTools, type McpServer, type McpTool } from './llm-mcp.js';
 import { uiText } from '../protocol/ui-text.js';
 
 /** Characters of one model answer, and of one tool result, that the conversation keeps. */
 const MAX_MODEL_TEXT_CHARS = 32_000;
 const MAX_TOOL_OUTPUT_CHARS = 16_000;
-const DEFAULT_MAX_STEPS = 20;
 const DEFAULT_STREAM_INTERVAL_MS = 250;
 const ASK_USER_TOOL = 'ask_user';
 
@@ -137,7 +137,10 @@ export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'>, Budget
   mcp?: Record<string, McpServer>;
   /** The built-in `ask_user` tool, with which the model asks the user a question (input-required). Default true. */
   askUser?: boolean;
-  /** Model calls per task before it fails. Default 20. */
+  /**
+   * Model calls per task before a human is asked whether to go on, as with `maxModelCalls`, which
+   * replaces it when set. Default 20.
+   */
   maxSteps?: number;
   /** Retries and timeouts of model calls, merged field by field with the defaults (llm-activity-options.ts: 5 minutes each, 3 attempts). */
   modelActivityOptions?: ActivityOptions;
@@ -258,14 +261,18 @@ class LlmLoop {
     private readonly settings: LoopSettings,
   ) {
     this.messages = [{ role: 'user', text: ctx.message.text || JSON.stringify(ctx.message.data ?? '') }];
-    this.budget = new ModelBudget(settings.budget);
+    // Tasks of earlier releases fail at maxSteps instead (run()).
+    this.budget = new ModelBudget(settings.budget, asksAtStepLimit() ? settings.maxSteps : undefined);
     this.tools = settings.tools;
     this.toolSpecs = settings.toolSpecs;
   }
 
   async run(): Promise<string> {
     if (this.settings.mcp) await this.addMcpTools(this.settings.mcp);
-    for (let step = 1; step <= this.settings.maxSteps; step++) {
+    for (let step = 1; ; step++) {
+      if (step > this.settings.maxSteps && !asksAtStepLimit()) {
+        throw new AgentFailure(`The model did not finish within ${this.settings.maxSteps} steps`);
+      }
       await this.withinBudget();
       const answer = await this.callModel(step);
       this.budget.spend(answer.usage);
@@ -279,7 +286,6 @@ class LlmLoop {
       for (const call of answer.toolCalls) results.push(await this.runTool(call));
       this.messages.push({ role: 'tool', results });
     }
-    throw new AgentFailure(`The model did not finish within ${this.settings.maxSteps} steps`);
   }
 
   /** One model call; its text streams into an artifact named `answer` while it is generated. */

@@ -61,6 +61,9 @@ const RELEASES = [
   // 6: a task that ends canceled or failed while its question waits tells the approvers who were
   // told of it (a note by each channel, Slack's messages updated), who keep seeing the task.
   'approval-notices-on-task-end',
+  // 7: an LLM agent's maxSteps is a budget of model calls, asking "continue" or "stop" like
+  // maxModelCalls (which replaces it); a task of an earlier release fails at it.
+  'llm-step-limit-asks',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -116,4 +119,9 @@ export function updatesApprovalNotices(): boolean {
 /** Release 6: approvers told of a question hear that the task was canceled or failed while it waited. */
 export function tellsApproversTaskEnded(): boolean {
   return release >= 6;
+}
+
+/** Release 7: an LLM agent reaching its maxSteps asks whether to go on instead of failing. */
+export function asksAtStepLimit(): boolean {
+  return release >= 7;
 }

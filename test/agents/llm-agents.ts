@@ -39,7 +39,7 @@ export const llmBudgetAgent = defineLlmAgent({
   tools: { lookup_price: lookupPrice },
 });
 
-/** Two model calls, then a human says whether to go on. */
+/** Two model calls, then a human says whether to go on; the budget replaces maxSteps. */
 export const llmCallBudgetAgent = defineLlmAgent({
   name: 'test-llm-call-budget',
   description: 'A model call budget',
@@ -47,6 +47,18 @@ export const llmCallBudgetAgent = defineLlmAgent({
   instructions: 'You look prices up.',
   model: 'fake-model',
   maxModelCalls: 2,
+  maxSteps: 3,
+  tools: { lookup_price: lookupPrice },
+});
+
+/** No budget but its steps: two model calls, then a human says whether to go on. */
+export const llmStepsAgent = defineLlmAgent({
+  name: 'test-llm-steps',
+  description: 'Few steps',
+  skills,
+  instructions: 'You look prices up.',
+  model: 'fake-model',
+  maxSteps: 2,
   tools: { lookup_price: lookupPrice },
 });
 
@@ -95,6 +107,7 @@ export const llmTestAgents = [
   llmRetryAgent,
   llmBudgetAgent,
   llmCallBudgetAgent,
+  llmStepsAgent,
   llmBatchedAgent,
   llmProviderAgent,
   llmNotifyAgent,
