@@ -472,7 +472,7 @@ class LlmLoop {
   /** Asks until the answer is approve or deny; a malformed structured answer is refused by the task itself. */
   private async askApproval(
     name: string,
-    tool: AnyLlmTool,
+    tool: AnyLlmTool | McpTool,
     input: unknown,
     reason: string,
   ): Promise<{ kind: 'approve'; input: unknown } | { kind: 'deny'; reason?: string }> {
@@ -480,7 +480,8 @@ class LlmLoop {
       .object({
         decision: z.enum(['approve', 'deny']),
         reason: z.string().optional(),
-        arguments: tool.input.optional(),
+        // Refused here, as invalid answers are, so the approver hears of it, not the model.
+        arguments: ('mcp' in tool ? tool.editedInput : tool.input).optional(),
       })
       .optional()
       .describe('{"decision": "approve" | "deny", "reason"?: string, "arguments"?: edited arguments}');

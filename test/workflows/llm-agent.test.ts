@@ -3,13 +3,12 @@
  * provider) and the real Temporal dev server: approvals, denials, edited arguments, deadlines,
  * a worker restart mid-approval, a model that is down, malformed tool arguments, cancel mid-stream.
  */
-import type { WorkflowUpdateFailedError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskQuery } from '../../src/protocol/contract.js';
 import { stateOf } from '../../src/protocol/states.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
-import { cancelTask, finalTask, reply, startTask, waitForState } from '../support/tasks.js';
+import { cancelTask, finalTask, refusal, reply, startTask, waitForState } from '../support/tasks.js';
 import { abortedActivities, placedOrders } from '../support/test-activities.js';
 import { startTestWorker, testClient } from '../support/worker.js';
 import { useTemporal } from './test-context.js';
@@ -247,15 +246,6 @@ describe('an LLM agent without a usable model', () => {
     }
   });
 });
-
-/** Why the task refused an update (the validator's message). */
-async function refusal(update: Promise<unknown>): Promise<string> {
-  const error = await update.then(
-    () => expect.unreachable('the update was accepted'),
-    (failure: unknown) => failure as WorkflowUpdateFailedError,
-  );
-  return (error.cause as Error | undefined)?.message ?? '';
-}
 
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));

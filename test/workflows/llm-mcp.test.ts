@@ -18,7 +18,16 @@ import { McpConnections } from '../../src/llm/mcp-connections.js';
 import { bundleAgents } from '../../src/worker/agents-plugin.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 import { startMcpHttpServer, type FakeMcpHttpServer } from '../support/mcp-http-server.js';
-import { cancelTask, finalTask, historyText, reply, startTask, stateOf, waitForState } from '../support/tasks.js';
+import {
+  cancelTask,
+  finalTask,
+  historyText,
+  refusal,
+  reply,
+  startTask,
+  stateOf,
+  waitForState,
+} from '../support/tasks.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { quietLogger, startTestWorker, testClient, type TestWorker } from '../support/worker.js';
 
@@ -176,6 +185,24 @@ describe("an MCP server's tools", () => {
     const history = await historyText(handle);
     expect(history).toContain(`"bearerTokenEnv":"${TOKEN_ENV}"`);
     expect(history).not.toContain(SECRET);
+  });
+
+  it("refuse an approver's edited arguments that do not match the server's schema, and send valid ones", async () => {
+    const t = token();
+    lookupThenIssue(t);
+    const { handle } = await startTask(client, worker.taskQueue, 'test-llm-mcp', { text: `Is ${t} late?` });
+    await waitForState(handle, 'input-required');
+
+    const invalid = { decision: 'approve', arguments: { title: 42 } };
+    expect(await refusal(reply(handle, { text: '', data: invalid, responder: 'alice' }))).toMatch(
+      /arguments\.title: Invalid input: expected string, received number/,
+    );
+    expect(callsOf(t).map((call) => call.tool)).toEqual(['lookup_order']);
+
+    const edited = { decision: 'approve', arguments: { title: `Very late ${t}` } };
+    await reply(handle, { text: '', data: edited, responder: 'alice' });
+    expect(stateOf((await finalTask(handle)).task)).toBe('completed');
+    expect(callsOf(t).at(-1)).toEqual({ tool: 'create_issue', args: { title: `Very late ${t}` } });
   });
 
   it('keep the list of the task across a worker restart, while the server has changed its tools', async () => {
