@@ -82,6 +82,16 @@ export const llmProviderAgent = defineLlmAgent({
   modelSettings: { temperature: 0.2, maxOutputTokens: 321 },
 });
 
+/** On an OpenAI-compatible server the worker names as a provider (README's createOpenAICompatible). */
+export const llmCompatibleProviderAgent = defineLlmAgent({
+  name: 'test-llm-compatible-provider',
+  description: 'Answers on a provider of an OpenAI-compatible server',
+  skills,
+  instructions: 'You answer briefly.',
+  model: 'local:fake-model',
+  modelActivityOptions: { retry: { maximumAttempts: 1 } },
+});
+
 /** A tool whose approval reaches its approvers by webhook, with a reminder before its deadline. */
 export const llmNotifyAgent = defineLlmAgent({
   name: 'test-llm-notify',
@@ -110,5 +120,6 @@ export const llmTestAgents = [
   llmStepsAgent,
   llmBatchedAgent,
   llmProviderAgent,
+  llmCompatibleProviderAgent,
   llmNotifyAgent,
 ];
