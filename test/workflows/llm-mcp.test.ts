@@ -315,6 +315,35 @@ describe("the worker's MCP connections", () => {
   });
 });
 
+describe('an MCP server that does not start', () => {
+  const listing = (server: string, connection: Parameters<McpConnections['use']>[1]) => {
+    const connections = new McpConnections();
+    return connections
+      .use(server, connection, new AbortController().signal, (mcp) => mcp.listTools())
+      .then(
+        () => expect.unreachable('the server was reached'),
+        (error: unknown) => (error as Error).message,
+      )
+      .finally(() => connections.closeAll());
+  };
+
+  it('over HTTP: the failure names the server, its URL and the refused connection', async () => {
+    const closed = await startFakeModelServer();
+    const url = `${new URL(closed.url).origin}/mcp`;
+    await closed.close();
+    expect(await listing('shop', { url })).toMatch(
+      new RegExp(`^MCP server shop at ${url} could not be reached: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+$`),
+    );
+  });
+
+  it("over stdio: the failure names the server, its command and quotes the end of the process's stderr", async () => {
+    const dir = temp.make('a2a-mcp-missing-');
+    const message = await listing('notes', { command: 'node', args: ['missing-server.js'], cwd: dir });
+    expect(message).toMatch(/^MCP server notes \(node missing-server\.js\) did not start: /);
+    expect(message).toMatch(/Its stderr ends: .*Cannot find module '.*missing-server\.js'/s);
+  });
+});
+
 describe('cancelling a task during an MCP call', () => {
   it('cancels the call on the server and ends canceled; the agent sees only the tool it picked, under its prefix', async () => {
     const t = token();
