@@ -6,7 +6,16 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { APICallError, jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import {
+  APICallError,
+  jsonSchema,
+  streamText,
+  tool,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
 import { withHeartbeats } from '../activity/heartbeat.js';
 import {
   cap,
@@ -84,7 +93,9 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
       arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
     }));
     const finishReason = await result.finishReason;
-    const usage = tokenUsage(await result.usage);
+    const reported = await result.usage;
+    if (!hasCounts(reported)) warnOfNoUsage(target, model);
+    const usage = tokenUsage(reported);
     recordModelUsage({ agent: context.info.workflowType, model, usage, finishReason });
     return { text: cap(text, input.maxTextChars), toolCalls, finishReason, model, usage, attempt };
   }).catch((error: unknown) => {
@@ -115,6 +126,24 @@ function languageModel(settings: ModelSettings, model: string): ModelTarget {
     includeUsage: true,
   }).chatModel(model);
   return { model: endpoint, provider: `the ${MODEL_ENV.baseURL} endpoint` };
+}
+
+/** The models (with their providers) whose missing usage this worker has warned of: once each. */
+const warnedOfNoUsage = new Set<string>();
+
+function hasCounts(usage: LanguageModelUsage): boolean {
+  return [usage.inputTokens, usage.outputTokens, usage.totalTokens].some((count) => count !== undefined);
+}
+
+/** Without counts, the task's usage and its maxTokens budget count nothing for the call: say so, once. */
+function warnOfNoUsage(target: ModelTarget, model: string): void {
+  const key = `${target.provider}\n${model}`;
+  if (warnedOfNoUsage.has(key)) return;
+  warnedOfNoUsage.add(key);
+  Context.current().log.warn(
+    `Model ${model} of ${target.provider} reported no token usage: tasks count no tokens for its calls, and a maxTokens budget never fires. ` +
+      "OpenAI-compatible servers report it in streams when asked (createOpenAICompatible's includeUsage: true); some never do.",
+  );
 }
 
 type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;

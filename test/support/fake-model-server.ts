@@ -26,6 +26,8 @@ interface ScriptedReply {
   status?: number;
   /** Streamed responses: drop the connection after this many content chunks (a model call that breaks mid-answer). */
   dropAfterChunks?: number;
+  /** Streamed responses: no usage, even when asked (stream_options.include_usage), as some servers do. */
+  noUsage?: boolean;
 }
 
 interface RecordedRequest {
@@ -198,7 +200,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       }
     }
     if (!(await send(chunk({}, finishReason), true))) return;
-    if (body.stream_options?.include_usage === true) {
+    if (body.stream_options?.include_usage === true && !reply.noUsage) {
       recorded.usage = usage;
       if (!(await send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage }, false))) return;
     }

@@ -4,7 +4,8 @@
  * input-required with the spend in the question, "continue" goes on to complete, "stop" ends it.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Runtime } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TaskUsage } from '../../src/protocol/llm.js';
 import { stateOf } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
@@ -58,6 +59,32 @@ describe('the usage of an LLM task', () => {
       calls,
     });
     expect(sum('inputTokens')).toBeGreaterThan(0);
+  });
+});
+
+describe('a model endpoint that reports no usage in its streamed answers', () => {
+  it('is warned of once in the worker log, naming the model and includeUsage', async () => {
+    const log = vi.spyOn(Runtime.instance().logger, 'log');
+    try {
+      const t = token();
+      model.script(
+        { match: t, toolCalls: [{ name: 'lookup_price', arguments: { item: t } }], noUsage: true },
+        { match: `${t}\\"`, text: `${t} costs 150.`, noUsage: true },
+      );
+      const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', {
+        text: `Price ${t}`,
+      });
+      const { task } = await finalTask(handle);
+      expect(usageOf(task)).toMatchObject({ totalTokens: 0, modelCalls: 2 });
+      const warnings = log.mock.calls.filter(([level, message]) => level === 'WARN' && /no token usage/.test(message));
+      expect(warnings.map(([, message]) => message)).toEqual([
+        expect.stringMatching(
+          /^Model fake-model of the A2A_MODEL_BASE_URL endpoint reported no token usage: .*includeUsage: true/,
+        ),
+      ]);
+    } finally {
+      log.mockRestore();
+    }
   });
 });
 
