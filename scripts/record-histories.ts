@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startDevServer } from '../src/temporal/dev-server.js';
-import { startFakeModelServer, type FakeModelServer } from '../test/support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../src/testing/fake-model-server.js';
 import { cancelTask, finalTask, reply, startTask, waitForState } from '../test/support/tasks.js';
 import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';

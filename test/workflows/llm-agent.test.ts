@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskQuery } from '../../src/protocol/contract.js';
 import { stateOf } from '../../src/protocol/states.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { cancelTask, finalTask, refusal, reply, startTask, waitForState } from '../support/tasks.js';
 import { abortedActivities, placedOrders } from '../support/test-activities.js';
 import { startTestWorker, testClient } from '../support/worker.js';

@@ -16,7 +16,7 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnections } from '../../src/llm/mcp-connections.js';
 import { bundleAgents } from '../../src/worker/agents-plugin.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { startMcpHttpServer, type FakeMcpHttpServer } from '../support/mcp-http-server.js';
 import {
   cancelTask,
@@ -177,8 +177,8 @@ describe("an MCP server's tools", () => {
     const requests = model.requestsMatching(t);
     expect(requests).toHaveLength(3);
     expect(toolNames(requests[0]!)).toEqual(['shop_create_issue', 'shop_slow_report', 'shop_lookup_order', 'ask_user']);
-    const lookup = requests[0]!.body.tools.find((tool: any) => tool.function.name === 'shop_lookup_order');
-    expect(lookup.function.parameters).toMatchObject({ type: 'object', required: ['orderId'] });
+    const lookup = requests[0]!.body.tools!.find((tool) => tool.function.name === 'shop_lookup_order');
+    expect(lookup!.function.parameters).toMatchObject({ type: 'object', required: ['orderId'] });
     expect(JSON.stringify(requests[2]!.body.messages.at(-1))).toMatch(/Created issue #\d+: Late /);
 
     // The token reached the server (it refuses requests without it) and is nowhere in the history.

@@ -11,7 +11,7 @@ import { providerModel } from '../../src/llm/model-settings.js';
 import type { TaskUsage } from '../../src/protocol/llm.js';
 import { stateOf } from '../../src/protocol/states.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { finalTask, startTask } from '../support/tasks.js';
 import { startTestWorker, testClient } from '../support/worker.js';
 import { useTemporal } from './test-context.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TaskUsage } from '../../src/protocol/llm.js';
 import { stateOf } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { finalTask, reply, startTask, waitForState } from '../support/tasks.js';
 import { useTemporal } from './test-context.js';
 
