@@ -61,6 +61,17 @@ describe('an LLM agent', () => {
     expect(JSON.stringify(second.messages.at(-1))).toContain('order-');
   });
 
+  it("keeps a streamed answer as one text part of the task's answer artifact", async () => {
+    const t = token();
+    const answer = `The answer about ${t}, streamed in chunks of four characters.`;
+    model.script({ match: t, text: answer, chunkSize: 4 });
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', { text: `Tell ${t}` });
+    const { task } = await finalTask(handle);
+    expect(task.artifacts?.map(({ name, parts }) => ({ name, parts }))).toEqual([
+      { name: 'answer', parts: [{ text: answer }] },
+    ]);
+  });
+
   it('sends a denial back to the model as the tool result', async () => {
     const t = token();
     model.script(order(t, { item: t, quantity: 1, total: 500 }), { match: 'denied', text: 'Understood, no order.' });
