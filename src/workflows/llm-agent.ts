@@ -489,7 +489,8 @@ class LlmLoop {
       tool: name,
       arguments: input as JsonObject,
       reason,
-      answers: ['approve', 'deny (with a reason)', 'approve with edited arguments'],
+      // The text replies (clients such as the CLI offer them); edited arguments are the schema's data.
+      answers: ['approve', 'deny <reason>'],
     };
     let question = `The agent wants to call ${name}(${JSON.stringify(input)}): ${reason}. Reply "approve" or "deny <reason>", or data {"decision": "approve", "arguments": {...}} to approve edited arguments.`;
     for (;;) {
