@@ -83,6 +83,16 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'llm-steps-continued'(client) {
+    // Its maxSteps (2) reached: the task asks like a budget (release 7), "continue" goes on.
+    const lookup = { toolCalls: [{ name: 'lookup_price', arguments: { item: 'desk' } }] };
+    model.script(lookup, lookup, { text: 'A desk costs 150.' });
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-llm-steps', { text: 'Price of a desk' });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'continue' });
+    await finalTask(handle);
+    return handle;
+  },
   async 'expense-pushed'(client) {
     // A webhook that fails its first attempt: deliveries retry, in order, and the task is not held up.
     let attempts = 0;
