@@ -178,7 +178,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
   // instead of failing its every task.
   if (!inWorkflowContext()) {
     toolSpecsOf(tools, askUser);
-    checkBudget(card.name, budget);
+    checkBudget(card.name, { ...budget, ...(maxSteps !== undefined && { maxSteps }) });
     checkMcpServers(card.name, mcp);
   }
   return defineAgent({

@@ -87,7 +87,7 @@ export class ModelBudget {
 }
 
 /** Refuses a budget that is not a positive whole number where the agents are defined. */
-export function checkBudget(agent: string, limits: BudgetLimits): void {
+export function checkBudget(agent: string, limits: BudgetLimits & { maxSteps?: number }): void {
   for (const [name, value] of Object.entries(limits)) {
     if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
       throw new TypeError(`LLM agent "${agent}": ${name} must be a positive whole number, not ${String(value)}`);
