@@ -170,7 +170,7 @@ export function commandHint(args: string, address: Partial<AgentAddress> = {}, e
 }
 
 /** The text replies a question lists in its details (`answers`: `approve`, `deny <reason>`, `continue`, ...). */
-export function textAnswersOf(details: unknown): string[] {
+function textAnswersOf(details: unknown): string[] {
   const answers = (details as { answers?: unknown } | null | undefined)?.answers;
   return Array.isArray(answers) ? answers.filter((answer): answer is string => typeof answer === 'string') : [];
 }
