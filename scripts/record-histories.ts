@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startDevServer } from '../src/temporal/dev-server.js';
-import { startFakeModelServer, type FakeModelServer } from '../test/support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../src/testing/fake-model-server.js';
 import { cancelTask, finalTask, reply, startTask, waitForState } from '../test/support/tasks.js';
 import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';
@@ -80,6 +80,16 @@ const scenarios: Record<string, Scenario> = {
     const { handle } = await startTask(client, TASK_QUEUE, 'test-llm', { text: 'Buy 3 monitors' });
     await waitForState(handle, 'input-required');
     await reply(handle, { text: 'approve', responder: 'alice' });
+    await finalTask(handle);
+    return handle;
+  },
+  async 'llm-steps-continued'(client) {
+    // Its maxSteps (2) reached: the task asks like a budget (release 7), "continue" goes on.
+    const lookup = { toolCalls: [{ name: 'lookup_price', arguments: { item: 'desk' } }] };
+    model.script(lookup, lookup, { text: 'A desk costs 150.' });
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-llm-steps', { text: 'Price of a desk' });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'continue' });
     await finalTask(handle);
     return handle;
   },

@@ -18,7 +18,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { workflowIdForTask } from '../../src/protocol/contract.js';
-import { startFakeModelServer, type FakeModelServer } from '../../test/support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { replyBlocking, sendBlocking, waitingExpenseTask } from '../a2a.js';
 import { describeHistory, describeTypes, historyLength } from '../history.js';
 import { interleave, Sample } from '../measure.js';

@@ -6,7 +6,16 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import {
+  APICallError,
+  jsonSchema,
+  streamText,
+  tool,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
 import { withHeartbeats } from '../activity/heartbeat.js';
 import {
   cap,
@@ -20,7 +29,13 @@ import {
   type ToolRunInput,
   type ToolRunResult,
 } from '../protocol/llm.js';
-import { missingModelSetting, modelSettingsFromEnv, providerModel, type ModelSettings } from '../llm/model-settings.js';
+import {
+  missingModelSetting,
+  MODEL_ENV,
+  modelSettingsFromEnv,
+  providerModel,
+  type ModelSettings,
+} from '../llm/model-settings.js';
 import { recordModelUsage, tokenUsage } from '../llm/usage-telemetry.js';
 
 type ActivityFunction = (...args: never[]) => Promise<unknown>;
@@ -43,9 +58,10 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
   const { attempt } = context.info;
   const workflowId = context.info.workflowExecution?.workflowId;
   const workflow = input.stream && workflowId ? context.client.workflow.getHandle(workflowId) : undefined;
+  const target = languageModel(settings, model);
   return withHeartbeats(async (signal) => {
     const result = streamText({
-      model: languageModel(settings, model),
+      model: target.model,
       ...callSettings(input.settings),
       system: input.system,
       messages: toModelMessages(input.messages),
@@ -64,7 +80,7 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
       lastSent = Date.now();
     };
     for await (const part of result.fullStream) {
-      if (part.type === 'error') throw retryability(part.error);
+      if (part.type === 'error') throw callFailure(part.error, target, model);
       if (part.type !== 'text-delta') continue;
       text += part.text;
       // The first text at once, so a reader sees the answer start with the model's first tokens; then in batches.
@@ -77,25 +93,57 @@ async function callModel(settings: ModelSettings, input: ModelCallInput): Promis
       arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
     }));
     const finishReason = await result.finishReason;
-    const usage = tokenUsage(await result.usage);
+    const reported = await result.usage;
+    if (!hasCounts(reported)) warnOfNoUsage(target, model);
+    const usage = tokenUsage(reported);
     recordModelUsage({ agent: context.info.workflowType, model, usage, finishReason });
     return { text: cap(text, input.maxTextChars), toolCalls, finishReason, model, usage, attempt };
   }).catch((error: unknown) => {
-    throw retryability(error);
+    throw callFailure(error, target, model);
   });
 }
 
+/** A model and where it runs, as failures name it: a configured provider by its name, else the endpoint's variable. */
+interface ModelTarget {
+  model: LanguageModel;
+  provider: string;
+}
+
 /** A configured provider's model (`provider:model`), else the OpenAI-compatible endpoint's. */
-function languageModel(settings: ModelSettings, model: string): LanguageModel {
+function languageModel(settings: ModelSettings, model: string): ModelTarget {
   const named = providerModel(settings, model);
-  if (named) return settings.providers![named.provider]!.languageModel(named.modelId);
-  return createOpenAICompatible({
+  if (named) {
+    return {
+      model: settings.providers![named.provider]!.languageModel(named.modelId),
+      provider: `provider ${named.provider}`,
+    };
+  }
+  const endpoint = createOpenAICompatible({
     name: 'a2a-temporal',
     baseURL: settings.baseURL!,
     ...(settings.apiKey && { apiKey: settings.apiKey }),
     // Streamed answers report their tokens only when asked to (stream_options.include_usage).
     includeUsage: true,
   }).chatModel(model);
+  return { model: endpoint, provider: `the ${MODEL_ENV.baseURL} endpoint` };
+}
+
+/** The models (with their providers) whose missing usage this worker has warned of: once each. */
+const warnedOfNoUsage = new Set<string>();
+
+function hasCounts(usage: LanguageModelUsage): boolean {
+  return [usage.inputTokens, usage.outputTokens, usage.totalTokens].some((count) => count !== undefined);
+}
+
+/** Without counts, the task's usage and its maxTokens budget count nothing for the call: say so, once. */
+function warnOfNoUsage(target: ModelTarget, model: string): void {
+  const key = `${target.provider}\n${model}`;
+  if (warnedOfNoUsage.has(key)) return;
+  warnedOfNoUsage.add(key);
+  Context.current().log.warn(
+    `Model ${model} of ${target.provider} reported no token usage: tasks count no tokens for its calls, and a maxTokens budget never fires. ` +
+      "OpenAI-compatible servers report it in streams when asked (createOpenAICompatible's includeUsage: true); some never do.",
+  );
 }
 
 type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
@@ -106,17 +154,27 @@ function callSettings(settings: ModelCallSettings = {}) {
   return { ...rest, ...(providerOptions && { providerOptions: providerOptions as ProviderOptions }) };
 }
 
-/** An endpoint that says the request itself is wrong (401, 404, 400) will not get better by retrying. */
-function retryability(error: unknown): unknown {
-  const callError = error as { isRetryable?: boolean; statusCode?: number; message?: string; url?: string };
-  if (callError?.isRetryable === false && callError.statusCode !== undefined) {
-    return ApplicationFailure.nonRetryable(
-      `The model endpoint answered ${callError.statusCode}: ${callError.message}`,
-      'ModelRequestRejected',
-    );
+/**
+ * A failed request, naming the model, its provider and the URL, so a wrong base URL or API shows
+ * in the task's failure. An endpoint that says the request itself is wrong (401, 404, 400) will not
+ * get better by retrying; one that is down may.
+ */
+function callFailure(error: unknown, target: ModelTarget, model: string): unknown {
+  if (!APICallError.isInstance(error)) return error;
+  const where = `model ${model} of ${target.provider} at ${error.url}`;
+  if (error.isRetryable || error.statusCode === undefined) {
+    return ApplicationFailure.retryable(`${where}: ${error.message}`, 'ModelCallFailed');
   }
-  return error;
+  // createOpenAI's models speak OpenAI's Responses API, which other servers lack.
+  const hint = error.statusCode === 404 && error.url.endsWith('/responses') ? RESPONSES_API_HINT : '';
+  return ApplicationFailure.nonRetryable(
+    `${where} answered ${error.statusCode}: ${error.message}${hint}`,
+    'ModelRequestRejected',
+  );
 }
+
+const RESPONSES_API_HINT =
+  " (an OpenAI-compatible server serves /chat/completions: name it with @ai-sdk/openai-compatible's createOpenAICompatible, or use openai.chat(...))";
 
 function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {

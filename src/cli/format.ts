@@ -169,6 +169,26 @@ export function commandHint(args: string, address: Partial<AgentAddress> = {}, e
   return `${cliName(env)} ${args}${agent}${url}`;
 }
 
+/** The text replies a question lists in its details (`answers`: `approve`, `deny <reason>`, `continue`, ...). */
+function textAnswersOf(details: unknown): string[] {
+  const answers = (details as { answers?: unknown } | null | undefined)?.answers;
+  return Array.isArray(answers) ? answers.filter((answer): answer is string => typeof answer === 'string') : [];
+}
+
+/**
+ * The `tasks reply` commands that answer a waiting task: one per text reply its question lists,
+ * else one with the form it expects (data, or any text).
+ */
+export function answerHints(
+  taskId: string,
+  question: { details?: unknown; expects?: string | undefined } | undefined,
+  address: Partial<AgentAddress>,
+): string[] {
+  const listed = textAnswersOf(question?.details).map(shellWord);
+  const answers = listed.length > 0 ? listed : [question?.expects ? `--data '<JSON>'` : '<answer>'];
+  return answers.map((answer) => commandHint(`tasks reply ${shellWord(taskId)} ${answer}`, address));
+}
+
 /** Shell-quotes a word for copy-paste hints. */
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;

@@ -3,7 +3,7 @@
  * text), and keeps what the caller needs afterwards: the task, its last state, its artifacts with
  * chunks assembled. Pure apart from the `write` and `now` it is given.
  */
-import type { Artifact, Message, StreamResponse, Task } from '@a2a-js/sdk';
+import type { Artifact, Message, Part, StreamResponse, Task } from '@a2a-js/sdk';
 import { TASK_STATES, type TaskStateName } from '../protocol/states.js';
 import { artifactTitle, clock, indent, knownState, messageText, partsText, stateName } from './format.js';
 
@@ -19,6 +19,8 @@ export interface StreamOutcome {
   state?: TaskStateName | undefined;
   /** Text of the last status message. */
   statusText?: string;
+  /** The details of the last status message (a waiting task's question: its `answers`, ...). */
+  statusDetails?: unknown;
   /** Set when the agent answered with a direct message instead of a task. */
   message?: Message;
   /** The first task snapshot of the stream (its metadata holds the timeline). */
@@ -29,6 +31,10 @@ export interface StreamOutcome {
 
 export class StreamPrinter {
   readonly outcome: StreamOutcome = { artifacts: new Map() };
+  /** Streamed artifacts with chunks not printed yet. */
+  private readonly unprinted = new Set<string>();
+  /** Characters of each streamed artifact's text printed so far. */
+  private readonly printed = new Map<string, number>();
 
   constructor(
     private readonly write: (line: string) => void,
@@ -46,19 +52,20 @@ export class StreamPrinter {
         const text = messageText(status?.message);
         this.outcome.state = knownState(status?.state);
         this.outcome.statusText = text;
+        this.outcome.statusDetails = dataOf(status?.message);
         return this.line(undefined, stateName(status?.state), text);
       }
       case 'artifactUpdate': {
-        const { taskId, contextId, artifact, append } = payload.value;
+        const { taskId, contextId, artifact, append, lastChunk } = payload.value;
         this.track(taskId, contextId);
         if (!artifact) return;
-        const merged = this.merge(artifact, append);
-        // Appended chunks print only their own content: together the lines read as the whole artifact.
-        return this.line(
-          undefined,
-          append ? 'artifact +' : 'artifact',
-          `${artifactTitle(merged)}: ${partsText(artifact.parts)}`,
-        );
+        if (!append) this.printed.delete(artifact.artifactId);
+        this.merge(artifact, append);
+        // A streamed artifact (a model's answer in batches) prints joined: when its last chunk is in,
+        // or before the next line, not one line per batch.
+        this.unprinted.add(artifact.artifactId);
+        if (lastChunk) this.flush();
+        return;
       }
       case 'message': {
         const message = payload.value;
@@ -71,12 +78,34 @@ export class StreamPrinter {
     }
   }
 
+  /** Prints what streamed artifacts have received since they were last printed; at the stream's end too. */
+  flush(): void {
+    for (const artifactId of this.unprinted) {
+      const artifact = this.outcome.artifacts.get(artifactId)!;
+      const text = partsText(artifact.parts);
+      const printed = this.printed.get(artifactId) ?? 0;
+      this.printed.set(artifactId, text.length);
+      // Printed earlier (an event came between its chunks): the rest continues it.
+      if (text.length > printed) {
+        this.write(
+          this.lineText(
+            undefined,
+            printed > 0 ? 'artifact +' : 'artifact',
+            `${artifactTitle(artifact)}: ${text.slice(printed)}`,
+          ),
+        );
+      }
+    }
+    this.unprinted.clear();
+  }
+
   private onTask(task: Task): void {
     this.outcome.snapshot ??= task;
     this.track(task.id, task.contextId);
     const text = messageText(task.status?.message);
     this.outcome.state = knownState(task.status?.state);
     this.outcome.statusText = text;
+    this.outcome.statusDetails = dataOf(task.status?.message);
     this.line(task.status?.timestamp, stateName(task.status?.state), `task ${task.id}${text ? `: ${text}` : ''}`);
     // A snapshot may already hold artifacts (a resubscribe, or a retried send answered at once).
     for (const artifact of task.artifacts) {
@@ -91,16 +120,43 @@ export class StreamPrinter {
     if (contextId) this.outcome.contextId = contextId;
   }
 
-  private merge(artifact: Artifact, append: boolean): Artifact {
+  private merge(artifact: Artifact, append: boolean): void {
     const previous = this.outcome.artifacts.get(artifact.artifactId);
-    const merged = append && previous ? { ...previous, parts: [...previous.parts, ...artifact.parts] } : artifact;
+    const merged = append && previous ? { ...previous, parts: joinedParts(previous.parts, artifact.parts) } : artifact;
     this.outcome.artifacts.set(artifact.artifactId, merged);
-    return merged;
   }
 
   /** `at` only for snapshots (which may be old); live events show when they arrived, so times never run backwards. */
   private line(at: string | undefined, label: string, text: string): void {
-    const body = indent(text, TEXT_COLUMN).trimStart();
-    this.write(`${clock(at || this.now())}  ${label.padEnd(LABEL_WIDTH)}  ${body}`.trimEnd());
+    this.flush();
+    this.write(this.lineText(at, label, text));
   }
+
+  private lineText(at: string | undefined, label: string, text: string): string {
+    const body = indent(text, TEXT_COLUMN).trimStart();
+    return `${clock(at || this.now())}  ${label.padEnd(LABEL_WIDTH)}  ${body}`.trimEnd();
+  }
+}
+
+/** Parts and an appended chunk's: text continuing text joins it, as the task keeps a streamed answer. */
+function joinedParts(parts: readonly Part[], chunk: readonly Part[]): Part[] {
+  const joined = [...parts];
+  for (const part of chunk) {
+    const last = joined.at(-1);
+    if (part.content?.$case === 'text' && last?.content?.$case === 'text' && !last.metadata && !part.metadata) {
+      joined[joined.length - 1] = {
+        ...last,
+        content: { $case: 'text', value: last.content.value + part.content.value },
+      };
+    } else {
+      joined.push(part);
+    }
+  }
+  return joined;
+}
+
+/** The value of a message's first DataPart: a question's details, as the task's status message carries them. */
+function dataOf(message: Message | undefined): unknown {
+  const part = message?.parts.find((candidate) => candidate.content?.$case === 'data');
+  return part?.content?.$case === 'data' ? part.content.value : undefined;
 }

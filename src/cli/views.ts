@@ -5,6 +5,7 @@
 import { Role, type Artifact, type Message, type Task } from '@a2a-js/sdk';
 import {
   agentOf,
+  answerHints,
   artifactTitle,
   blockedReasonOf,
   dateTime,
@@ -15,11 +16,9 @@ import {
   pushDeliveriesOf,
   plural,
   relative,
-  shellWord,
   taskState,
   taskStateName,
   timelineOf,
-  commandHint,
 } from './format.js';
 import { isInterrupted } from '../protocol/states.js';
 import { renderTable } from './table.js';
@@ -93,10 +92,10 @@ function pendingView(task: Task, options: ViewOptions): string[] {
   } else if (question?.outOfBand) {
     lines.push('  The answer arrives out of band (e.g. an OAuth callback), not as a message.');
   } else {
-    const answer = question?.expects ? `--data '<JSON>'` : '<answer>';
     const agent = task.metadata?.['agent'];
     const address = { agent: typeof agent === 'string' ? agent : undefined, gatewayUrl: options.gatewayUrl };
-    lines.push(`  Answer:  ${commandHint(`tasks reply ${shellWord(task.id)} ${answer}`, address)}`);
+    const [first, ...more] = answerHints(task.id, question, address);
+    lines.push(`  Answer:  ${first}`, ...more.map((hint) => `      or:  ${hint}`));
   }
   return lines;
 }

@@ -6,16 +6,25 @@
  * (or the failed one's retry) opens a new one. Node only.
  */
 import { createHash } from 'node:crypto';
+import type { Stream } from 'node:stream';
 import { ApplicationFailure } from '@temporalio/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isStdioConnection, MCP_CREDENTIALS_MISSING, type McpConnection, type McpValue } from '../protocol/mcp.js';
+import {
+  isStdioConnection,
+  MCP_CREDENTIALS_MISSING,
+  MCP_SERVER_UNREACHABLE,
+  type McpConnection,
+  type McpValue,
+} from '../protocol/mcp.js';
 
 const IDLE_CLOSE_MS = 60_000;
 const CONNECT_TIMEOUT_MS = 30_000;
+/** Characters of a stdio server's stderr that a failure to start it quotes. */
+const STDERR_TAIL_CHARS = 2_000;
 
 interface Open {
   client: Promise<Client>;
@@ -69,9 +78,15 @@ export class McpConnections {
     const reused = open !== undefined;
     if (!open) {
       const client = new Client({ name: 'a2a-temporal', version: '1' });
+      const { transport, output } = target.open();
       const created: Open = {
         users: 0,
-        client: client.connect(target.transport(), { timeout: CONNECT_TIMEOUT_MS }).then(() => client),
+        client: client.connect(transport, { timeout: CONNECT_TIMEOUT_MS }).then(
+          () => client,
+          (error: unknown) => {
+            throw startFailure(target, error, output?.());
+          },
+        ),
       };
       // A stdio server that exits, or a session that ends, is dropped: the next use starts afresh.
       client.onclose = () => this.drop(target.key, created);
@@ -120,7 +135,14 @@ export class McpConnections {
         env: values(connection.env, 'env'),
         ...(connection.cwd && { cwd: connection.cwd }),
       };
-      return { key: keyOf('stdio', params), transport: () => new StdioClientTransport(params) };
+      return {
+        key: keyOf('stdio', params),
+        server: `MCP server ${server} (${[params.command, ...params.args].join(' ')})`,
+        open: () => {
+          const transport = new StdioClientTransport({ ...params, stderr: 'pipe' });
+          return { transport, output: tailOf(transport.stderr!) };
+        },
+      };
     }
     const headers = values(connection.headers, 'header');
     if (connection.bearerTokenEnv) {
@@ -129,7 +151,8 @@ export class McpConnections {
     const url = new URL(connection.url);
     return {
       key: keyOf('http', { url: url.href, headers }),
-      transport: () => new StreamableHTTPClientTransport(url, { requestInit: { headers } }) as Transport,
+      server: `MCP server ${server} at ${url.href}`,
+      open: () => ({ transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }) as Transport }),
     };
   }
 }
@@ -137,7 +160,42 @@ export class McpConnections {
 interface Target {
   /** A digest (the settings include secrets: they are never kept as text). */
   key: string;
-  transport: () => Transport;
+  /** The server as failures name it: its name in the agent, and its URL or command. */
+  server: string;
+  /** A new transport, and for a stdio server the end of what it wrote to stderr so far. */
+  open: () => { transport: Transport; output?: () => string };
+}
+
+/**
+ * Why a server could not be started or reached, naming it: the transports' own errors ("fetch
+ * failed", "Connection closed") name neither the server nor the cause, and a stdio server's reason
+ * is in its stderr. A server that answered with an HTTP status keeps its error (mcp.ts says which).
+ */
+function startFailure(target: Target, error: unknown, output: string | undefined): unknown {
+  if (error instanceof StreamableHTTPError && error.code !== undefined) return error;
+  const said = output?.trim() ? `. Its stderr ends: ${output.trim()}` : '';
+  const how = output === undefined ? 'could not be reached' : 'did not start';
+  return ApplicationFailure.retryable(`${target.server} ${how}: ${rootMessage(error)}${said}`, MCP_SERVER_UNREACHABLE);
+}
+
+/** The innermost cause's message: `connect ECONNREFUSED 127.0.0.1:3000`, not `fetch failed`. */
+function rootMessage(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause !== undefined) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
+
+/**
+ * Keeps the end of a stdio server's stderr and passes it on to the worker's, where the server's
+ * messages went before it was piped.
+ */
+function tailOf(stderr: Stream): () => string {
+  let tail = '';
+  stderr.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+  });
+  return () => tail;
 }
 
 function keyOf(kind: string, settings: object): string {

@@ -31,7 +31,7 @@ export function providerModel(
   return { provider: model.slice(0, colon), modelId: model.slice(colon + 1) };
 }
 
-const MODEL_ENV = { baseURL: 'A2A_MODEL_BASE_URL', apiKey: 'A2A_MODEL_API_KEY', model: 'A2A_MODEL' } as const;
+export const MODEL_ENV = { baseURL: 'A2A_MODEL_BASE_URL', apiKey: 'A2A_MODEL_API_KEY', model: 'A2A_MODEL' } as const;
 
 export function modelSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ModelSettings {
   return {

@@ -9,9 +9,11 @@
 export const MCP_LIST_TOOLS_ACTIVITY = 'a2aTemporal.mcp.listTools';
 export const MCP_CALL_TOOL_ACTIVITY = 'a2aTemporal.mcp.callTool';
 
-/** Failure types the activities end with when retrying cannot help. */
+/** Failure types the activities end with. */
 export const MCP_CREDENTIALS_MISSING = 'McpCredentialsMissing';
 export const MCP_SERVER_REFUSED = 'McpServerRefused';
+/** A failure retrying may help: the server could not be reached, or its process ended before it answered. */
+export const MCP_SERVER_UNREACHABLE = 'McpServerUnreachable';
 
 /** A literal value (recorded in history: nothing secret), or the name of a variable of the worker's environment. */
 export type McpValue =

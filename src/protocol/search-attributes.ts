@@ -12,7 +12,7 @@ export const OWNER_ATTRIBUTE = defineSearchAttributeKey('A2AOwner', SearchAttrib
 export const INPUT_DEADLINE_ATTRIBUTE = defineSearchAttributeKey('A2AInputDeadline', SearchAttributeType.DATETIME);
 /**
  * When the waiting question was asked; absent when none waits. The inbox learns of new questions
- * from it (`A2AAskedAt >= ...`) without listing every waiting one (tasks since release 7).
+ * from it (`A2AAskedAt >= ...`) without listing every waiting one (tasks since release 9).
  */
 export const ASKED_AT_ATTRIBUTE = defineSearchAttributeKey('A2AAskedAt', SearchAttributeType.DATETIME);
 /**

@@ -17,6 +17,9 @@
  *   expect(stateOf(await approvals.reply(task.id, 'approve'))).toBe('completed');
  * });
  *
+ * LLM agents: `startFakeModelServer()` is a scripted OpenAI-compatible model server on loopback;
+ * `startTestEnvironment({ model: { baseURL: fake.url, model: 'fake-model' } })` points the agents at it.
+ *
  * Deploy safety: `saveTaskHistory` records a waiting task's history, `replayHistoryFiles` replays
  * recordings on the code as it is now, and `replayOpenTasks` a namespace's open tasks (as
  * `a2a-temporal check-deploy` does); `broken` lists the tasks the code would fail.
@@ -31,6 +34,7 @@ export {
   type TestMessage,
 } from './test-environment.js';
 export { startDevServer, type DevServer, type DevServerExit, type DevServerOptions } from '../temporal/dev-server.js';
+export { startFakeModelServer, type FakeModelServer, type ScriptedReply } from './fake-model-server.js';
 export {
   describeDeployCheck,
   replayHistoryFiles,

@@ -6,6 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../config/load-config.js';
+import { modelSettingsFromEnv, type ModelSettings } from '../llm/model-settings.js';
 import { startGateway } from '../gateway/server.js';
 import type { JsonObject, WirePart, WireTask } from '../protocol/wire.js';
 import { tracingPlugins } from '../telemetry/tracing.js';
@@ -19,6 +20,11 @@ export interface TestEnvironmentOptions {
   config?: string;
   /** A running Temporal server to use (its `default` namespace). Default: env TEMPORAL_ADDRESS, else an in-memory dev server of its own. */
   temporalAddress?: string;
+  /**
+   * What LLM agents talk to, over the worker's: the A2A_MODEL_* environment and the config's
+   * `modelProviders`. A fake model: `{ baseURL: fake.url, model: 'fake-model' }` (startFakeModelServer).
+   */
+  model?: ModelSettings;
 }
 
 /** What a test sends: text, structured data, or both. */
@@ -112,6 +118,7 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
       agentsPlugin({
         agents: config.agentsModule,
         activities: await config.loadActivities(),
+        model: { ...modelSettingsFromEnv(), providers: await config.loadModelProviders(), ...options.model },
         // Questions reach their approvers as on the project's own worker (channels from the A2A_* environment).
         ...(config.approvals && { approvals: config.approvals }),
       }),

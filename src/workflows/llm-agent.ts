@@ -38,14 +38,14 @@ import {
 import { agentInternals } from './agent-context.js';
 import type { ModelStream } from './task-runtime.js';
 import { llmActivityOptions } from './llm-activity-options.js';
-import { checkBudget, ModelBudget, type BudgetLimits } from './llm-budget.js';
+import { checkBudget, DEFAULT_MAX_STEPS, ModelBudget, type BudgetLimits } from './llm-budget.js';
+import { asksAtStepLimit } from './task-patches.js';
 import { checkMcpServers, mcpTools, type McpServer, type McpTool } from './llm-mcp.js';
 import { uiText } from '../protocol/ui-text.js';
 
 /** Characters of one model answer, and of one tool result, that the conversation keeps. */
 const MAX_MODEL_TEXT_CHARS = 32_000;
 const MAX_TOOL_OUTPUT_CHARS = 16_000;
-const DEFAULT_MAX_STEPS = 20;
 const DEFAULT_STREAM_INTERVAL_MS = 250;
 const ASK_USER_TOOL = 'ask_user';
 
@@ -168,7 +168,10 @@ export interface LlmAgentDefinition extends Omit<AgentDefinition, 'run'>, Budget
   mcp?: Record<string, McpServer>;
   /** The built-in `ask_user` tool, with which the model asks the user a question (input-required). Default true. */
   askUser?: boolean;
-  /** Model calls per task before it fails. Default 20. */
+  /**
+   * Model calls per task before a human is asked whether to go on, as with `maxModelCalls`, which
+   * replaces it when set. Default 20.
+   */
   maxSteps?: number;
   /** Retries and timeouts of model calls, merged field by field with the defaults (llm-activity-options.ts: 5 minutes each, 3 attempts). */
   modelActivityOptions?: ActivityOptions;
@@ -242,7 +245,7 @@ export function defineLlmAgent(definition: LlmAgentDefinition): AgentDefinition 
   // instead of failing its every task.
   if (!inWorkflowContext()) {
     toolSpecsOf(tools, askUser);
-    checkBudget(card.name, budget);
+    checkBudget(card.name, { ...budget, ...(maxSteps !== undefined && { maxSteps }) });
     checkMcpServers(card.name, mcp);
   }
   return defineAgent({
@@ -325,14 +328,18 @@ class LlmLoop {
     private readonly settings: LoopSettings,
   ) {
     this.messages = [{ role: 'user', text: ctx.message.text || JSON.stringify(ctx.message.data ?? '') }];
-    this.budget = new ModelBudget(settings.budget);
+    // Tasks of earlier releases fail at maxSteps instead (run()).
+    this.budget = new ModelBudget(settings.budget, asksAtStepLimit() ? settings.maxSteps : undefined);
     this.tools = settings.tools;
     this.toolSpecs = settings.toolSpecs;
   }
 
   async run(): Promise<string> {
     if (this.settings.mcp) await this.addMcpTools(this.settings.mcp);
-    for (let step = 1; step <= this.settings.maxSteps; step++) {
+    for (let step = 1; ; step++) {
+      if (step > this.settings.maxSteps && !asksAtStepLimit()) {
+        throw new AgentFailure(`The model did not finish within ${this.settings.maxSteps} steps`);
+      }
       await this.withinBudget();
       const answer = await this.callModel(step);
       this.budget.spend(answer.usage);
@@ -346,7 +353,6 @@ class LlmLoop {
       for (const call of answer.toolCalls) results.push(await this.runTool(call));
       this.messages.push({ role: 'tool', results });
     }
-    throw new AgentFailure(`The model did not finish within ${this.settings.maxSteps} steps`);
   }
 
   /** One model call; its text streams into an artifact named `answer` while it is generated. */
@@ -533,7 +539,7 @@ class LlmLoop {
   /** Asks until the answer is approve or deny; a malformed structured answer is refused by the task itself. */
   private async askApproval(
     name: string,
-    tool: AnyLlmTool,
+    tool: AnyLlmTool | McpTool,
     input: unknown,
     reason: string,
   ): Promise<{ kind: 'approve'; input: unknown } | { kind: 'deny'; reason?: string }> {
@@ -541,7 +547,8 @@ class LlmLoop {
       .object({
         decision: z.enum(['approve', 'deny']),
         reason: z.string().optional(),
-        arguments: tool.input.optional(),
+        // Refused here, as invalid answers are, so the approver hears of it, not the model.
+        arguments: ('mcp' in tool ? tool.editedInput : tool.input).optional(),
       })
       .optional()
       .describe('{"decision": "approve" | "deny", "reason"?: string, "arguments"?: edited arguments}');
@@ -549,7 +556,8 @@ class LlmLoop {
       tool: name,
       arguments: input as JsonObject,
       reason,
-      answers: ['approve', 'deny (with a reason)', 'approve with edited arguments'],
+      // The text replies (clients such as the CLI offer them); edited arguments are the schema's data.
+      answers: ['approve', 'deny <reason>'],
     };
     let question = `The agent wants to call ${name}(${JSON.stringify(input)}): ${reason}. Reply "approve" or "deny <reason>", or data {"decision": "approve", "arguments": {...}} to approve edited arguments.`;
     for (;;) {

@@ -8,7 +8,7 @@
  * by the server's tool name or a predicate, both run in the workflow (deterministic code only).
  */
 import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import {
   MCP_LIST_TOOLS_ACTIVITY,
   type McpConnection,
@@ -24,7 +24,7 @@ import type { AnyLlmTool, ApprovalPolicy, ToolApprovalOptions } from './llm-agen
 import { llmActivityOptions } from './llm-activity-options.js';
 import { uiText } from '../protocol/ui-text.js';
 
-/** Arguments of an MCP tool call, as the model sent them (the server checks them against its schema). */
+/** Arguments of an MCP tool call, as the model sent them (the server checks them against its schema; an approver's edits are checked here). */
 export type McpToolArguments = Record<string, unknown>;
 
 /**
@@ -61,6 +61,8 @@ export type McpServer = (McpHttpConnection | McpStdioConnection) & McpServerOpti
 /** An MCP tool as the loop runs it: a tool like the project's, which a server runs. */
 export interface McpTool extends AnyLlmTool {
   mcp: { server: string; tool: string; connection: McpConnection };
+  /** The server's schema of the arguments: what an approver's edited arguments must match. */
+  editedInput: ZodType;
 }
 
 /** Tool names as model APIs accept them (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`). */
@@ -105,6 +107,18 @@ function approvalOf(approval: McpApproval | undefined, tool: string): ApprovalPo
 const argumentsSchema = z.record(z.string(), z.unknown());
 
 /**
+ * A tool's `inputSchema` (JSON Schema) as zod checks it. A schema zod cannot read (a remote `$ref`)
+ * leaves the check to the server, which refuses invalid arguments itself, after the approval.
+ */
+function serverSchema(inputSchema: Record<string, unknown>): ZodType {
+  try {
+    return z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    return argumentsSchema;
+  }
+}
+
+/**
  * Characters of all the servers' tools (names, descriptions, schemas) a task takes: they go into
  * every model call's input and the task's journal, which continue-as-new carries (Temporal refuses
  * payloads over 2 MB). The activity holds each server to half of it.
@@ -144,6 +158,7 @@ export async function mcpTools(
       tools[visible] = {
         description: listed.description,
         input: argumentsSchema,
+        editedInput: serverSchema(listed.inputSchema),
         activity: '',
         mcp: { server: name, tool: listed.name, connection },
         approval: approvalOf(server.approval, listed.name) as ApprovalPolicy<never>,

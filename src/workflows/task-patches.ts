@@ -64,7 +64,10 @@ const RELEASES = [
   // 7: while a remote agent's question waits here, its task is still followed: ended there, the
   // question ends here (remote-agent-call.ts); before, that was seen only when the answer was sent.
   'remote-question-watched',
-  // 8: the A2AAskedAt search attribute (when the waiting question was asked). Only tasks that start
+  // 8: an LLM agent's maxSteps is a budget of model calls, asking "continue" or "stop" like
+  // maxModelCalls (which replaces it); a task of an earlier release fails at it.
+  'llm-step-limit-asks',
+  // 9: the A2AAskedAt search attribute (when the waiting question was asked). Only tasks that start
   // on it write it: a task of an earlier release never needs the attribute registered.
   'asked-at-search-attribute',
 ] as const;
@@ -129,7 +132,12 @@ export function watchesRemoteQuestions(): boolean {
   return release >= 7;
 }
 
-/** Release 8: the A2AAskedAt search attribute follows the pending question. */
-export function recordsAskedAt(): boolean {
+/** Release 8: an LLM agent reaching its maxSteps asks whether to go on instead of failing. */
+export function asksAtStepLimit(): boolean {
   return release >= 8;
+}
+
+/** Release 9: the A2AAskedAt search attribute follows the pending question. */
+export function recordsAskedAt(): boolean {
+  return release >= 9;
 }

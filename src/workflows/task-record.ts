@@ -22,7 +22,7 @@ import type {
 import type { ModelCallUsage } from '../protocol/llm.js';
 import type { ApproverNotifications } from '../protocol/approvals.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
-import { textOf, type WireArtifact, type WireMessage, type WireTask } from '../protocol/wire.js';
+import { textOf, type WireArtifact, type WireMessage, type WirePart, type WireTask } from '../protocol/wire.js';
 
 /** Under Temporal's 2 MB payload limit, with room for the rest of the payload. */
 const MAX_RESULT_BYTES = 1_500_000;
@@ -154,7 +154,7 @@ export class TaskRecord {
 
   addArtifact(artifact: WireArtifact, append: boolean, lastChunk: boolean): void {
     const existing = this.data.artifacts.find((a) => a.artifactId === artifact.artifactId);
-    if (existing && append) existing.parts.push(...clone(artifact.parts));
+    if (existing && append) appendParts(existing.parts, clone(artifact.parts));
     else if (existing) Object.assign(existing, clone(artifact));
     else this.data.artifacts.push(clone(artifact));
     this.push({ kind: 'artifact', artifact, append, lastChunk });
@@ -461,3 +461,19 @@ function clone<T>(value: T): T {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * Appends a chunk's parts to an artifact's: text that continues a plain text part joins it, so a
+ * streamed answer is one text part in the task, as it was meant, not one per chunk.
+ */
+function appendParts(parts: WirePart[], chunk: WirePart[]): void {
+  for (const part of chunk) {
+    const last = parts.at(-1);
+    if (isPlainText(part) && last && isPlainText(last)) last.text += part.text;
+    else parts.push(part);
+  }
+}
+
+function isPlainText(part: WirePart): part is WirePart & { text: string } {
+  return typeof part.text === 'string' && Object.keys(part).length === 1;
+}

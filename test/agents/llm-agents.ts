@@ -39,7 +39,7 @@ export const llmBudgetAgent = defineLlmAgent({
   tools: { lookup_price: lookupPrice },
 });
 
-/** Two model calls, then a human says whether to go on. */
+/** Two model calls, then a human says whether to go on; the budget replaces maxSteps. */
 export const llmCallBudgetAgent = defineLlmAgent({
   name: 'test-llm-call-budget',
   description: 'A model call budget',
@@ -47,6 +47,18 @@ export const llmCallBudgetAgent = defineLlmAgent({
   instructions: 'You look prices up.',
   model: 'fake-model',
   maxModelCalls: 2,
+  maxSteps: 3,
+  tools: { lookup_price: lookupPrice },
+});
+
+/** No budget but its steps: two model calls, then a human says whether to go on. */
+export const llmStepsAgent = defineLlmAgent({
+  name: 'test-llm-steps',
+  description: 'Few steps',
+  skills,
+  instructions: 'You look prices up.',
+  model: 'fake-model',
+  maxSteps: 2,
   tools: { lookup_price: lookupPrice },
 });
 
@@ -68,6 +80,16 @@ export const llmProviderAgent = defineLlmAgent({
   instructions: 'You answer briefly.',
   model: 'anthropic:claude-sonnet-4-5',
   modelSettings: { temperature: 0.2, maxOutputTokens: 321 },
+});
+
+/** On an OpenAI-compatible server the worker names as a provider (README's createOpenAICompatible). */
+export const llmCompatibleProviderAgent = defineLlmAgent({
+  name: 'test-llm-compatible-provider',
+  description: 'Answers on a provider of an OpenAI-compatible server',
+  skills,
+  instructions: 'You answer briefly.',
+  model: 'local:fake-model',
+  modelActivityOptions: { retry: { maximumAttempts: 1 } },
 });
 
 /** A tool whose approval reaches its approvers by webhook, with a reminder before its deadline. */
@@ -95,7 +117,9 @@ export const llmTestAgents = [
   llmRetryAgent,
   llmBudgetAgent,
   llmCallBudgetAgent,
+  llmStepsAgent,
   llmBatchedAgent,
   llmProviderAgent,
+  llmCompatibleProviderAgent,
   llmNotifyAgent,
 ];

@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { finalTask, reply, startTask, waitForState } from '../support/tasks.js';
 import { placedOrders } from '../support/test-activities.js';
 import { Webhook } from '../support/webhook.js';

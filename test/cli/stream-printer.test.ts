@@ -16,6 +16,7 @@ function run(events: unknown[]) {
     () => new Date('2030-01-02T10:00:00Z'),
   );
   for (const event of events) printer.handle(StreamResponse.fromJSON(event));
+  printer.flush(); // as send and chat do when the stream ends
   return { lines, outcome: printer.outcome };
 }
 
@@ -41,19 +42,46 @@ describe('StreamPrinter', () => {
     expect(outcome.snapshot?.id).toBe('t1');
   });
 
-  it('prints chunks as they come and assembles the artifact', () => {
+  it('prints a streamed artifact joined once its last chunk is in, and assembles it as one text part', () => {
+    const chunk = (text: string, append: boolean, lastChunk: boolean) => ({
+      artifactUpdate: { ...ids, artifact: { artifactId: 'r', name: 'answer', parts: [{ text }] }, append, lastChunk },
+    });
+    const { lines, outcome } = run([
+      chunk('The ans', false, false),
+      chunk('wer is ', true, false),
+      chunk('42.', true, true),
+      { statusUpdate: { ...ids, status: { state: 'TASK_STATE_COMPLETED' } } },
+    ]);
+    expect(lines).toEqual(['10:00:00  artifact        answer: The answer is 42.', '10:00:00  completed']);
+    expect(outcome.artifacts.get('r')?.parts.map((part) => part.content?.value)).toEqual(['The answer is 42.']);
+  });
+
+  it('prints what a streamed artifact has so far before another event, and the rest after it', () => {
     const chunk = (text: string, append: boolean, lastChunk: boolean) => ({
       artifactUpdate: { ...ids, artifact: { artifactId: 'r', name: 'report', parts: [{ text }] }, append, lastChunk },
     });
-    const { lines, outcome } = run([chunk('Section 1\n', false, false), chunk('Section 2\n', true, true)]);
+    const { lines } = run([
+      chunk('Section 1', false, false),
+      { statusUpdate: { ...ids, status: { state: 'TASK_STATE_WORKING', message: agentSays('Still going') } } },
+      chunk(', Section 2', true, true),
+    ]);
     expect(lines).toEqual([
       '10:00:00  artifact        report: Section 1',
-      '10:00:00  artifact +      report: Section 2',
+      '10:00:00  working         Still going',
+      '10:00:00  artifact +      report: , Section 2',
     ]);
-    expect(outcome.artifacts.get('r')?.parts.map((part) => part.content?.value)).toEqual([
-      'Section 1\n',
-      'Section 2\n',
+  });
+
+  it("keeps the waiting question's details (its answers) from the status message", () => {
+    const asks = {
+      messageId: 'q',
+      role: 'ROLE_AGENT',
+      parts: [{ text: 'Approve?' }, { data: { tool: 'place_order', answers: ['approve', 'deny <reason>'] } }],
+    };
+    const { outcome } = run([
+      { statusUpdate: { ...ids, status: { state: 'TASK_STATE_INPUT_REQUIRED', message: asks } } },
     ]);
+    expect(outcome.statusDetails).toEqual({ tool: 'place_order', answers: ['approve', 'deny <reason>'] });
   });
 
   it('aligns multi-line text and shows data compactly', () => {

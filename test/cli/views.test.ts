@@ -35,6 +35,20 @@ describe('resultView', () => {
     expect(text).toMatch(/tasks reply task-1 --data '<JSON>'/);
   });
 
+  it("offers the question's text replies as answers: approve, deny <reason>", () => {
+    const task = waitingTask();
+    Object.assign(task.metadata!['pendingQuestion'] as object, {
+      expects: '{"decision": "approve" | "deny", ...}',
+      details: { tool: 'place_order', answers: ['approve', 'deny <reason>'] },
+    });
+    const text = resultView(task, { now: NOW });
+    expect(text).toMatch(/Answer: {2}(npx )?a2a-temporal tasks reply task-1 approve --agent expense-approval$/m);
+    expect(text).toMatch(
+      / {6}or: {2}(npx )?a2a-temporal tasks reply task-1 'deny <reason>' --agent expense-approval$/m,
+    );
+    expect(text).not.toContain('--data');
+  });
+
   it('shows artifacts: data pretty-printed, text line by line', () => {
     const text = resultView(completedTask(), { now: NOW });
     expect(text).toContain('Message  Approved.');

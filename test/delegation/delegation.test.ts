@@ -32,7 +32,7 @@ import {
   waitForTaskState,
   type ServeProcess,
 } from '../fault/support.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { startHostileAgent, type HostileAgent } from './hostile-agent.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { sseRpc, stateOf } from '../gateway/sse.js';

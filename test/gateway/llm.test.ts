@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purchasingAssistant } from '../../examples/agents/purchasing-assistant.js';
 import { llmBatchedAgent } from '../agents/llm-agents.js';
 import { llmAgent } from '../agents/test-agents.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { useGatewayHarness } from './harness.js';
 import { sseRpc, stateOf } from './sse.js';
 

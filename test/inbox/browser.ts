@@ -13,7 +13,7 @@ import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import type { InboxSettings } from '../../src/gateway/inbox/index.js';
 import { askingAgent, llmAgent } from '../agents/test-agents.js';
 import { useGatewayHarness } from '../gateway/harness.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 

@@ -4,6 +4,7 @@ import {
   type Client,
   type WorkflowExecutionStatusName,
   type WorkflowHandle,
+  type WorkflowUpdateFailedError,
 } from '@temporalio/client';
 import {
   eventsQuery,
@@ -17,7 +18,7 @@ import {
 import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
 import { isSettled, stateOf, type TaskStateName } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestWorker, testClient, type TestWorker } from './worker.js';
 
 export interface StartedTask {
@@ -77,6 +78,15 @@ export async function waitForState(
 
 export async function reply(handle: WorkflowHandle, message: IncomingMessage, updateId?: string) {
   return handle.executeUpdate(sendMessageUpdate, { args: [message], ...(updateId && { updateId }) });
+}
+
+/** Why the task refused an update (the validator's message). */
+export async function refusal(update: Promise<unknown>): Promise<string> {
+  const error = await update.then(
+    () => expect.unreachable('the update was accepted'),
+    (failure: unknown) => failure as WorkflowUpdateFailedError,
+  );
+  return (error.cause as Error | undefined)?.message ?? '';
 }
 
 export async function eventsOf(handle: WorkflowHandle) {

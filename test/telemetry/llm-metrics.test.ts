@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/temporal/dev-server.js';
 import { cleanUp, startWorker, uniqueQueue } from '../fault/support.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { finalTask, startTask, stateOf } from '../support/tasks.js';
 import { testClient } from '../support/worker.js';
 

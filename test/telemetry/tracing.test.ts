@@ -18,7 +18,7 @@ import { SPAN_ATTRIBUTES } from '../../src/protocol/telemetry.js';
 import { startTracing, stopTracing, tracingPlugins } from '../../src/telemetry/tracing.js';
 import { bundleAgents } from '../../src/worker/agents-plugin.js';
 import { createAgentWorker } from '../../src/worker/create-worker.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { Webhook } from '../support/webhook.js';
 import { quietLogger, TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../support/worker.js';
 

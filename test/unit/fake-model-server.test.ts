@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateText, jsonSchema, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 
 let server: FakeModelServer;
 let model: ReturnType<ReturnType<typeof createOpenAICompatible>['chatModel']>;
@@ -87,7 +87,7 @@ describe('fake model server, through the real AI SDK openai-compatible provider'
       }),
     ]);
     expect(result.toolResults).toEqual([]);
-    expect(server.requestsMatching('case-c1')[0]?.body.tools[0].function.name).toBe('search');
+    expect(server.requestsMatching('case-c1')[0]?.body.tools![0]!.function.name).toBe('search');
   });
 
   it('returns a scripted tool call, parsed, from streamText', async () => {

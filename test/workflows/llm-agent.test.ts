@@ -3,13 +3,12 @@
  * provider) and the real Temporal dev server: approvals, denials, edited arguments, deadlines,
  * a worker restart mid-approval, a model that is down, malformed tool arguments, cancel mid-stream.
  */
-import type { WorkflowUpdateFailedError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskQuery } from '../../src/protocol/contract.js';
 import { stateOf } from '../../src/protocol/states.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
-import { cancelTask, finalTask, reply, startTask, waitForState } from '../support/tasks.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
+import { cancelTask, finalTask, refusal, reply, startTask, waitForState } from '../support/tasks.js';
 import { abortedActivities, placedOrders } from '../support/test-activities.js';
 import { startTestWorker, testClient } from '../support/worker.js';
 import { useTemporal } from './test-context.js';
@@ -60,6 +59,17 @@ describe('an LLM agent', () => {
     expect(ordersFor(t)).toHaveLength(1);
     const second = model.requestsMatching(t)[1]!.body;
     expect(JSON.stringify(second.messages.at(-1))).toContain('order-');
+  });
+
+  it("keeps a streamed answer as one text part of the task's answer artifact", async () => {
+    const t = token();
+    const answer = `The answer about ${t}, streamed in chunks of four characters.`;
+    model.script({ match: t, text: answer, chunkSize: 4 });
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', { text: `Tell ${t}` });
+    const { task } = await finalTask(handle);
+    expect(task.artifacts?.map(({ name, parts }) => ({ name, parts }))).toEqual([
+      { name: 'answer', parts: [{ text: answer }] },
+    ]);
   });
 
   it('sends a denial back to the model as the tool result', async () => {
@@ -247,15 +257,6 @@ describe('an LLM agent without a usable model', () => {
     }
   });
 });
-
-/** Why the task refused an update (the validator's message). */
-async function refusal(update: Promise<unknown>): Promise<string> {
-  const error = await update.then(
-    () => expect.unreachable('the update was accepted'),
-    (failure: unknown) => failure as WorkflowUpdateFailedError,
-  );
-  return (error.cause as Error | undefined)?.message ?? '';
-}
 
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));

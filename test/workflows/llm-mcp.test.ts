@@ -16,9 +16,18 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnections } from '../../src/llm/mcp-connections.js';
 import { bundleAgents } from '../../src/worker/agents-plugin.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { startMcpHttpServer, type FakeMcpHttpServer } from '../support/mcp-http-server.js';
-import { cancelTask, finalTask, historyText, reply, startTask, stateOf, waitForState } from '../support/tasks.js';
+import {
+  cancelTask,
+  finalTask,
+  historyText,
+  refusal,
+  reply,
+  startTask,
+  stateOf,
+  waitForState,
+} from '../support/tasks.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { quietLogger, startTestWorker, testClient, type TestWorker } from '../support/worker.js';
 
@@ -168,14 +177,32 @@ describe("an MCP server's tools", () => {
     const requests = model.requestsMatching(t);
     expect(requests).toHaveLength(3);
     expect(toolNames(requests[0]!)).toEqual(['shop_create_issue', 'shop_slow_report', 'shop_lookup_order', 'ask_user']);
-    const lookup = requests[0]!.body.tools.find((tool: any) => tool.function.name === 'shop_lookup_order');
-    expect(lookup.function.parameters).toMatchObject({ type: 'object', required: ['orderId'] });
+    const lookup = requests[0]!.body.tools!.find((tool) => tool.function.name === 'shop_lookup_order');
+    expect(lookup!.function.parameters).toMatchObject({ type: 'object', required: ['orderId'] });
     expect(JSON.stringify(requests[2]!.body.messages.at(-1))).toMatch(/Created issue #\d+: Late /);
 
     // The token reached the server (it refuses requests without it) and is nowhere in the history.
     const history = await historyText(handle);
     expect(history).toContain(`"bearerTokenEnv":"${TOKEN_ENV}"`);
     expect(history).not.toContain(SECRET);
+  });
+
+  it("refuse an approver's edited arguments that do not match the server's schema, and send valid ones", async () => {
+    const t = token();
+    lookupThenIssue(t);
+    const { handle } = await startTask(client, worker.taskQueue, 'test-llm-mcp', { text: `Is ${t} late?` });
+    await waitForState(handle, 'input-required');
+
+    const invalid = { decision: 'approve', arguments: { title: 42 } };
+    expect(await refusal(reply(handle, { text: '', data: invalid, responder: 'alice' }))).toMatch(
+      /arguments\.title: Invalid input: expected string, received number/,
+    );
+    expect(callsOf(t).map((call) => call.tool)).toEqual(['lookup_order']);
+
+    const edited = { decision: 'approve', arguments: { title: `Very late ${t}` } };
+    await reply(handle, { text: '', data: edited, responder: 'alice' });
+    expect(stateOf((await finalTask(handle)).task)).toBe('completed');
+    expect(callsOf(t).at(-1)).toEqual({ tool: 'create_issue', args: { title: `Very late ${t}` } });
   });
 
   it('keep the list of the task across a worker restart, while the server has changed its tools', async () => {
@@ -285,6 +312,35 @@ describe("the worker's MCP connections", () => {
     } finally {
       await connections.closeAll();
     }
+  });
+});
+
+describe('an MCP server that does not start', () => {
+  const listing = (server: string, connection: Parameters<McpConnections['use']>[1]) => {
+    const connections = new McpConnections();
+    return connections
+      .use(server, connection, new AbortController().signal, (mcp) => mcp.listTools())
+      .then(
+        () => expect.unreachable('the server was reached'),
+        (error: unknown) => (error as Error).message,
+      )
+      .finally(() => connections.closeAll());
+  };
+
+  it('over HTTP: the failure names the server, its URL and the refused connection', async () => {
+    const closed = await startFakeModelServer();
+    const url = `${new URL(closed.url).origin}/mcp`;
+    await closed.close();
+    expect(await listing('shop', { url })).toMatch(
+      new RegExp(`^MCP server shop at ${url} could not be reached: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+$`),
+    );
+  });
+
+  it("over stdio: the failure names the server, its command and quotes the end of the process's stderr", async () => {
+    const dir = temp.make('a2a-mcp-missing-');
+    const message = await listing('notes', { command: 'node', args: ['missing-server.js'], cwd: dir });
+    expect(message).toMatch(/^MCP server notes \(node missing-server\.js\) did not start: /);
+    expect(message).toMatch(/Its stderr ends: .*Cannot find module '.*missing-server\.js'/s);
   });
 });
 

@@ -12,7 +12,7 @@ import { inject } from 'vitest';
 import { stateOf } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
 import { agentsPlugin } from '../../src/worker/agents-plugin.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { finalTask, startTask } from '../support/tasks.js';
 import { brokenToolCalls } from '../support/test-activities.js';
 import { startTestWorker, testClient, TEST_ACTIVITIES } from '../support/worker.js';

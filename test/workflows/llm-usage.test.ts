@@ -4,11 +4,12 @@
  * input-required with the spend in the question, "continue" goes on to complete, "stop" ends it.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Runtime } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TaskUsage } from '../../src/protocol/llm.js';
 import { stateOf } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { finalTask, reply, startTask, waitForState } from '../support/tasks.js';
 import { useTemporal } from './test-context.js';
 
@@ -61,6 +62,32 @@ describe('the usage of an LLM task', () => {
   });
 });
 
+describe('a model endpoint that reports no usage in its streamed answers', () => {
+  it('is warned of once in the worker log, naming the model and includeUsage', async () => {
+    const log = vi.spyOn(Runtime.instance().logger, 'log');
+    try {
+      const t = token();
+      model.script(
+        { match: t, toolCalls: [{ name: 'lookup_price', arguments: { item: t } }], noUsage: true },
+        { match: `${t}\\"`, text: `${t} costs 150.`, noUsage: true },
+      );
+      const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm', {
+        text: `Price ${t}`,
+      });
+      const { task } = await finalTask(handle);
+      expect(usageOf(task)).toMatchObject({ totalTokens: 0, modelCalls: 2 });
+      const warnings = log.mock.calls.filter(([level, message]) => level === 'WARN' && /no token usage/.test(message));
+      expect(warnings.map(([, message]) => message)).toEqual([
+        expect.stringMatching(
+          /^Model fake-model of the A2A_MODEL_BASE_URL endpoint reported no token usage: .*includeUsage: true/,
+        ),
+      ]);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
+
 describe('a budget', () => {
   it('reached makes the task input-required with the spend in the question; "continue" goes on and completes', async () => {
     const t = token();
@@ -75,7 +102,7 @@ describe('a budget', () => {
       `This task has used ${spent} tokens in 1 model call, reaching its budget of 100 tokens. Reply "continue" to go on (with the same budget again) or "stop" to end the task.`,
     );
     expect((waiting.metadata as any).pendingQuestion.details).toEqual({
-      budget: { maxTokens: 100 },
+      budget: { maxTokens: 100, maxSteps: 20 },
       spent: { totalTokens: spent, modelCalls: 1 },
       answers: ['continue', 'stop'],
     });
@@ -106,5 +133,47 @@ describe('a budget', () => {
       /^Stopped at the budget of 2 model calls \(\d+ tokens in 2 model calls used\)/,
     );
     expect(model.requestsMatching(t)).toHaveLength(2);
+  });
+
+  it('of model calls replaces maxSteps: "continue" goes past it, to the next budget', async () => {
+    const t = token();
+    const lookup = () => ({ match: t, toolCalls: [{ name: 'lookup_price', arguments: { item: t } }] });
+    model.script(lookup(), lookup(), lookup(), lookup(), { match: t, text: `${t} done.` });
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm-call-budget', {
+      text: `Price ${t}`,
+    });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'continue' });
+    // The agent's maxSteps is 3: the 4th call is the budget's to allow.
+    await expect.poll(() => model.requestsMatching(t).length, { timeout: 30_000 }).toBe(4);
+    const again = await waitForState(handle, 'input-required');
+    expect(again.status.message?.parts[0]?.text).toMatch(/in 4 model calls, reaching its budget of 4 model calls\./);
+    await reply(handle, { text: 'continue' });
+    const { task } = await finalTask(handle);
+    expect(stateOf(task)).toBe('completed');
+    expect(task.status.message?.parts[0]?.text).toBe(`${t} done.`);
+  });
+});
+
+describe("an agent's maxSteps", () => {
+  it('reached asks like a budget, naming it; "continue" grants as many steps again', async () => {
+    const t = token();
+    const lookup = () => ({ match: t, toolCalls: [{ name: 'lookup_price', arguments: { item: t } }] });
+    model.script(lookup(), lookup(), { match: t, text: `${t} done.` });
+    const { handle } = await startTask(temporal.client, temporal.worker.taskQueue, 'test-llm-steps', {
+      text: `Price ${t}`,
+    });
+    const waiting = await waitForState(handle, 'input-required');
+    expect(waiting.status.message?.parts[0]?.text).toMatch(
+      /in 2 model calls, reaching its budget of 2 model calls \(the agent's maxSteps, default 20\)\./,
+    );
+    expect((waiting.metadata as any).pendingQuestion.details).toMatchObject({
+      budget: { maxSteps: 2 },
+      spent: { modelCalls: 2 },
+    });
+    await reply(handle, { text: 'continue' });
+    const { task } = await finalTask(handle);
+    expect(stateOf(task)).toBe('completed');
+    expect(model.requestsMatching(t)).toHaveLength(3);
   });
 });

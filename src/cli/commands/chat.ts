@@ -131,6 +131,7 @@ class ChatSession {
         knownTask: pending,
         signal: this.turn.signal,
       });
+      printer.flush();
       const { taskId, contextId, state } = printer.outcome;
       const context = contextId ?? this.memory.contextId;
       if (result === 'interrupted' || !state || !isSettled(state)) {

@@ -16,7 +16,7 @@ import type { Command, GatewayConnection } from '../args.js';
 import { connectAgent } from '../client.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
 import { atTaskAgent } from '../task-agent.js';
-import { commandHint, messageText, shellWord, taskState, type AgentAddress } from '../format.js';
+import { answerHints, commandHint, messageText, shellWord, taskState, type AgentAddress } from '../format.js';
 import type { Io } from '../io.js';
 import { sendOptions, sendRequest } from '../message.js';
 import { StreamPrinter, type StreamOutcome } from '../stream-printer.js';
@@ -108,6 +108,7 @@ async function streamAndReport(
       }
     : (event: StreamResponse) => printer.handle(event);
   const outcome = await followStream(client, request, onEvent, { ...addressOf(command), knownTask });
+  printer.flush();
   if (outcome === 'interrupted') {
     io.err(detachedMessage(printer.outcome.taskId ?? knownTask, addressOf(command)));
     return ExitCode.Interrupted;
@@ -125,7 +126,9 @@ function finishStream(outcome: StreamOutcome, command: SendCommand, io: Io): Exi
     throw new CliError(`The stream ended while the task was still ${state ?? 'unknown'}.${hint}`, ExitCode.Unreachable);
   }
   if (!command.json && isInterrupted(state) && outcome.taskId) {
-    io.out(`Answer:  ${commandHint(`tasks reply ${shellWord(outcome.taskId)} <answer>`, address)}`);
+    const [first, ...more] = answerHints(outcome.taskId, { details: outcome.statusDetails }, address);
+    io.out(`Answer:  ${first}`);
+    for (const hint of more) io.out(`    or:  ${hint}`);
   }
   return exitCodeFor(state);
 }

@@ -6,7 +6,7 @@
  * asked of it).
  *
  * Kept current by bounded queries, at most once per `freshMs`, only while someone lists:
- * - the questions asked since the last look (`A2AAskedAt`, tasks since release 7), with a margin
+ * - the questions asked since the last look (`A2AAskedAt`, tasks since release 9), with a margin
  *   for visibility's delay; a task answered that asks again shows here with its new question;
  * - which of the known questions stopped waiting (answered, ended: `WorkflowId IN (...)`, usually
  *   no rows);

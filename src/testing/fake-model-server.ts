@@ -1,7 +1,8 @@
 /**
- * A local fake of an OpenAI-compatible model server, for tests: it speaks the real Chat Completions HTTP API
- * (`POST /v1/chat/completions`, JSON or server-sent events) over loopback, answering with scripted replies.
- * Real providers (the AI SDK's openai-compatible one) talk to it exactly as they talk to a hosted model.
+ * A local fake of an OpenAI-compatible model server, for tests (`a2a-temporal/testing`, and this
+ * repository's own): it speaks the real Chat Completions HTTP API (`POST /v1/chat/completions`, JSON
+ * or server-sent events, usage when asked) over loopback, answering with scripted turns: text or
+ * tool calls. Real providers (the AI SDK's openai-compatible one) talk to it as to a hosted model.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
@@ -14,7 +15,8 @@ interface ScriptedToolCall {
   id?: string;
 }
 
-interface ScriptedReply {
+/** One scripted model turn: text, tool calls, or both (or an HTTP error). */
+export interface ScriptedReply {
   /** Only requests whose JSON body contains this substring take this reply (lets concurrent tasks use one server). */
   match?: string;
   text?: string;
@@ -26,10 +28,22 @@ interface ScriptedReply {
   status?: number;
   /** Streamed responses: drop the connection after this many content chunks (a model call that breaks mid-answer). */
   dropAfterChunks?: number;
+  /** Streamed responses: no usage, even when asked (stream_options.include_usage), as some servers do. */
+  noUsage?: boolean;
+}
+
+/** A Chat Completions request's body: the fields the fake reads, and the rest as sent. */
+interface ChatCompletionsBody {
+  model?: unknown;
+  messages: unknown[];
+  tools?: { type: 'function'; function: { name: string; description?: string; parameters?: object } }[];
+  stream?: unknown;
+  stream_options?: { include_usage?: unknown };
+  [field: string]: unknown;
 }
 
 interface RecordedRequest {
-  body: any;
+  body: ChatCompletionsBody;
   /** As received, e.g. the W3C `traceparent` a traced worker sends. */
   headers: IncomingHttpHeaders;
   /** true when the client disconnected before the response ended */
@@ -88,7 +102,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    let body: any;
+    let body: ChatCompletionsBody;
     try {
       body = JSON.parse(raw);
     } catch {
@@ -198,7 +212,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       }
     }
     if (!(await send(chunk({}, finishReason), true))) return;
-    if (body.stream_options?.include_usage === true) {
+    if (body.stream_options?.include_usage === true && !reply.noUsage) {
       recorded.usage = usage;
       if (!(await send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage }, false))) return;
     }
