@@ -8,10 +8,13 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-interface ScriptedToolCall {
+/** A tool call a scripted turn makes. */
+export interface ScriptedToolCall {
+  /** The tool's name, as the agent lists it. */
   name: string;
   /** JSON text exactly as the model would send it (may be malformed on purpose), or an object to stringify */
   arguments: string | object;
+  /** The call's ID (default: one made up per call). */
   id?: string;
 }
 
@@ -19,10 +22,13 @@ interface ScriptedToolCall {
 export interface ScriptedReply {
   /** Only requests whose JSON body contains this substring take this reply (lets concurrent tasks use one server). */
   match?: string;
+  /** The model's text answer. */
   text?: string;
+  /** The tools the model calls. */
   toolCalls?: ScriptedToolCall[];
-  /** Streamed responses: characters per content chunk (default 4) and delay between chunks in ms (default 0). */
+  /** Streamed responses: characters per content chunk (default 4). */
   chunkSize?: number;
+  /** Streamed responses: delay between content chunks in ms (default 0). */
   chunkDelayMs?: number;
   /** Answer with this HTTP error status and an OpenAI-style error body instead. */
   status?: number;
@@ -33,33 +39,69 @@ export interface ScriptedReply {
 }
 
 /** A Chat Completions request's body: the fields the fake reads, and the rest as sent. */
-interface ChatCompletionsBody {
+export interface ChatCompletionsBody {
+  /** The model asked for. */
   model?: unknown;
+  /** The conversation so far. */
   messages: unknown[];
-  tools?: { type: 'function'; function: { name: string; description?: string; parameters?: object } }[];
+  /** The tools offered to the model. */
+  tools?: ChatCompletionsTool[];
+  /** Whether the answer is streamed (server-sent events). */
   stream?: unknown;
-  stream_options?: { include_usage?: unknown };
+  /** Streaming options: `include_usage` asks for token usage at the stream's end. */
+  stream_options?: {
+    /** Truthy: the stream ends with the token usage. */
+    include_usage?: unknown;
+  };
+  /** Every other field, as sent. */
   [field: string]: unknown;
 }
 
-interface RecordedRequest {
+/** A tool as a Chat Completions request offers it. */
+export interface ChatCompletionsTool {
+  /** Always `function`. */
+  type: 'function';
+  /** The function: its name, description and JSON Schema of its parameters. */
+  function: {
+    /** The tool's name. */
+    name: string;
+    /** What the tool does, for the model. */
+    description?: string;
+    /** The JSON Schema of its arguments. */
+    parameters?: object;
+  };
+}
+
+/** A model call the fake received. */
+export interface RecordedRequest {
+  /** The request's JSON body. */
   body: ChatCompletionsBody;
   /** As received, e.g. the W3C `traceparent` a traced worker sends. */
   headers: IncomingHttpHeaders;
   /** true when the client disconnected before the response ended */
   aborted: boolean;
   /** The token usage the response reported (a JSON answer always; a stream when asked with stream_options.include_usage). */
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage?: {
+    /** Tokens of the request. */
+    prompt_tokens: number;
+    /** Tokens of the answer. */
+    completion_tokens: number;
+    /** Both. */
+    total_tokens: number;
+  };
 }
 
+/** A running fake model server: its URL, its script and what it was asked. */
 export interface FakeModelServer {
   /** Base URL including /v1, e.g. http://127.0.0.1:43121/v1 */
   readonly url: string;
+  /** Every request received, in order. */
   readonly requests: RecordedRequest[];
   /** Queue replies. A request takes the first queued reply whose `match` (if any) its body contains; with none queued it gets text "(no scripted reply)". */
   script(...replies: ScriptedReply[]): void;
   /** Requests whose body contains `match` (all when omitted). */
   requestsMatching(match?: string): RecordedRequest[];
+  /** Stops the server. */
   close(): Promise<void>;
 }
 
@@ -71,6 +113,14 @@ interface ToolCallWire {
   function: { name: string; arguments: string };
 }
 
+/**
+ * Starts a fake model server on a free loopback port.
+ *
+ * @example
+ * const model = await startFakeModelServer();
+ * model.script({ text: 'Hello.' });
+ * const env = await startTestEnvironment({ model: { baseURL: model.url, model: 'fake-model' } });
+ */
 export async function startFakeModelServer(): Promise<FakeModelServer> {
   const queue: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];

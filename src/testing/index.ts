@@ -34,7 +34,15 @@ export {
   type TestMessage,
 } from './test-environment.js';
 export { startDevServer, type DevServer, type DevServerExit, type DevServerOptions } from '../temporal/dev-server.js';
-export { startFakeModelServer, type FakeModelServer, type ScriptedReply } from './fake-model-server.js';
+export {
+  startFakeModelServer,
+  type ChatCompletionsBody,
+  type ChatCompletionsTool,
+  type FakeModelServer,
+  type RecordedRequest,
+  type ScriptedReply,
+  type ScriptedToolCall,
+} from './fake-model-server.js';
 export {
   describeDeployCheck,
   replayHistoryFiles,
