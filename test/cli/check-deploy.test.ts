@@ -24,6 +24,7 @@ import {
   taskOf,
   uniqueQueue,
   userMessage,
+  waitForVisibility,
   type ServeProcess,
 } from '../fault/support.js';
 import { writeApprovalProject } from '../support/approval-project.js';
@@ -72,21 +73,13 @@ beforeAll(async () => {
   for (const task of tasks) expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   waiting = tasks.map((task: { id: string }) => task.id);
   // Visibility is eventually consistent: wait until the check would see both.
-  await waitForVisibility(`TaskQueue = '${taskQueue}' AND A2ATaskState = 'input-required'`, waiting.length);
+  await waitForVisibility(temporal, `TaskQueue = '${taskQueue}' AND A2ATaskState = 'input-required'`, waiting.length);
 });
 
 afterAll(async () => {
   await cleanUp();
   await temporal?.connection.close();
 });
-
-async function waitForVisibility(query: string, count: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if ((await temporal.workflow.count(query)).count >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`visibility never listed ${count} tasks for ${query}`);
-}
 
 function bundleOf(version: 'b' | 'c'): Promise<WorkflowBundleWithSourceMap> {
   bundles[version] ??= bundleAgents(join(dir, `agents-${version}.ts`), { logger: quietLogger });

@@ -17,6 +17,7 @@ import {
   taskOf,
   uniqueQueue,
   userMessage,
+  waitForVisibility,
   type ServeProcess,
 } from '../fault/support.js';
 import { DIVERGENCES, QUESTION, writeDivergenceProject, type DivergenceAgent } from '../support/divergence-project.js';
@@ -59,7 +60,7 @@ beforeAll(async () => {
   // The reordered agent's task is past its first question: `audit` ran after it.
   const second = taskOf(await send('divergence-reordered', 'yes', waiting['divergence-reordered']));
   expect(second.status.message.parts[0].text).toBe('Ship it?');
-  await waitForVisibility(`TaskQueue = '${taskQueue}' AND A2ATaskState = 'input-required'`, AGENTS.length);
+  await waitForVisibility(temporal, `TaskQueue = '${taskQueue}' AND A2ATaskState = 'input-required'`, AGENTS.length);
   check = await runCli(['check-deploy', configs.b], {
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     A2A_TASK_QUEUE: taskQueue,
@@ -71,14 +72,6 @@ afterAll(async () => {
   await cleanUp();
   await temporal?.connection.close();
 });
-
-async function waitForVisibility(query: string, count: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if ((await temporal.workflow.count(query)).count >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`visibility never listed ${count} tasks for ${query}`);
-}
 
 /** The first divergence check-deploy reports for `agent`. */
 function divergenceOf(agent: DivergenceAgent): string {

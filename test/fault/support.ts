@@ -298,6 +298,15 @@ export async function waitFor(
   }
 }
 
+/** Waits until visibility lists at least `count` workflows for `query` (it is eventually consistent). */
+export async function waitForVisibility(client: Client, query: string, count: number): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if ((await client.workflow.count(query)).count >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`visibility never listed ${count} tasks for ${query}`);
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** 0, 1, ... n - 1. */
