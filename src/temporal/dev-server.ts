@@ -7,6 +7,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../protocol/search-attributes.js';
+import { registerSearchAttributes } from './search-attributes.js';
 import { HOW_TO_GET_THE_CLI, locateTemporalCli } from './cli.js';
 
 /** How {@link startDevServer} starts the dev server. */
@@ -132,9 +133,16 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   for (const [key, value] of Object.entries({ ...DEV_DYNAMIC_CONFIG, ...options.dynamicConfig })) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }
-  if (source.kind === 'sdk-download') return startWithSdkDownload(args.slice(2));
+  const server =
+    source.kind === 'sdk-download'
+      ? await startWithSdkDownload(args.slice(2))
+      : await startCli(source.path, args, port, options);
+  await registerOnDevServer(server);
+  return server;
+}
 
-  const child = spawn(source.path, args, { stdio: ['ignore', 'pipe', 'pipe'], env: withoutOtelSettings(process.env) });
+async function startCli(cliPath: string, args: string[], port: number, options: DevServerOptions): Promise<DevServer> {
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: withoutOtelSettings(process.env) });
   const exited = new Promise<DevServerExit>((resolveExit) =>
     child.once('exit', (code, signal) => resolveExit({ code, signal })),
   );
@@ -154,6 +162,20 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     throw new Error(`${(error as Error).message}\nTemporal CLI output:\n${output.join('').slice(-2000)}`);
   }
   return { address, namespace: 'default', pid: child.pid!, exited, stop: () => stopChild(child, exited) };
+}
+
+/**
+ * The `--search-attribute` flags register the attributes only in a new database file: a
+ * `.data/temporal.db` made by an earlier release lacks those a later one added, and every task
+ * writing one would fail (BadSearchAttributes). Add what is missing, as `setup` does.
+ */
+async function registerOnDevServer(server: DevServer): Promise<void> {
+  const connection = await Connection.connect({ address: server.address, connectTimeout: 5000 });
+  try {
+    await registerSearchAttributes(connection, server.namespace);
+  } finally {
+    await connection.close();
+  }
 }
 
 async function waitUntilServing(

@@ -19,7 +19,7 @@ import {
 } from '@temporalio/common/lib/internal-non-workflow/codec-helpers.js';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import { describe, expect, it } from 'vitest';
-import { indexedValueType } from '../../src/cli/commands/setup.js';
+import { indexedValueType } from '../../src/temporal/search-attributes.js';
 import { decodeMemo } from '../../src/gateway/task-workflows/decode-memo.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,28 +1,20 @@
 /**
  * `setup`: registers the A2A search attributes on a Temporal namespace, adding only the missing
- * ones, so it is safe to run on every deploy. The dev stack registers them itself (start-dev
- * --search-attribute); real clusters need this once per namespace.
+ * ones, so it is safe to run on every deploy. The dev server registers them itself as it starts;
+ * real clusters need this once per namespace.
  */
 import { Connection } from '@temporalio/client';
-import type { SearchAttributeType } from '@temporalio/common';
-import proto from '@temporalio/proto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { Command } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
-import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../../protocol/search-attributes.js';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../protocol/search-attributes.js';
 import { temporalSettings, type TemporalSettings } from '../../temporal/connection.js';
 import { grpcCode } from '../../temporal/grpc-code.js';
+import { registerSearchAttributes } from '../../temporal/search-attributes.js';
 import { renderTable } from '../table.js';
 
 type SetupCommand = Extract<Command, { kind: 'setup' }>;
-
-interface AttributeStatus {
-  name: string;
-  /** As Temporal's tools show it (Keyword, Datetime). */
-  type: string;
-  status: 'exists' | 'added';
-}
 
 export async function runSetup(command: SetupCommand, io: Io): Promise<ExitCode> {
   const settings = commandTemporalSettings(command, io.env);
@@ -30,6 +22,15 @@ export async function runSetup(command: SetupCommand, io: Io): Promise<ExitCode>
   const connection = await connectTemporal(settings);
   try {
     const results = await registerSearchAttributes(connection, settings.namespace);
+    const conflict = results.find((result) => result.status === 'other-type');
+    if (conflict) {
+      // Changing a type would need a new attribute; workflows already write the old one.
+      throw new CliError(
+        `Search attribute ${conflict.name} exists with another type (IndexedValueType ${String(conflict.existingType)}, wanted ${conflict.type}); ` +
+          'remove it or use another namespace',
+        ExitCode.Remote,
+      );
+    }
     if (command.json) {
       io.out(JSON.stringify({ address: settings.address, namespace: settings.namespace, searchAttributes: results }));
     } else {
@@ -53,34 +54,6 @@ export async function runSetup(command: SetupCommand, io: Io): Promise<ExitCode>
   } finally {
     await connection.close();
   }
-}
-
-async function registerSearchAttributes(connection: Connection, namespace: string): Promise<AttributeStatus[]> {
-  const existing = (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
-  const missing: Record<string, number> = {};
-  const results: AttributeStatus[] = [];
-  for (const { name, type } of SEARCH_ATTRIBUTE_DEFINITIONS) {
-    const wanted = indexedValueType(type);
-    const shown = searchAttributeTypeName(type);
-    const current = existing[name];
-    if (current === undefined || current === null) {
-      missing[name] = wanted;
-      results.push({ name, type: shown, status: 'added' });
-    } else if (Number(current) !== wanted) {
-      // Changing a type would need a new attribute; workflows already write the old one.
-      throw new CliError(
-        `Search attribute ${name} exists with another type (IndexedValueType ${String(current)}, wanted ${shown}); ` +
-          'remove it or use another namespace',
-        ExitCode.Remote,
-      );
-    } else {
-      results.push({ name, type: shown, status: 'exists' });
-    }
-  }
-  if (Object.keys(missing).length > 0) {
-    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
-  }
-  return results;
 }
 
 /**
@@ -113,14 +86,6 @@ export async function checkSearchAttributes(
       'run `a2a-temporal setup` (once per namespace, safe to repeat) before starting the worker',
     ExitCode.Remote,
   );
-}
-
-/**
- * The wire enum of a search attribute type: the proto names each IndexedValueType after the SDK's
- * type (KEYWORD_LIST is INDEXED_VALUE_TYPE_KEYWORD_LIST), so no SDK internals are needed to map it.
- */
-export function indexedValueType(type: SearchAttributeType): proto.temporal.api.enums.v1.IndexedValueType {
-  return proto.temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${type}`];
 }
 
 /** The Temporal a one-off command (setup, schedules) talks to: its flags, else the environment's. */
