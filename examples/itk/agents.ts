@@ -37,17 +37,6 @@ const TRANSPORTS: Record<string, RemoteTransport> = {
   REST: 'HTTP+JSON',
 };
 
-/**
- * The kit's behaviours as the `callAgent` options issue 44 item 3 adds (streaming, push, resubscribe):
- * passed as they are; a runtime without them still makes the call, by sending and polling.
- */
-interface KitCallOptions extends CallAgentOptions {
-  streaming?: boolean;
-  resubscribe?: boolean;
-  /** The remote task's push notification config (the kit's notification server). */
-  pushNotification?: { url: string; token: string };
-}
-
 export const itkNode = defineAgent({
   name: 'itk',
   description: 'A node of the A2A interop kit: runs the instruction it is sent, calling other agents as it says.',
@@ -124,14 +113,15 @@ async function callAgent(ctx: AgentContext, call: CallAgent): Promise<string> {
   return result.text.replaceAll(`\n${TASK_FINISHED}`, '').replaceAll(TASK_FINISHED, '');
 }
 
-function callOptions(call: CallAgent): KitCallOptions {
+function callOptions(call: CallAgent): CallAgentOptions {
   const transport = call.transport ? TRANSPORTS[call.transport.toUpperCase()] : undefined;
   if (call.transport && !transport) throw new AgentFailure(`Unknown transport ${call.transport}`);
   const pushUrl = call.pushNotification?.url;
   return {
     ...(transport && { transport }),
     ...(call.streaming && { streaming: true }),
-    ...(call.resubscribe && { resubscribe: true }),
+    // The kit's resubscribing callers take the held task's answer at its marker, then cancel the task.
+    ...(call.resubscribe && { resubscribe: true, finishedMarker: TASK_FINISHED }),
     // The kit's agents register `<url>/notifications` with this token for the remote task.
     ...(pushUrl && { pushNotification: { url: `${withScheme(pushUrl)}/notifications`, token: 'itk-token' } }),
   };

@@ -17,7 +17,7 @@ import {
   type RemoteTaskSnapshot,
 } from '../protocol/delegation.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
-import type { JsonObject, WireMessage, WireTask } from '../protocol/wire.js';
+import type { JsonObject, WireMessage, WirePart, WireTask } from '../protocol/wire.js';
 import { remoteAgentClient, requestOptions } from '../delegation/remote-agents.js';
 import { carried } from '../delegation/carried-results.js';
 import { publicUrlFromEnv } from '../channels/notice-text.js';
@@ -73,11 +73,13 @@ function pushUrlOfThisGateway(): string {
 /** The remote task as it is now (a push only says that it changed). */
 export async function readRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskSnapshot> {
   const { name, client } = await remoteAgentClient(input);
-  const task = await client.getTask(
-    { tenant: '', id: input.taskId, historyLength: 0 },
-    requestOptions(input, Context.current().cancellationSignal),
-  );
-  return snapshotOf(name, task);
+  const task = await client.getTask(getTaskParams(input), requestOptions(input, Context.current().cancellationSignal));
+  return snapshotOf(name, task, input.finishedMarker);
+}
+
+/** GetTask's: the history only when a finished marker may be in it (a status may have replaced it). */
+export function getTaskParams(input: { taskId: string; finishedMarker?: string }) {
+  return { tenant: '', id: input.taskId, ...(!input.finishedMarker && { historyLength: 0 }) };
 }
 
 /** Polls until the task needs the calling task (a status other than `answeredStatus`) or has ended. */
@@ -85,12 +87,10 @@ export async function followRemoteTask(input: RemoteTaskInput): Promise<RemoteTa
   const { name, client } = await remoteAgentClient(input);
   const context = Context.current();
   for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
-    const task = await client.getTask(
-      { tenant: '', id: input.taskId, historyLength: 0 },
-      requestOptions(input, context.cancellationSignal),
-    );
-    const snapshot = snapshotOf(name, task);
-    if (isSettled(snapshot.state) && snapshot.statusKey !== input.answeredStatus) return snapshot;
+    const task = await client.getTask(getTaskParams(input), requestOptions(input, context.cancellationSignal));
+    const snapshot = snapshotOf(name, task, input.finishedMarker);
+    if (snapshot.finished || (isSettled(snapshot.state) && snapshot.statusKey !== input.answeredStatus))
+      return snapshot;
     context.heartbeat({ state: snapshot.state });
     // Throws once the calling task cancels this activity (the heartbeat delivers the cancellation).
     await context.sleep(wait);
@@ -112,7 +112,8 @@ export async function cancelRemoteTask(input: RemoteTaskInput): Promise<RemoteTa
   return snapshot && isTerminal(snapshot.state) ? snapshot : followRemoteTask(input);
 }
 
-export function snapshotOf(agent: string, result: SendMessageResult): RemoteTaskSnapshot {
+/** The remote task as the call sees it; with a `finishedMarker`, an unfinished task may have answered. */
+export function snapshotOf(agent: string, result: SendMessageResult, finishedMarker?: string): RemoteTaskSnapshot {
   if ('messageId' in result) {
     // A message and no task: the remote agent answered at once, and that is the outcome.
     const { parts, messageId } = Message.toJSON(result) as WireMessage;
@@ -126,19 +127,29 @@ export function snapshotOf(agent: string, result: SendMessageResult): RemoteTask
   const parts = status.message?.parts ?? [];
   const metadata = task.metadata as { pendingQuestion?: PendingQuestion; artifactsOmitted?: unknown } | undefined;
   const pending = metadata?.pendingQuestion;
+  const state = fromWireState(status.state) ?? 'working';
+  const answer = finishedMarker && !isSettled(state) ? finishedAnswer(task, finishedMarker) : undefined;
   const snapshot: RemoteTaskSnapshot = {
     agent,
     taskId: task.id,
     contextId: task.contextId,
-    state: fromWireState(status.state) ?? 'working',
+    state,
     // Not the message: an agent may move it into history and show the same status without it.
     statusKey: `${status.state} ${status.timestamp ?? status.message?.messageId ?? ''}`,
-    parts,
-    text: textOf(parts),
+    parts: answer ?? parts,
+    text: textOf(answer ?? parts),
     artifacts: task.artifacts ?? [],
     ...(pending && { question: questionOf(pending) }),
+    ...(answer && { finished: true }),
   };
   return carried(snapshot, metadata?.artifactsOmitted === true);
+}
+
+/** The parts of the task's status message, or else its latest agent message in history, that carry the marker. */
+function finishedAnswer(task: WireTask, marker: string): WirePart[] | undefined {
+  const agentHistory = (task.history ?? []).filter((message) => message.role === 'ROLE_AGENT').reverse();
+  const messages = [task.status.message, ...agentHistory];
+  return messages.find((message) => message && textOf(message.parts).includes(marker))?.parts;
 }
 
 function questionOf(pending: PendingQuestion): RemoteTaskSnapshot['question'] {

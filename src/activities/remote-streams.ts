@@ -7,7 +7,7 @@
  * so a retried attempt subscribes too). GetTask stays the truth of the state the call goes on with.
  * An agent whose card says it does not stream is sent to and polled as without `streaming`.
  */
-import { SendMessageConfiguration, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { SendMessageConfiguration, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import { Context } from '@temporalio/activity';
 import { sleepUnlessAborted, withHeartbeats } from '../activity/heartbeat.js';
 import type { RemoteStreamInput, RemoteTaskSnapshot } from '../protocol/delegation.js';
@@ -15,7 +15,14 @@ import { fromWireState, isSettled } from '../protocol/states.js';
 import type { WireArtifact, WireMessage, WireTask, WireTaskStatus } from '../protocol/wire.js';
 import { remoteAgentClient, requestOptions, type RemoteAgent } from '../delegation/remote-agents.js';
 import { ArtifactMirror } from './artifact-mirror.js';
-import { followRemoteTask, idempotencyHeaders, pushConfigOf, sendToRemoteAgent, snapshotOf } from './remote-agents.js';
+import {
+  followRemoteTask,
+  getTaskParams,
+  idempotencyHeaders,
+  pushConfigOf,
+  sendToRemoteAgent,
+  snapshotOf,
+} from './remote-agents.js';
 
 /** Between streams that ended without news: as the polling follow's pace (a stream per wait at most). */
 const FIRST_RETRY_MS = 250;
@@ -25,7 +32,7 @@ const MAX_RETRY_MS = 4_000;
 interface StreamEvent {
   task?: WireTask;
   message?: WireMessage;
-  statusUpdate?: { taskId: string; status: WireTaskStatus };
+  statusUpdate?: { taskId: string; contextId?: string; status: WireTaskStatus };
   artifactUpdate?: { taskId: string; artifact: WireArtifact; append?: boolean; lastChunk?: boolean };
 }
 
@@ -46,11 +53,12 @@ export async function streamRemoteTask(input: RemoteStreamInput): Promise<Remote
   /** The task as GetTask says, if it needs the calling task now (a status not the one just answered). */
   const settled = async (id: string) => {
     const task = await client.getTask(
-      { tenant: '', id, historyLength: 0 },
+      getTaskParams({ ...input, taskId: id }),
       requestOptions(input, context.cancellationSignal),
     );
-    const snapshot = snapshotOf(name, task);
-    if (!isSettled(snapshot.state) || snapshot.statusKey === input.answeredStatus) return undefined;
+    const snapshot = snapshotOf(name, task, input.finishedMarker);
+    const needsUs = isSettled(snapshot.state) && snapshot.statusKey !== input.answeredStatus;
+    if (!snapshot.finished && !needsUs) return undefined;
     // What the stream did not show (it dropped, or the task ended meanwhile) is this task's too.
     mirror.snapshot(id, snapshot.artifacts);
     return snapshot;
@@ -71,6 +79,8 @@ export async function streamRemoteTask(input: RemoteStreamInput): Promise<Remote
               if (sending && input.resubscribe && taskId) break;
               if (event.task) mirror.snapshot(taskId!, event.task.artifacts ?? []);
               if (event.artifactUpdate) mirror.update(taskId!, event.artifactUpdate);
+              const finished = finishedOn(name, event, input.finishedMarker);
+              if (finished) return finished;
               const state = event.task?.status.state ?? event.statusUpdate?.status.state;
               const done = state && isSettled(fromWireState(state) ?? 'working') ? await settled(taskId!) : undefined;
               if (done) return done;
@@ -90,6 +100,16 @@ export async function streamRemoteTask(input: RemoteStreamInput): Promise<Remote
     },
     { details: () => ({ taskId }) },
   );
+}
+
+/** The task's answer, if this event shows its agent message with the finished marker (a status may soon replace it). */
+function finishedOn(agent: string, event: StreamEvent, marker: string | undefined): RemoteTaskSnapshot | undefined {
+  if (!marker) return undefined;
+  const update = event.statusUpdate;
+  const task =
+    event.task ?? (update && { id: update.taskId, contextId: update.contextId ?? '', status: update.status });
+  const snapshot = task && snapshotOf(agent, Task.fromJSON(task), marker);
+  return snapshot?.finished ? snapshot : undefined;
 }
 
 /** The send's stream, or with the task known, a subscription to it. */

@@ -106,6 +106,8 @@ export interface RemoteStreamInput extends Omit<RemoteSendInput, 'messageId' | '
   resubscribe?: boolean;
   /** As RemoteTaskInput's: a status that is the question answered, not the task's next state. */
   answeredStatus?: string;
+  /** As RemoteTaskInput's. */
+  finishedMarker?: string;
 }
 
 export interface RemoteTaskInput extends RemoteAgentAddress {
@@ -115,6 +117,8 @@ export interface RemoteTaskInput extends RemoteAgentAddress {
    * the agent's next state (an agent may show it until it has read the answer).
    */
   answeredStatus?: string;
+  /** The call's `finishedMarker`: an agent message of the unfinished task with this text is its answer. */
+  finishedMarker?: string;
 }
 
 /**
@@ -203,4 +207,9 @@ export interface RemoteTaskSnapshot {
   question?: Pick<PendingQuestion, 'schema' | 'expects' | 'details' | 'outOfBand' | 'from'>;
   /** Set by the first send when the remote agent took the push config (its card says it pushes). */
   pushing?: boolean;
+  /**
+   * Set when the unfinished task has an agent message with the call's `finishedMarker`: `parts` and
+   * `text` are that message's, the task's answer though it has not ended.
+   */
+  finished?: boolean;
 }

@@ -386,6 +386,13 @@ export interface CallAgentOptions extends Omit<RemoteAgentAddress, 'url'> {
   pushNotification?: boolean | RemotePushTarget;
   /** With `pushNotification: true`: how long the call waits for a push before reading the task anyway. Default 1 minute. */
   pushPollInterval?: Duration;
+  /**
+   * For an agent whose task answers and then stays working until its caller cancels it (as the A2A
+   * interop kit's held tasks do, with `task-finished`): once an agent message of the unfinished task
+   * contains this text, that message is the call's answer, and the remote task is canceled. Seen in
+   * its status, and in its history where the agent keeps one (on a stream, every status is seen).
+   */
+  finishedMarker?: string;
 }
 
 /** Where a remote task pushes its notifications when the call names the place (`pushNotification: { url }`). */

@@ -121,6 +121,7 @@ export async function callRemoteAgent(
   // Calls recorded before release 7 wait for an answer without following the remote task.
   const watchesQuestions = journal.decision('remote-agent:watches-questions', watchesRemoteQuestions, false);
   const streaming = options.streaming === true || options.resubscribe === true;
+  const finishedMarker = options.finishedMarker ? { finishedMarker: options.finishedMarker } : {};
   /** The stream activity, its artifacts' chunks taken while it runs (task-runtime.ts mirrorRemoteArtifacts). */
   const stream = async (summary: string, input: Omit<RemoteStreamInput, keyof RemoteAgentAddress | 'callId'>) => {
     runtime.remoteStreams.add(callId);
@@ -130,6 +131,7 @@ export async function callRemoteAgent(
         ...address,
         callId,
         ...resubscribe,
+        ...finishedMarker,
         ...input,
       });
     } finally {
@@ -172,7 +174,7 @@ export async function callRemoteAgent(
       runtime.record.trackDelegation(delegationOf(url, next), delegation);
     });
   };
-  const remoteTask = (): RemoteTaskInput => ({ ...address, taskId: snapshot.taskId! });
+  const remoteTask = (): RemoteTaskInput => ({ ...address, taskId: snapshot.taskId!, ...finishedMarker });
 
   /** Reads the remote task each time a push wakes the call (or the poll interval passes), until it needs us. */
   const followPushes = async (input: RemoteTaskInput) => {
@@ -190,7 +192,7 @@ export async function callRemoteAgent(
         `read ${snapshot.agent} task ${input.taskId}`,
         input,
       );
-      if (isSettled(read.state) && read.statusKey !== input.answeredStatus) return read;
+      if (read.finished || (isSettled(read.state) && read.statusKey !== input.answeredStatus)) return read;
     }
   };
   const follow = () => {
@@ -228,7 +230,7 @@ export async function callRemoteAgent(
   let refusal: string | undefined;
   let answeredStatus: string | undefined;
   const converse = async () => {
-    while (!isTerminal(snapshot.state)) {
+    while (!isTerminal(snapshot.state) && !snapshot.finished) {
       if (!isSettled(snapshot.state)) {
         track(await journal.step('remote-agent:follow', follow));
         continue;
@@ -288,24 +290,25 @@ export async function callRemoteAgent(
         () => undefined,
       );
   }
+  /** Cancels the remote task, and ends once it has. */
+  const cancelRemote = () =>
+    CancellationScope.nonCancellable(async () => {
+      const canceled = await journal.step('remote-agent:cancel', () =>
+        remote(
+          REMOTE_CANCEL_ACTIVITY,
+          CANCEL_OPTIONS,
+          `cancel ${snapshot.agent} task ${snapshot.taskId}`,
+          remoteTask(),
+        ),
+      );
+      track(canceled);
+    });
   let withdrawal: string | undefined;
   try {
     await conversation.run(converse);
   } catch (error) {
-    if (isCancellation(error) && snapshot.taskId && !isTerminal(snapshot.state)) {
-      // Canceled here: cancel there, and end once the remote task has.
-      await CancellationScope.nonCancellable(async () => {
-        const canceled = await journal.step('remote-agent:cancel', () =>
-          remote(
-            REMOTE_CANCEL_ACTIVITY,
-            CANCEL_OPTIONS,
-            `cancel ${snapshot.agent} task ${snapshot.taskId}`,
-            remoteTask(),
-          ),
-        );
-        track(canceled);
-      });
-    }
+    // Canceled here: cancel there.
+    if (isCancellation(error) && snapshot.taskId && !isTerminal(snapshot.state)) await cancelRemote();
     if (timedOut && isCancellation(error)) {
       throw new RemoteAgentFailed(
         snapshot.agent,
@@ -319,15 +322,19 @@ export async function callRemoteAgent(
     deadlineTimer.cancel();
     if (pushesHere) runtime.remotePushes.delete(pushToken!);
   }
-  if (snapshot.state !== 'completed') {
+  // Answered with the finished marker: the remote task waits for its caller to cancel it.
+  const finished = snapshot.finished ? snapshot : undefined;
+  if (finished) await cancelRemote();
+  else if (snapshot.state !== 'completed') {
     const said = snapshot.text || withdrawal || '';
     throw new RemoteAgentFailed(snapshot.agent, snapshot.state as 'failed', said, snapshot.taskId);
   }
+  const answer = finished ?? snapshot;
   return {
     agent: snapshot.agent,
     ...(snapshot.taskId && { taskId: snapshot.taskId }),
-    text: snapshot.text,
-    parts: snapshot.parts,
+    text: answer.text,
+    parts: answer.parts,
     artifacts: snapshot.artifacts,
     ...(snapshot.artifactsOmitted && { artifactsOmitted: snapshot.artifactsOmitted }),
   };

@@ -42,6 +42,10 @@ const steps = (...instructions: Instruction[]): Instruction => ({
 const call = (transport: string, instruction: Instruction): Instruction => ({
   callAgent: { transport, agentCardUri: gateway.url, instruction, sendMessage: {} },
 });
+/** A call that leaves the send's stream, resubscribes, and (as the kit's callers) cancels a held task once answered. */
+const resubscribe = (transport: string, instruction: Instruction): Instruction => ({
+  callAgent: { transport, agentCardUri: gateway.url, instruction, streaming: true, resubscribe: {} },
+});
 
 /** Starts a task (a held one never settles, so no blocking send). */
 async function send(parts: unknown[]) {
@@ -92,5 +96,19 @@ describe('the ITK node', () => {
     });
     await rpc(gateway.url, 'CancelTask', { id });
     await waitForTaskState(gateway.url, id, 'TASK_STATE_CANCELED');
+  });
+
+  it('answers a resubscribing call with the held task\'s answer at "task-finished", and cancels that task', async () => {
+    const instruction = steps(
+      resubscribe('jsonrpc', respond('[held over jsonrpc]', true)),
+      resubscribe('grpc', respond('[held over grpc]', true)),
+    );
+    const { id } = await send([await instructionPart(instruction)]);
+    // Held tasks complete by themselves only after a minute: the call answered before, at the marker.
+    const task = await waitForTaskState(gateway.url, id, 'TASK_STATE_COMPLETED');
+    expect(task.status.message.parts).toEqual([{ text: '[held over jsonrpc]\n[held over grpc]' }]);
+    const delegations: { taskId: string; state: string }[] = task.metadata.delegations;
+    expect(delegations.map((delegation) => delegation.state)).toEqual(['canceled', 'canceled']);
+    for (const delegation of delegations) await waitForTaskState(gateway.url, delegation.taskId, 'TASK_STATE_CANCELED');
   });
 });
