@@ -6,7 +6,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { historyFromJSON } from '../temporal/sdk-internals.js';
 import proto from '@temporalio/proto';
 import { z } from 'zod';
 import { taskIdOfWorkflow, workflowIdForTask } from '../protocol/contract.js';

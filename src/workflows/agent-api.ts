@@ -270,7 +270,7 @@ export interface ArtifactInput {
   data?: unknown;
   /** Parts of your own, beside `text` and `data`. */
   parts?: WirePart[];
-  /** Append these parts to the artifact with the same `artifactId`. */
+  /** Append these parts to the artifact with the same `artifactId` (`text` alone continues its last text part). */
   append?: boolean;
   /** This is the artifact's last chunk (A2A `lastChunk`). */
   lastChunk?: boolean;

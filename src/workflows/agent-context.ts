@@ -78,7 +78,9 @@ function buildAgentContext(runtime: TaskRuntime, journal: AgentJournal, message:
     artifact(input: ArtifactInput) {
       return journal.effect('artifact', () => {
         const artifact = artifactOf(input);
-        record.addArtifact(artifact, input.append ?? false, input.lastChunk ?? false);
+        // Appended text continues the text (a streamed answer is one text part); parts are kept as given.
+        const textOnly = input.text !== undefined && input.parts === undefined && input.data === undefined;
+        record.addArtifact(artifact, input.append ?? false, input.lastChunk ?? false, textOnly);
         return artifact.artifactId;
       });
     },

@@ -152,9 +152,15 @@ export class TaskRecord {
     if (messageKey) this.data.appliedMessageKeys.push(messageKey);
   }
 
-  addArtifact(artifact: WireArtifact, append: boolean, lastChunk: boolean): void {
+  /**
+   * `joinText`: appended text continues the artifact's last text part (a model's streamed answer is
+   * one text part, not one per chunk); otherwise each chunk's parts are kept as sent, as a client
+   * appending the events would have them (mirrored remote artifacts count them).
+   */
+  addArtifact(artifact: WireArtifact, append: boolean, lastChunk: boolean, joinText = false): void {
     const existing = this.data.artifacts.find((a) => a.artifactId === artifact.artifactId);
-    if (existing && append) appendParts(existing.parts, clone(artifact.parts));
+    if (existing && append && joinText) appendText(existing.parts, clone(artifact.parts));
+    else if (existing && append) existing.parts.push(...clone(artifact.parts));
     else if (existing) Object.assign(existing, clone(artifact));
     else this.data.artifacts.push(clone(artifact));
     this.push({ kind: 'artifact', artifact, append, lastChunk });
@@ -462,11 +468,8 @@ function clone<T>(value: T): T {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/**
- * Appends a chunk's parts to an artifact's: text that continues a plain text part joins it, so a
- * streamed answer is one text part in the task, as it was meant, not one per chunk.
- */
-function appendParts(parts: WirePart[], chunk: WirePart[]): void {
+/** Appends a chunk's parts to an artifact's, text that continues a plain text part joining it. */
+function appendText(parts: WirePart[], chunk: WirePart[]): void {
   for (const part of chunk) {
     const last = parts.at(-1);
     if (isPlainText(part) && last && isPlainText(last)) last.text += part.text;

@@ -600,6 +600,7 @@ export class TaskRuntime {
       { artifactId: stream.artifactId, name: stream.name, parts: [{ text }] },
       stream.received > 0,
       false,
+      true,
     );
     stream.received += chunk.text.length;
   }

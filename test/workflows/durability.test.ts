@@ -48,7 +48,10 @@ describe('durability', () => {
       // Every message, artifact chunk and transition made it across the runs, once.
       const userTexts = done.history!.filter((m) => m.role === 'ROLE_USER').map((m) => textOf(m.parts));
       expect(userTexts).toEqual(['chat', ...answers]);
-      expect(textOf(done.artifacts![0]!.parts)).toBe(Array.from({ length: turns }, (_, i) => `${i + 1};`).join('\n'));
+      // Appended text continues the artifact's text part.
+      expect(done.artifacts![0]!.parts).toEqual([
+        { text: Array.from({ length: turns }, (_, i) => `${i + 1};`).join('') },
+      ]);
       const timeline = done.metadata!.timeline as { state: string }[];
       expect(timeline.filter((e) => e.state === 'input-required')).toHaveLength(turns);
 

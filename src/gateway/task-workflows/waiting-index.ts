@@ -17,7 +17,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes.js';
+import { decodeTypedSearchAttributes } from '../../temporal/sdk-internals.js';
 import type proto from '@temporalio/proto';
 import { SUMMARY_MEMO, taskIdOfWorkflow, workflowIdForTask } from '../../protocol/contract.js';
 import { ASKED_AT_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
@@ -97,16 +97,16 @@ export class WaitingQuestions {
       this.fullListAt = began;
     } else {
       const since = new Date(this.lookedAt! - VISIBILITY_MARGIN_MS).toISOString();
-      await this.eachRow(`${this.query} AND ${ASKED_AT_ATTRIBUTE.name} >= ${quote(since)}`, (taskId, row) =>
-        row ? this.rows.set(taskId, row) : this.rows.delete(taskId),
-      );
-      const blocked = new Set<string>();
-      await this.eachRow(`${this.query} AND ${REPORTED_PROBLEMS.name} IS NOT NULL`, (taskId, row) => {
+      // Asked since the last look, or blocked by a deploy now (few rows): one listing for both.
+      const recentOrBlocked = `(${ASKED_AT_ATTRIBUTE.name} >= ${quote(since)} OR ${REPORTED_PROBLEMS.name} IS NOT NULL)`;
+      const listed = new Set<string>();
+      await this.eachRow(`${this.query} AND ${recentOrBlocked}`, (taskId, row) => {
+        listed.add(taskId);
         if (row) this.rows.set(taskId, row);
-        blocked.add(taskId);
+        else this.rows.delete(taskId);
       });
       for (const [taskId, row] of this.rows) {
-        if (row.blocked && !blocked.has(taskId)) this.rows.set(taskId, { ...row, blocked: undefined });
+        if (row.blocked && !listed.has(taskId)) this.rows.set(taskId, { ...row, blocked: undefined });
       }
       const known = [...this.rows.keys()].map((taskId) => quote(workflowIdForTask(taskId)));
       for (let start = 0; start < known.length; start += PAGE_ROWS) {
