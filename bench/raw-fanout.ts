@@ -9,7 +9,7 @@
 import type { Client } from '@temporalio/client';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SSE_KEEPALIVE_MS } from '../src/gateway/sdk-compat/index.js';
+import { SSE_KEEPALIVE_MS } from '../src/gateway/http/sdk-compat/index.js';
 
 interface Watched {
   streams: Set<{ res: http.ServerResponse; id: string }>;

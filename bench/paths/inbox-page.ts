@@ -5,7 +5,7 @@
  * visibility page of 50 raw waiting workflows. The first request after the tasks were created is
  * reported apart: a gateway that just started reads every waiting question once.
  */
-import { waitingForQuery } from '../../src/gateway/task-workflows/index.js';
+import { waitingForQuery } from '../../src/tasks/index.js';
 import { waitingExpenseTask } from '../a2a.js';
 import { interleave, pool, Sample, sleep } from '../measure.js';
 import type { BenchPath } from './types.js';

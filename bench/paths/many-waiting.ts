@@ -11,7 +11,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { existsSync, statSync } from 'node:fs';
 import { INBOX_PAGE_ROWS } from '../../src/gateway/inbox/live-list.js';
-import { waitingForQuery } from '../../src/gateway/task-workflows/index.js';
+import { waitingForQuery } from '../../src/tasks/index.js';
 import { replyBlocking, rpc, waitingExpenseTask } from '../a2a.js';
 import { interleave, pool, Sample, sleep } from '../measure.js';
 import { rssOf, startColdProjectWorker, startRawWorker, stopChild } from '../processes.js';

@@ -17,9 +17,9 @@ import express, { Router, type Request, type Response } from 'express';
 import { ANSWERS_QUESTION_METADATA, type PendingQuestion } from '../protocol/contract.js';
 import { hmacSecretFromEnv } from '../gateway/inbox/session.js';
 import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
-import { standingOf } from '../gateway/errors.js';
-import { GatewayUser } from '../gateway/request-context.js';
-import { lifetimeOf } from '../gateway/sdk-compat/index.js';
+import { standingOf } from '../tasks/errors.js';
+import { GatewayUser } from '../gateway/http/request-context.js';
+import { lifetimeOf } from '../gateway/http/sdk-compat/index.js';
 import { ANSWER_LINK_SECRET_ENV, readAnswerToken, type AnswerClaims } from './answer-links.js';
 import {
   APPROVER_DIRECTORY_ENV,

@@ -13,8 +13,8 @@ import { SendMessageRequest } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import express, { Router, type Request, type Response } from 'express';
-import { GatewayUser } from '../gateway/request-context.js';
-import { lifetimeOf } from '../gateway/sdk-compat/index.js';
+import { GatewayUser } from '../gateway/http/request-context.js';
+import { lifetimeOf } from '../gateway/http/sdk-compat/index.js';
 import { SLACK_ANSWER_ACTIONS } from '../protocol/approvals.js';
 import { ANSWERS_QUESTION_METADATA } from '../protocol/contract.js';
 import {

@@ -10,7 +10,7 @@ import {
   TEMPORAL_BUSY_MESSAGE,
   TEMPORAL_UNAVAILABLE,
   TEMPORAL_UNAVAILABLE_MESSAGE,
-} from '../gateway/errors.js';
+} from '../tasks/errors.js';
 import { ConfigError } from '../config/config-error.js';
 import { devCommand } from './dev-command.js';
 import { commandHint, shellWord, type AgentAddress } from './format.js';

@@ -1,5 +1,5 @@
 /** The agents a gateway serves, as its `GET /agents` lists them (gateway/agent-directory.ts). */
-import { AGENT_DIRECTORY_PATH, type AgentDirectory } from '../gateway/agent-directory.js';
+import { AGENT_DIRECTORY_PATH, type AgentDirectory } from '../gateway/cards/agent-directory.js';
 import type { GatewayConnection } from './args.js';
 import { CliError, ExitCode } from './errors.js';
 import { gatewayEndpoint, getFromGateway } from './gateway-http.js';

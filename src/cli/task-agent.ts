@@ -4,7 +4,7 @@
  * see the task; gateway/errors.ts), so the command runs again at that agent's endpoint.
  */
 import { A2AError, isJsonRpcError } from '@a2a-js/sdk/errors';
-import { TASK_AGENT_METADATA } from '../gateway/errors.js';
+import { TASK_AGENT_METADATA } from '../tasks/errors.js';
 
 /** The agent a refusal names as the task's, anywhere in the cause chain. */
 function agentNamedBy(error: unknown): string | undefined {

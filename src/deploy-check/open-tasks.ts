@@ -8,7 +8,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { taskIdOfWorkflow } from '../protocol/contract.js';
 import { TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { INTERRUPTED_STATES, TASK_STATES, type TaskStateName } from '../protocol/states.js';
-import { quote } from '../gateway/task-workflows/visibility.js';
+import { quote } from '../tasks/visibility.js';
 import type { TaskHistory } from './task-history.js';
 
 export interface OpenTasksQuery {

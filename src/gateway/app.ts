@@ -15,13 +15,13 @@ import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { gatewayTracer } from '../telemetry/tracing.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
 import { publicJwks, pushSigningKeyFromEnv, PUSH_JWKS_PATH } from '../push/signing.js';
-import { buildAgentCards } from './agent-card.js';
-import { CARD_JWKS_PATH, cardSigningFromEnv } from './card-signing.js';
-import { agentDirectory, AGENT_DIRECTORY_PATH } from './agent-directory.js';
+import { buildAgentCards } from './cards/agent-card.js';
+import { CARD_JWKS_PATH, cardSigningFromEnv } from './cards/card-signing.js';
+import { agentDirectory, AGENT_DIRECTORY_PATH } from './cards/agent-directory.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import type { RateLimit } from './auth/rate-limit.js';
-import { limitNewTasksHttp } from './auth/task-rate-limit.js';
-import { authenticateHttp, expressUserBuilder, principalOf } from './request-context.js';
+import { limitNewTasksHttp } from './http/task-rate-limit.js';
+import { authenticateHttp, expressUserBuilder, principalOf } from './http/request-context.js';
 import {
   jsonRpcBody,
   proto3JsonCard,
@@ -32,8 +32,8 @@ import {
   RETRY_AFTER_SECONDS,
   validateJsonRpc,
   validateRest,
-} from './sdk-compat/index.js';
-import { guardHandler } from './guarded-handler.js';
+} from './http/sdk-compat/index.js';
+import { guardHandler } from './a2a/guarded-handler.js';
 import { INBOX_PATH, inboxRouter, type InboxSettings } from './inbox/index.js';
 import {
   SLACK_INTERACTIONS_PATH,
@@ -42,17 +42,17 @@ import {
 } from '../channels/slack-interactions.js';
 import { answerLinkPageRouter, type AnswerLinkPageSettings } from '../channels/answer-link-page.js';
 import { ANSWER_LINKS_PATH } from '../channels/answer-links.js';
-import { requireExtensions } from './required-extensions.js';
-import { remotePushRouter } from './remote-pushes.js';
+import { requireExtensions } from './a2a/required-extensions.js';
+import { remotePushRouter } from './http/remote-pushes.js';
 import { REMOTE_PUSH_PATH } from '../protocol/delegation.js';
-import { allowHosts } from './host-check.js';
-import { logInternalError, restErrorBody } from './refusals.js';
-import type { GatewayMetrics } from './metrics.js';
-import { observeHandler } from './observed-handler.js';
-import { TemporalRequestHandler } from './request-handler.js';
-import { WaitingTaskWatch } from './task-workflows/index.js';
-import { TemporalHealth } from './temporal-health.js';
-import { routeByTenant } from './tenant-router.js';
+import { allowHosts } from './http/host-check.js';
+import { logInternalError, restErrorBody } from './http/refusals.js';
+import type { GatewayMetrics } from './monitoring/metrics.js';
+import { observeHandler } from './a2a/observed-handler.js';
+import { TemporalRequestHandler } from './a2a/request-handler.js';
+import { WaitingTaskWatch } from '../tasks/index.js';
+import { TemporalHealth } from './monitoring/temporal-health.js';
+import { routeByTenant } from './a2a/tenant-router.js';
 
 const CARD_MAX_AGE_SECONDS = 300;
 

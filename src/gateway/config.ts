@@ -13,7 +13,7 @@
  */
 import { createAuthenticator } from './auth/authenticator.js';
 import { authSettingsFromEnv, commaList } from './auth/settings.js';
-import { newTaskRateLimitFromEnv } from './auth/task-rate-limit.js';
+import { newTaskRateLimitFromEnv } from './http/task-rate-limit.js';
 import type { GatewayServerOptions } from './server.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { metricsPortFromEnv } from '../telemetry/metrics-settings.js';

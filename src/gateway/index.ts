@@ -22,13 +22,13 @@
  */
 export { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
 export { startGateway, type GatewayServerOptions, type RunningGateway } from './server.js';
-export { GatewayMetrics, type RequestLabels } from './metrics.js';
-export { WaitingApprovals, type AgentApprovals } from './waiting-approvals.js';
+export { GatewayMetrics, type RequestLabels } from './monitoring/metrics.js';
+export { WaitingApprovals, type AgentApprovals } from './monitoring/waiting-approvals.js';
 export type { ApproverDirectory, ApproverEntry } from '../channels/directory.js';
 export type { Authenticator, HeaderLookup } from './auth/authenticator.js';
 export type { Principal } from './auth/principal.js';
 export type { AuthMethod } from './auth/settings.js';
-export type { Transport } from './request-context.js';
+export type { Transport } from './http/request-context.js';
 export { RateLimit } from './auth/rate-limit.js';
 export type { InboxSettings } from './inbox/index.js';
 export type { AnswerLinkPageSettings } from '../channels/answer-link-page.js';

@@ -7,12 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { buildGateway, NO_AUTHENTICATION, taskQueueOf, type GatewayOptions, type GatewayParts } from './app.js';
-import type { RunningGrpcServer } from './grpc-server.js';
-import { isLoopbackAddress, LOOPBACK_HOSTS } from './host-check.js';
-import { restErrorBody } from './refusals.js';
-import { GatewayMetrics } from './metrics.js';
-import { serveMetrics, type RunningMetricsServer } from './metrics-server.js';
-import { WaitingApprovals } from './waiting-approvals.js';
+import type { RunningGrpcServer } from './http/grpc-server.js';
+import { isLoopbackAddress, LOOPBACK_HOSTS } from './http/host-check.js';
+import { restErrorBody } from './http/refusals.js';
+import { GatewayMetrics } from './monitoring/metrics.js';
+import { serveMetrics, type RunningMetricsServer } from './monitoring/metrics-server.js';
+import { WaitingApprovals } from './monitoring/waiting-approvals.js';
 
 /** What {@link startGateway} serves and where: the app's options, and the addresses to listen on. */
 export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUrl' | 'grpcPublicAddress' | 'metrics'> {
@@ -98,7 +98,7 @@ export async function serveGateway(options: GatewayServerOptions): Promise<Serve
     });
     if (options.grpcPort !== false) {
       // Loaded only when served: the SDK's gRPC adapter needs the optional @bufbuild/protobuf peer.
-      const { startGrpcServer } = await import('./grpc-server.js');
+      const { startGrpcServer } = await import('./http/grpc-server.js');
       grpc = await startGrpcServer(
         deferred(() => ready.gateway?.grpcHandler),
         host,

@@ -9,7 +9,7 @@ import {
 } from '@a2a-js/sdk/errors';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, networkErrorCode, toCliError, UsageError } from '../../src/cli/errors.js';
-import { TemporalBusyError, TemporalUnavailableError } from '../../src/gateway/errors.js';
+import { TemporalBusyError, TemporalUnavailableError } from '../../src/tasks/errors.js';
 
 const context = { gatewayUrl: 'http://127.0.0.1:8080' };
 

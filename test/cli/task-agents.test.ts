@@ -9,7 +9,7 @@ import agents from '../../examples/agents/index.js';
 import { run as runCli } from '../../src/cli/run.js';
 import { createAuthenticator } from '../../src/gateway/auth/authenticator.js';
 import { hashApiKey } from '../../src/gateway/auth/settings.js';
-import { TASK_AGENT_METADATA } from '../../src/gateway/errors.js';
+import { TASK_AGENT_METADATA } from '../../src/tasks/errors.js';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { askingAgent } from '../agents/test-agents.js';
 import { useGatewayHarness } from '../gateway/harness.js';

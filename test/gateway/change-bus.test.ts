@@ -7,9 +7,9 @@
 import { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changeBusWorkflowId } from '../../src/gateway/task-workflows/change-bus.js';
-import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
-import { WaitingTaskWatch } from '../../src/gateway/task-workflows/waiting-watch.js';
+import { changeBusWorkflowId } from '../../src/tasks/change-bus.js';
+import { TaskWorkflows } from '../../src/tasks/index.js';
+import { WaitingTaskWatch } from '../../src/tasks/waiting-watch.js';
 import type { WireTaskStatus } from '../../src/protocol/wire.js';
 import { rpc } from '../fault/support.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';

@@ -5,14 +5,14 @@ import { request } from 'node:http';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import agents from '../../examples/agents/index.js';
-import { isTemporalBusy, TEMPORAL_BUSY, TEMPORAL_UNAVAILABLE } from '../../src/gateway/errors.js';
-import type * as GrpcServer from '../../src/gateway/grpc-server.js';
+import { isTemporalBusy, TEMPORAL_BUSY, TEMPORAL_UNAVAILABLE } from '../../src/tasks/errors.js';
+import type * as GrpcServer from '../../src/gateway/http/grpc-server.js';
 import { gatewaySettings } from '../../src/gateway/config.js';
 import { serveGateway, startGateway } from '../../src/gateway/server.js';
-import { createTemporalClient } from '../../src/gateway/temporal-client.js';
-import { TaskEventHub } from '../../src/gateway/task-events.js';
-import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
-import { HistoryWatcher } from '../../src/gateway/task-workflows/events.js';
+import { createTemporalClient } from '../../src/tasks/temporal-client.js';
+import { TaskEventHub } from '../../src/gateway/a2a/task-events.js';
+import { TaskWorkflows } from '../../src/tasks/index.js';
+import { HistoryWatcher } from '../../src/tasks/events.js';
 import { sseRpc, stateOf } from './sse.js';
 import { startTestWorker } from '../support/worker.js';
 import { freePort, startDevServer } from '../../src/temporal/dev-server.js';
@@ -23,7 +23,7 @@ const harness = useGatewayHarness();
 // The start-up test widens the window between listening and being ready, which is otherwise a few
 // milliseconds and often missed: the gRPC server (started in that window) takes its time.
 const grpcStart = vi.hoisted(() => ({ delayMs: 0 }));
-vi.mock('../../src/gateway/grpc-server.js', async (importOriginal) => {
+vi.mock('../../src/gateway/http/grpc-server.js', async (importOriginal) => {
   const original = await importOriginal<typeof GrpcServer>();
   return {
     ...original,

@@ -5,7 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WaitingApprovals } from '../../src/gateway/waiting-approvals.js';
+import { WaitingApprovals } from '../../src/gateway/monitoring/waiting-approvals.js';
 import { testClient } from '../support/worker.js';
 
 let client: Client;

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { taskQuery, type Caller } from '../../src/protocol/contract.js';
 import { RESPONDERS_ATTRIBUTE } from '../../src/protocol/search-attributes.js';
-import { WaitingQuestions, type WaitingQuestionRow } from '../../src/gateway/task-workflows/index.js';
+import { WaitingQuestions, type WaitingQuestionRow } from '../../src/tasks/index.js';
 import { reply, waitForState, useTaskWorker } from '../support/tasks.js';
 
 const tasks = useTaskWorker();

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
-import { WaitingTaskWatch } from '../../src/gateway/task-workflows/waiting-watch.js';
+import { TaskWorkflows } from '../../src/tasks/index.js';
+import { WaitingTaskWatch } from '../../src/tasks/waiting-watch.js';
 import type { WireTaskStatus } from '../../src/protocol/wire.js';
 import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
 

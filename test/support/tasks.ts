@@ -15,7 +15,7 @@ import {
   type IncomingMessage,
   type MessageAccepted,
 } from '../../src/protocol/contract.js';
-import { TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
+import { TaskWorkflows } from '../../src/tasks/index.js';
 import { isSettled, stateOf, type TaskStateName } from '../../src/protocol/states.js';
 import type { WireTask } from '../../src/protocol/wire.js';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -43,7 +43,7 @@ export { stateOf } from '../../src/protocol/states.js';
  * CancelTask as the gateway does it: the `cancel` update, then Temporal's cancellation; the
  * workflow's refusals as Temporal reports them (the gateway turns them into A2A errors).
  */
-export { cancelWorkflow as cancelTask } from '../../src/gateway/task-workflows/index.js';
+export { cancelWorkflow as cancelTask } from '../../src/tasks/index.js';
 
 /**
  * Waits for the task's workflow to close; its final task, and Temporal's own status of it (what the

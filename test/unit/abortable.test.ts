@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { abortable } from '../../src/gateway/abortable.js';
+import { abortable } from '../../src/tasks/abortable.js';
 
 /** Behaves as the Temporal client does: one 'abort' listener per call, never removed. */
 const leakyClient = {

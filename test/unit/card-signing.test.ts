@@ -1,6 +1,6 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { cardSigningFromEnv } from '../../src/gateway/card-signing.js';
+import { cardSigningFromEnv } from '../../src/gateway/cards/card-signing.js';
 
 const JWKS_URL = 'https://agents.example.com/.well-known/jwks.json';
 const envWith = (key: unknown) => ({ A2A_CARD_SIGNING_KEY: typeof key === 'string' ? key : JSON.stringify(key) });

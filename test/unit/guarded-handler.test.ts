@@ -6,10 +6,10 @@ import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { logger } from '../../src/logging.js';
-import { guardHandler } from '../../src/gateway/guarded-handler.js';
-import { requestLifetime } from '../../src/gateway/sdk-compat/index.js';
-import { TemporalHealth } from '../../src/gateway/temporal-health.js';
-import { createTemporalClient } from '../../src/gateway/temporal-client.js';
+import { guardHandler } from '../../src/gateway/a2a/guarded-handler.js';
+import { requestLifetime } from '../../src/gateway/http/sdk-compat/index.js';
+import { TemporalHealth } from '../../src/gateway/monitoring/temporal-health.js';
+import { createTemporalClient } from '../../src/tasks/temporal-client.js';
 
 const SECRET = 'TypeError: cannot read x of undefined at /srv/app/secret.js:12';
 

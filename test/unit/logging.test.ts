@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { trace } from '@opentelemetry/api';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { NoWorkerError, TaskBlockedError } from '../../src/gateway/errors.js';
+import { NoWorkerError, TaskBlockedError } from '../../src/tasks/errors.js';
 import { createLogger, routeConsoleToLogger, traceFields } from '../../src/logging.js';
 
 const saved = { ...console };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscribableTask, TaskWorkflows } from '../../src/gateway/task-workflows/index.js';
-import { TaskEventHub } from '../../src/gateway/task-events.js';
+import type { SubscribableTask, TaskWorkflows } from '../../src/tasks/index.js';
+import { TaskEventHub } from '../../src/gateway/a2a/task-events.js';
 import type { TaskEvent } from '../../src/protocol/contract.js';
 
 /** Only `subscribable` is reached before a follower opens a feed; each call is counted and settled by hand. */

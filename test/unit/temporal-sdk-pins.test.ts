@@ -20,7 +20,7 @@ import {
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import { describe, expect, it } from 'vitest';
 import { indexedValueType } from '../../src/temporal/search-attributes.js';
-import { decodeMemo } from '../../src/gateway/task-workflows/decode-memo.js';
+import { decodeMemo } from '../../src/tasks/decode-memo.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where src reaches into the SDK: sandbox-safe (workflow code may import it), and Node only. */

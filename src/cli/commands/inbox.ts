@@ -2,7 +2,7 @@
  * `inbox`: the questions waiting for the caller across agents, as the gateway's approvals inbox
  * lists them (GET /inbox/api/questions, authenticated with the same credentials as A2A calls).
  */
-import type { WaitingForPage, WaitingQuestionRow } from '../../gateway/task-workflows/index.js';
+import type { WaitingForPage, WaitingQuestionRow } from '../../tasks/index.js';
 import { withoutTrailingSlashes } from '../../protocol/base-url.js';
 import type { Command } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';

@@ -8,7 +8,7 @@ import { loadConfig, type LoadedConfig } from '../../config/load-config.js';
 import { createProjectWorker, startProjectGateway } from '../../config/project.js';
 import { startDevStack } from '../../dev/dev-stack.js';
 import { gatewaySettings } from '../../gateway/config.js';
-import { createTemporalClient } from '../../gateway/temporal-client.js';
+import { createTemporalClient } from '../../tasks/temporal-client.js';
 import { logger, routeConsoleToLogger } from '../../logging.js';
 import { workerMetricsAddress } from '../../telemetry/metrics-settings.js';
 import { startTracing, stopTracing } from '../../telemetry/tracing.js';

@@ -9,7 +9,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Client } from '@temporalio/client';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { logger } from '../../logging.js';
-import { BadPageCursorError, type QuestionOrder } from '../task-workflows/index.js';
+import { BadPageCursorError, type QuestionOrder } from '../../tasks/index.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { servePages } from './assets.js';
 import { refuse, securityHeaders } from './guard.js';

@@ -17,7 +17,7 @@ import type { Client } from '@temporalio/client';
 import type { Response } from 'express';
 import { logger } from '../../logging.js';
 import type { Caller } from '../../protocol/contract.js';
-import { WaitingQuestions, type QuestionOrder, type WaitingForPage } from '../task-workflows/index.js';
+import { WaitingQuestions, type QuestionOrder, type WaitingForPage } from '../../tasks/index.js';
 
 const LIVE_POLL_MS = 1_000;
 /** The pause after a list is at least this many times as long as the list took. */

@@ -17,7 +17,7 @@
  * kept in memory until the session would have expired: a replayed cookie costs nothing after once.
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { quote } from '../task-workflows/index.js';
+import { quote } from '../../tasks/index.js';
 import type { Session } from './session.js';
 
 /** No worker polls it: the records' workflow tasks are never taken. */

@@ -11,9 +11,9 @@ import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Request, Response } from 'express';
 import { ANSWERS_QUESTION_METADATA } from '../../protocol/contract.js';
 import type { RefusedReplyStanding } from '../../protocol/errors.js';
-import { standingOf, TemporalBusyError, TemporalRetryLaterError } from '../errors.js';
-import { GatewayUser } from '../request-context.js';
-import { lifetimeOf } from '../sdk-compat/index.js';
+import { standingOf, TemporalBusyError, TemporalRetryLaterError } from '../../tasks/errors.js';
+import { GatewayUser } from '../http/request-context.js';
+import { lifetimeOf } from '../http/sdk-compat/index.js';
 import { refuse } from './guard.js';
 import type { InboxCaller } from './identity.js';
 

@@ -1,0 +1,120 @@
+/**
+ * The gateway's Prometheus metrics (one registry per gateway, so gateways in one process stay
+ * apart): A2A requests by method, transport, agent and outcome; their latency; open streams and
+ * the time to their first event; the approvals waiting per agent (see waiting-approvals.ts); and
+ * Node's process metrics. Task starts and endings are counted by the workers, where tasks settle.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { logger } from '../../logging.js';
+import type { Transport } from '../http/request-context.js';
+import type { AgentApprovals, WaitingApprovals } from './waiting-approvals.js';
+
+/** What a request is counted by. */
+export interface RequestLabels {
+  /** The A2A method, as the v1.0 specification names it (SendMessage, GetTask, ...). */
+  method: string;
+  /** The transport it came by. */
+  transport: Transport | 'unknown';
+  /** The agent it was for. */
+  agent: string;
+}
+
+const LABELS = ['method', 'transport', 'agent'] as const;
+/** From a GetTask answered by a query to a blocking SendMessage that waits for a slow agent. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+const log = logger.child({ component: 'gateway' });
+
+/**
+ * The gateway's Prometheus metrics: pass one as {@link GatewayOptions.metrics} and serve its `registry`
+ * (`startGateway` does both with `metricsPort`).
+ *
+ * @example
+ * const metrics = new GatewayMetrics(new WaitingApprovals(client, agents.map((a) => a.name), 'a2a-temporal'));
+ * const { app } = createGatewayApp({ client, agents, publicBaseUrl, metrics });
+ * app.get('/metrics', async (_req, res) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+ */
+export class GatewayMetrics {
+  /** The prom-client registry holding this gateway's metrics. */
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'a2a_gateway_requests_total',
+    help: 'A2A requests answered (streams: ended), by method, transport, agent and outcome (ok, an A2A error such as TaskNotFound, TaskBlocked (the deployed code cannot continue the task), NoWorker, TemporalUnavailable, TemporalBusy, Internal, ClientGone)',
+    labelNames: [...LABELS, 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'a2a_gateway_request_duration_seconds',
+    help: 'Time to answer an A2A request (streams excluded), by method, transport and agent',
+    labelNames: LABELS,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly firstEvent = new Histogram({
+    name: 'a2a_gateway_stream_first_event_seconds',
+    help: 'Time from a streaming request to its first event, by method, transport and agent',
+    labelNames: LABELS,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly openStreams = new Gauge({
+    name: 'a2a_gateway_open_streams',
+    help: 'Streams (SendStreamingMessage, SubscribeToTask) open now, by method, transport and agent',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
+
+  constructor(approvals: WaitingApprovals) {
+    collectDefaultMetrics({ register: this.registry });
+    const gauge = (name: string, help: string, value: (agent: AgentApprovals, now: number) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['agent'],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          // Without a listing the series are absent (alert on absent()), never stale numbers.
+          const snapshot = await approvals.snapshot().catch((error: unknown) => {
+            log.warn({ err: error }, 'Listing the waiting approvals for the metrics failed');
+            return undefined;
+          });
+          const now = Date.now();
+          for (const [agent, counts] of snapshot ?? []) this.set({ agent }, value(counts, now));
+        },
+      });
+    gauge('a2a_approvals_waiting', 'Tasks waiting for a reply (input-required), by agent', (a) => a.waiting);
+    gauge(
+      'a2a_approvals_oldest_waiting_seconds',
+      'How long the longest-waiting question has waited, by agent (0 when none waits)',
+      (a, now) => (a.oldestSince === undefined ? 0 : Math.max(0, (now - a.oldestSince) / 1000)),
+    );
+    gauge(
+      'a2a_approvals_past_deadline',
+      'Questions still waiting after their deadline (their timer has not fired: is a worker running?), by agent',
+      (a) => a.pastDeadline,
+    );
+  }
+
+  /** An answered request: counted with its outcome, timed. */
+  answered(labels: RequestLabels, outcome: string, seconds: number): void {
+    this.requests.inc({ ...labels, outcome });
+    this.duration.observe(labels, seconds);
+  }
+
+  /** A stream opened (SendStreamingMessage, SubscribeToTask). */
+  streamOpened(labels: RequestLabels): void {
+    this.openStreams.inc(labels);
+  }
+
+  /** A stream's first event, `seconds` after it opened. */
+  streamFirstEvent(labels: RequestLabels, seconds: number): void {
+    this.firstEvent.observe(labels, seconds);
+  }
+
+  /** A stream ended, with its outcome (as `answered`'s). */
+  streamEnded(labels: RequestLabels, outcome: string): void {
+    this.openStreams.dec(labels);
+    this.requests.inc({ ...labels, outcome });
+  }
+}
