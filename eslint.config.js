@@ -59,6 +59,7 @@ export default tseslint.config(
               group: [
                 '**/src/**',
                 '**/gateway/**',
+                '**/tasks/**',
                 '**/activities/**',
                 '**/activity/**',
                 '**/temporal/**',
@@ -72,6 +73,24 @@ export default tseslint.config(
               allowTypeImports: true,
               message:
                 'Workflow code may import only workflow code, src/protocol, `a2a-temporal` and @temporalio/workflow|common.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The one door to Temporal for tasks: the gateway, the CLI, the worker and the dev stack call it, never the reverse
+    // (test/unit/door-imports.test.ts checks it too).
+    files: ['src/tasks/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/gateway/**', '**/cli/**', '**/dev/**', '**/testing/**', '**/worker/**', '**/channels/**'],
+              message: 'The door to Temporal imports nothing from the code that calls it.',
             },
           ],
         },

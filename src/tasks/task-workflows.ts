@@ -42,7 +42,7 @@ import { ownerOf, taskStartOptions } from '../protocol/task-start.js';
 import type { WireTask } from '../protocol/wire.js';
 import { logger } from '../logging.js';
 import { abortable } from './abortable.js';
-import { updateIdFor } from '../gateway/a2a/convert.js';
+import { updateIdFor } from './update-ids.js';
 import { TASK_AGENT_METADATA, temporalCall, toA2AError, withStanding } from './errors.js';
 import { TaskEventLog } from './events.js';
 import type { WaitingTaskWatch } from './waiting-watch.js';

@@ -1,9 +1,9 @@
 /**
  * Workflow code runs in Temporal's deterministic sandbox. The agent subpath (`a2a-temporal`), the
  * task workflow, the shared protocol code and the example agents may not import Node built-ins,
- * the gateway, activities or Node-only Temporal packages (type-only imports are erased and allowed);
- * ESLint enforces the same rule while editing. Temporal's own bundler proves it: it refuses any
- * workflow bundle that reaches a Node module.
+ * the gateway, the door to Temporal (src/tasks), activities or Node-only Temporal packages (type-only
+ * imports are erased and allowed); ESLint enforces the same rule while editing. Temporal's own
+ * bundler proves it: it refuses any workflow bundle that reaches a Node module.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -57,7 +57,7 @@ function violations(file: string): string[] {
         specifier.startsWith('node:') ||
         builtinModules.includes(specifier) ||
         FORBIDDEN_PACKAGES.some((pkg) => specifier === pkg || specifier.startsWith(`${pkg}/`)) ||
-        /(^|\/)(gateway|activities|activity|temporal|worker|testing)(\/|$)/.test(specifier),
+        /(^|\/)(gateway|tasks|activities|activity|temporal|worker|testing)(\/|$)/.test(specifier),
     );
 }
 

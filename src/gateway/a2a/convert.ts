@@ -1,8 +1,7 @@
 /**
- * Conversions between the workflow's v1.0 wire JSON and the SDK's generated objects, plus the
- * message digest that makes resent messages idempotent.
+ * Conversions between the workflow's v1.0 wire JSON and the SDK's generated objects (the update ID
+ * that makes resent messages idempotent is the door's: src/tasks/update-ids.ts).
  */
-import { createHash } from 'node:crypto';
 import { Message, Role, StreamResponse, Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { IncomingMessage, TaskEvent } from '../../protocol/contract.js';
@@ -82,39 +81,4 @@ export function toIncoming(message: Message, responder: string | undefined): Inc
   if (wire.referenceTaskIds?.length) incoming.referenceTaskIds = wire.referenceTaskIds;
   if (responder) incoming.responder = responder;
   return incoming;
-}
-
-/**
- * Update ID of a message: its messageId plus a digest of its parts. The same message resent is
- * applied once, even if the retry adds a contextId or tracing metadata, or comes by another
- * transport; a different message that reuses a messageId (real clients do) is a new update.
- */
-export function updateIdFor(incoming: IncomingMessage): string {
-  // The caller is part of it: Temporal answers a repeated update ID with the first outcome, unchecked.
-  const content = JSON.stringify([(incoming.parts ?? []).map(canonicalPart), incoming.caller?.id ?? null]);
-  const digest = createHash('sha256').update(content).digest('hex').slice(0, 32);
-  return `${incoming.messageId ?? 'message'}:${digest}`;
-}
-
-/**
- * A part as A2A defines it rather than as one transport's decoding left it: objects in data and
- * metadata with their keys sorted (a protobuf Struct has no key order, gRPC clients send it in theirs,
- * Go's in a random one; JSON clients write keys in any), and no empty metadata (JSON clients may send
- * `{}` where gRPC ones send nothing). Empty filename and mediaType are already left out by
- * `Message.toJSON`, as proto3 leaves out defaults; the part's own keys come in toJSON's fixed order.
- */
-function canonicalPart(part: WirePart): WirePart {
-  const entries = Object.entries(part)
-    .filter(([key, value]) => key !== 'metadata' || Object.keys(value as JsonObject).length > 0)
-    .map(([key, value]) => [key, key === 'data' || key === 'metadata' ? sortedKeys(value) : value]);
-  return Object.fromEntries(entries) as WirePart;
-}
-
-/** A JSON value with every object's keys in sorted order (nesting is bounded by the message checks). */
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  // fromEntries defines own properties: a "__proto__" key stays data.
-  return Object.fromEntries(entries.map(([key, inner]) => [key, sortedKeys(inner)]));
 }
