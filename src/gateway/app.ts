@@ -34,6 +34,7 @@ import {
   validateRest,
 } from './http/sdk-compat/index.js';
 import { guardHandler } from './a2a/guarded-handler.js';
+import { chainHandler, type HandlerLayer } from './a2a/handler-chain.js';
 import { INBOX_PATH, inboxRouter, type InboxSettings } from './inbox/index.js';
 import {
   SLACK_INTERACTIONS_PATH,
@@ -179,16 +180,19 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
     (options.agents.find((agent) => agent.name === name)?.extensions ?? [])
       .filter((extension) => extension.required)
       .map((extension) => extension.uri);
-  const guarded = new Map(
-    [...handlers].map(([name, handler]) => [
-      name,
-      observeHandler(guardHandler(requireExtensions(handler, requiredExtensionsOf(name)), health), {
+  // What every call of an agent goes through before its Temporal handler, outermost first.
+  const chainOf = (name: string): HandlerLayer[] => [
+    // Traced and counted as the caller saw it: after the guard has made the answer public.
+    (next) =>
+      observeHandler(next, {
         agent: name,
         ...(options.metrics && { metrics: options.metrics }),
         ...(tracer && { tracer }),
       }),
-    ]),
-  );
+    (next) => guardHandler(next, health),
+    (next) => requireExtensions(next, requiredExtensionsOf(name)),
+  ];
+  const guarded = new Map([...handlers].map(([name, handler]) => [name, chainHandler(handler, chainOf(name))]));
 
   const app = express();
   app.disable('x-powered-by');

@@ -11,33 +11,32 @@ import { TemporalRetryLaterError, TemporalUnavailableError } from '../../tasks/e
 import { logInternalError } from '../http/refusals.js';
 import { outcomeOf, signalOf } from '../http/request-context.js';
 import type { TemporalHealth } from '../monitoring/temporal-health.js';
+import { aroundEachCall, refusedStream, type UnaryMethod } from './handler-chain.js';
 
 const log = logger.child({ component: 'gateway' });
 
 /** Answered from the card alone: Temporal's state does not matter to them. */
-const WITHOUT_TEMPORAL = new Set<PropertyKey>(['getAgentCard', 'getAuthenticatedExtendedAgentCard']);
+const WITHOUT_TEMPORAL = new Set<UnaryMethod>(['getAgentCard', 'getAuthenticatedExtendedAgentCard']);
 
 export function guardHandler(handler: A2ARequestHandler, health: TemporalHealth): A2ARequestHandler {
-  return new Proxy(handler, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || WITHOUT_TEMPORAL.has(property)) return value;
-      const method = String(property);
-      return (params: unknown, context?: ServerCallContext) => {
-        const failed = (error: unknown) => publicError(error, method, context, health);
-        if (health.knownDown) {
-          outcomeOf(context).retryLater = true;
-          const refused = new TemporalUnavailableError();
-          return isStreaming(method) ? refusedStream(refused) : Promise.reject(refused);
-        }
-        const result: unknown = value.call(target, params, context);
-        if (isAsyncGenerator(result)) return guardedStream(result, failed);
-        return Promise.resolve(result).catch((error: unknown) => {
-          throw failed(error);
-        });
-      };
+  return aroundEachCall(handler, {
+    unary(method, _params, context, call) {
+      if (WITHOUT_TEMPORAL.has(method)) return call();
+      if (health.knownDown) return Promise.reject(refusedWhileDown(context));
+      return call().catch((error: unknown) => {
+        throw publicError(error, method, context, health);
+      });
+    },
+    stream(method, _params, context, call) {
+      if (health.knownDown) return refusedStream(refusedWhileDown(context));
+      return guardedStream(call(), (error) => publicError(error, method, context, health));
     },
   });
+}
+
+function refusedWhileDown(context: ServerCallContext | undefined): TemporalUnavailableError {
+  outcomeOf(context).retryLater = true;
+  return new TemporalUnavailableError();
 }
 
 function publicError(error: unknown, method: string, context: ServerCallContext | undefined, health: TemporalHealth) {
@@ -53,23 +52,10 @@ function publicError(error: unknown, method: string, context: ServerCallContext 
   return new Error(logInternalError(log, error, { method }));
 }
 
-export function isStreaming(method: string): boolean {
-  return method === 'sendMessageStream' || method === 'resubscribe';
-}
-
-export function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value && 'throw' in value;
-}
-
 async function* guardedStream<T>(stream: AsyncGenerator<T>, failed: (error: unknown) => unknown): AsyncGenerator<T> {
   try {
     yield* stream;
   } catch (error) {
     throw failed(error);
   }
-}
-
-// eslint-disable-next-line require-yield -- a stream that fails before its first event
-export async function* refusedStream(error: Error): AsyncGenerator<never> {
-  throw error;
 }

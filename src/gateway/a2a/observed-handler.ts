@@ -12,9 +12,9 @@ import { A2AError } from '@a2a-js/sdk/errors';
 import { TaskBlockedError } from '../../tasks/errors.js';
 import { STATE_HEADERS_KEY, type A2ARequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import { SPAN_ATTRIBUTES } from '../../protocol/telemetry.js';
-import { isAsyncGenerator } from './guarded-handler.js';
 import type { GatewayMetrics, RequestLabels } from '../monitoring/metrics.js';
 import { signalOf, transportOf } from '../http/request-context.js';
+import { aroundEachCall } from './handler-chain.js';
 
 export interface Observers {
   agent: string;
@@ -23,7 +23,7 @@ export interface Observers {
 }
 
 /** The handler's methods by the names the A2A v1.0 specification gives them. */
-const A2A_METHODS: Record<string, string> = {
+const A2A_METHODS: Record<Exclude<keyof A2ARequestHandler, 'getAgentCard'>, string> = {
   sendMessage: 'SendMessage',
   sendMessageStream: 'SendStreamingMessage',
   getTask: 'GetTask',
@@ -40,17 +40,16 @@ const A2A_METHODS: Record<string, string> = {
 /** The handler itself when there is nothing to observe with (tracing and metrics off). */
 export function observeHandler(handler: A2ARequestHandler, observers: Observers): A2ARequestHandler {
   if (!observers.metrics && !observers.tracer) return handler;
-  return new Proxy(handler, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
+  return aroundEachCall(handler, {
+    unary(method, params, context, call) {
       // The public card is a static document, served from memory.
-      if (typeof value !== 'function' || property === 'getAgentCard') return value;
-      const method = A2A_METHODS[String(property)] ?? String(property);
-      return (params: unknown, context?: ServerCallContext) => {
-        const call = new ObservedCall(observers, method, params, context);
-        const result: unknown = call.within(() => value.call(target, params, context));
-        return isAsyncGenerator(result) ? call.stream(result) : call.answer(result);
-      };
+      if (method === 'getAgentCard') return call();
+      const observed = new ObservedCall(observers, A2A_METHODS[method], params, context);
+      return observed.answer(observed.within(call));
+    },
+    stream(method, params, context, call) {
+      const observed = new ObservedCall(observers, A2A_METHODS[method], params, context);
+      return observed.stream(observed.within(call));
     },
   });
 }
@@ -92,8 +91,8 @@ class ObservedCall {
     return this.spanContext ? otelContext.with(this.spanContext, work) : work();
   }
 
-  answer(result: unknown): Promise<unknown> {
-    return Promise.resolve(result).then(
+  answer<T>(result: Promise<T>): Promise<T> {
+    return result.then(
       (value) => {
         this.end('ok', value);
         this.observers.metrics?.answered(this.labels, 'ok', this.seconds());
@@ -108,12 +107,12 @@ class ObservedCall {
     );
   }
 
-  async *stream(events: AsyncGenerator<unknown>): AsyncGenerator<unknown> {
+  async *stream<T>(events: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
     const { metrics } = this.observers;
     metrics?.streamOpened(this.labels);
     let outcome = 'ok';
     let failure: unknown;
-    let first: unknown;
+    let first: T | undefined;
     let finished = false;
     try {
       for (;;) {

@@ -7,26 +7,29 @@
  */
 import { ExtensionSupportRequiredError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { isStreaming, refusedStream } from './guarded-handler.js';
+import { aroundEachCall, refusedStream, type UnaryMethod } from './handler-chain.js';
 
 /** Card reads need no extension: that is where a client learns which ones are required. */
-const OPEN_METHODS = new Set<PropertyKey>(['getAgentCard', 'getAuthenticatedExtendedAgentCard']);
+const OPEN_METHODS = new Set<UnaryMethod>(['getAgentCard', 'getAuthenticatedExtendedAgentCard']);
 
 export function requireExtensions(handler: A2ARequestHandler, required: readonly string[]): A2ARequestHandler {
   if (required.length === 0) return handler;
-  return new Proxy(handler, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || OPEN_METHODS.has(property)) return value;
-      return (params: unknown, context?: ServerCallContext) => {
-        const named = new Set(context?.requestedExtensions ?? []);
-        const missing = required.filter((uri) => !named.has(uri));
-        if (missing.length === 0) return value.call(target, params, context);
-        const error = new ExtensionSupportRequiredError(
-          `This agent requires the extension(s) ${missing.join(', ')}: name them in the A2A-Extensions header`,
-        );
-        return isStreaming(String(property)) ? refusedStream(error) : Promise.reject(error);
-      };
+  const refusal = (context: ServerCallContext | undefined) => {
+    const named = new Set(context?.requestedExtensions ?? []);
+    const missing = required.filter((uri) => !named.has(uri));
+    if (missing.length === 0) return undefined;
+    return new ExtensionSupportRequiredError(
+      `This agent requires the extension(s) ${missing.join(', ')}: name them in the A2A-Extensions header`,
+    );
+  };
+  return aroundEachCall(handler, {
+    unary(method, _params, context, call) {
+      const refused = OPEN_METHODS.has(method) ? undefined : refusal(context);
+      return refused ? Promise.reject(refused) : call();
+    },
+    stream(_method, _params, context, call) {
+      const refused = refusal(context);
+      return refused ? refusedStream(refused) : call();
     },
   });
 }
