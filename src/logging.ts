@@ -69,7 +69,7 @@ function isClientMistake(error: unknown): error is A2AError {
 
 /**
  * A refusal that needs an operator, not a fix of the server: a task blocked by a deploy, no worker
- * running (gateway/errors.ts marks them). Logged at warn without a stack: the gateway has logged
+ * running (src/tasks/errors.ts marks them). Logged at warn without a stack: the gateway has logged
  * it already, with the task ID.
  */
 function isDeploymentRefusal(error: unknown): error is A2AError {

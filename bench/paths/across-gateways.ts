@@ -4,7 +4,7 @@
  * it through the second gateway (idle: its feed watches the task without a long-poll of its own),
  * then "approve" through the bench's gateway; the latency runs from sending the reply to the stream
  * seeing working or completed. The second gateway hears of it through the gateways' change bus
- * (src/gateway/task-workflows/change-bus.ts), else its visibility list every 2 s. Interleaved round
+ * (src/tasks/change-bus.ts), else its visibility list every 2 s. Interleaved round
  * by round: the same stream held by the replying gateway itself, and the raw floor of path 4 (one
  * stream on a raw waiting workflow, which bench/raw-fanout.ts watches with a history long-poll).
  */

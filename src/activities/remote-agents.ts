@@ -64,7 +64,7 @@ export function idempotencyHeaders(input: RemoteSendInput | { idempotencyKey?: s
   return input.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: input.idempotencyKey } : {};
 }
 
-/** This gateway's route for pushes about the calling task's remote tasks (src/gateway/remote-pushes.ts). */
+/** This gateway's route for pushes about the calling task's remote tasks (src/gateway/http/remote-pushes.ts). */
 function pushUrlOfThisGateway(): string {
   const callingTask = taskIdOfWorkflow(Context.current().info.workflowExecution?.workflowId ?? '');
   return `${publicUrlFromEnv()}${REMOTE_PUSH_PATH}/${encodeURIComponent(callingTask ?? '')}`;

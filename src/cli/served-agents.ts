@@ -1,4 +1,4 @@
-/** The agents a gateway serves, as its `GET /agents` lists them (gateway/agent-directory.ts). */
+/** The agents a gateway serves, as its `GET /agents` lists them (gateway/cards/agent-directory.ts). */
 import { AGENT_DIRECTORY_PATH, type AgentDirectory } from '../gateway/cards/agent-directory.js';
 import type { GatewayConnection } from './args.js';
 import { CliError, ExitCode } from './errors.js';

@@ -1,7 +1,7 @@
 /**
  * Any task ID works without --agent: a command goes to the gateway's default agent, and when the
  * task is another agent's the gateway answers TaskNotFound naming that agent (to a caller who may
- * see the task; gateway/errors.ts), so the command runs again at that agent's endpoint.
+ * see the task; src/tasks/errors.ts), so the command runs again at that agent's endpoint.
  */
 import { A2AError, isJsonRpcError } from '@a2a-js/sdk/errors';
 import { TASK_AGENT_METADATA } from '../tasks/errors.js';

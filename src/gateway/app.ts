@@ -200,7 +200,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   // Public keys of signed push notifications (see src/push/signing.ts); public like the cards.
   if (pushSigningKey) app.get(PUSH_JWKS_PATH, (_req, res) => void res.json(publicJwks(pushSigningKey)));
-  // Public keys of the signed cards (see card-signing.ts), named by each signature's `jku`.
+  // Public keys of the signed cards (see cards/card-signing.ts), named by each signature's `jku`.
   if (cardSigning) app.get(CARD_JWKS_PATH, (_req, res) => void res.json(cardSigning.jwks));
   app.get('/readyz', (_req, res, next) => {
     health.readiness().then(({ ready, reason }) => {

@@ -26,7 +26,7 @@ export function pushSigningKeyFromEnv(env: NodeJS.ProcessEnv = process.env): JWK
 }
 
 /**
- * A private JWK from `variable` (also the agent cards' key, src/gateway/card-signing.ts), if set;
+ * A private JWK from `variable` (also the agent cards' key, src/gateway/cards/card-signing.ts), if set;
  * one that cannot sign or cannot be published stops the process.
  */
 export function signingKeyFromEnv(variable: string, env: NodeJS.ProcessEnv): JWK | undefined {

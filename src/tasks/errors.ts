@@ -30,7 +30,7 @@ export const TEMPORAL_BUSY_MESSAGE = 'Temporal is busy, retry later';
  * Temporal could not take the call now; clients may retry the same request. An A2AError so that the
  * SDK adapters carry its ErrorInfo (JSON-RPC `error.data`, HTTP+JSON `error.details`) and clients
  * act on the reason, not on the text; the JSON-RPC code stays -32603. The transports answer it
- * 503 + Retry-After or UNAVAILABLE (guarded-handler.ts notes the outcome).
+ * 503 + Retry-After or UNAVAILABLE (src/gateway/a2a/guarded-handler.ts notes the outcome).
  */
 export abstract class TemporalRetryLaterError extends A2AError {
   /** The reason is this gateway's, not one of A2A's: the domain says whose (the SDK types it as A2A's only). */
@@ -61,10 +61,10 @@ export class TemporalBusyError extends TemporalRetryLaterError {
 }
 
 /**
- * The task's workflow task keeps failing (task-workflows/blocked.ts): nothing it is sent applies
+ * The task's workflow task keeps failing (blocked.ts): nothing it is sent applies
  * until a fixed worker runs. On the wire an UnsupportedOperation (JSON-RPC -32004, HTTP 400 and
  * gRPC FAILED_PRECONDITION: the SDK adapters pick both by the error's name), told apart by its
- * ErrorInfo reason; the request metrics count it as `TaskBlocked` (observed-handler.ts).
+ * ErrorInfo reason; the request metrics count it as `TaskBlocked` (src/gateway/a2a/observed-handler.ts).
  */
 export class TaskBlockedError extends UnsupportedOperationError {
   override readonly reason = 'TASK_BLOCKED';
@@ -93,7 +93,7 @@ export function isWorkflowTaskFailedRefusal(error: unknown): boolean {
 /** The google.rpc.ErrorInfo of an answer no worker could take: none polls the task's queue (or version). */
 export const NO_WORKER = { reason: 'NO_WORKER', domain: GATEWAY_ERROR_DOMAIN } as const;
 
-/** No worker runs that could take the task's message: retry once one does (task-workflows/update-watch.ts). */
+/** No worker runs that could take the task's message: retry once one does (update-watch.ts). */
 export class NoWorkerError extends TemporalRetryLaterError {
   override readonly reason = NO_WORKER.reason;
   /** Logged at warn, not as a server fault (logging.ts): a worker needs starting. */

@@ -1,8 +1,11 @@
 /**
- * The gateway's one door to Temporal: every Temporal call the gateway makes to serve A2A — start,
+ * The one door to Temporal for tasks: every Temporal call the gateway makes to serve A2A — start,
  * follow-up and cancel Updates, reads, the event log and its history long-poll, visibility lists,
- * push configs — is in this folder (bar the readiness probe, temporal-health.ts). The rest of the
- * gateway shapes A2A requests and answers and calls these.
+ * push configs — is in this folder (bar the readiness probe, src/gateway/monitoring/temporal-health.ts,
+ * and remote agents' pushes, src/gateway/http/remote-pushes.ts), as are the A2A errors Temporal's
+ * failures become (errors.ts). The gateway shapes A2A requests and answers and calls these; the CLI,
+ * the worker's unblocking and the deploy check use them too. It imports none of them back
+ * (test/unit/door-imports.test.ts).
  */
 export { cancelWorkflow, TaskWorkflows, type Delivery } from './task-workflows.js';
 export { type HistoryChange } from './events.js';

@@ -3,7 +3,7 @@
  * a follow-up message (Update), cancelling (Update, then Temporal's own cancellation), the one
  * rule for an Update a closed workflow refused, and the snapshot query. Reading a task (read.ts),
  * its event log (events.ts, as `events`), the visibility list (visibility.ts, as `list`) and the
- * push configs (push-configs.ts, as `pushConfigs`) are in this folder's other files.
+ * push configs (push-config-store.ts, as `pushConfigs`) are in this folder's other files.
  *
  * Failures reach callers as A2A errors (errors.ts); callers shape A2A requests and answers.
  */

@@ -1,5 +1,5 @@
 /**
- * Unblocking tasks: a task whose workflow task keeps failing (task-workflows/blocked.ts) waits for
+ * Unblocking tasks: a task whose workflow task keeps failing (src/tasks/blocked.ts) waits for
  * Temporal's next retry, whose gap grows (10, 14, 18, 28, 44 s ...), and neither a signal nor an
  * Update makes Temporal retry it sooner (measured). Resetting the workflow to the failed workflow
  * task does: the new run holds the whole history up to it (state, memo, search attributes, the

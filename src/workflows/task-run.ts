@@ -214,7 +214,7 @@ export class TaskRun {
    * FAILED for a failed or rejected task, CANCELED for a canceled one. The TS SDK ends a workflow
    * CANCELED only when Temporal itself asked it to cancel, so an A2A CancelTask is followed by
    * Temporal's cancellation: the gateway requests it once the `cancel` update has completed (see
-   * src/gateway/task-workflows/task-workflows.ts). The update has already stopped the agent's work; here the
+   * src/tasks/task-workflows.ts). The update has already stopped the agent's work; here the
    * workflow stays open until that request arrives, so it cannot close COMPLETED before it. The
    * wait is bounded: if the request never comes (the gateway died in between, or an operator sent
    * the update by hand), the task is still canceled and the workflow ends COMPLETED as before.

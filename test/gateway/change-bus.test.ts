@@ -1,6 +1,6 @@
 /**
  * Across gateways: an answer sent through one gateway wakes the watchers another gateway holds on
- * the waiting task through the gateways' change bus (src/gateway/task-workflows/change-bus.ts), not
+ * the waiting task through the gateways' change bus (src/tasks/change-bus.ts), not
  * at its next visibility list. In process with the lists turned off, then with two real gateway
  * processes. No timing is asserted (benchmarks measure it: `npm run bench -- --paths 9`).
  */

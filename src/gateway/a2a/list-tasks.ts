@@ -1,5 +1,5 @@
 /**
- * ListTasks over Temporal visibility (search attributes; task-workflows/visibility.ts). Visibility
+ * ListTasks over Temporal visibility (search attributes; src/tasks/visibility.ts). Visibility
  * is eventually consistent: a task created a moment ago may be missing for a second or so.
  */
 import { createHash } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Delivers an A2A message to its task: the first message starts the task, a follow-up (one naming
- * its task) reaches the running one (both through task-workflows/). The workflow's validator decides
+ * its task) reaches the running one (both through src/tasks/). The workflow's validator decides
  * whether the task takes it; the Update ID makes a resent message land once.
  */
 import type { Message } from '@a2a-js/sdk';

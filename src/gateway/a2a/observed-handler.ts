@@ -148,7 +148,7 @@ class ObservedCall {
 
   /** What the caller got: ok, an A2A error by name (TaskNotFound, ...), TaskBlocked, TemporalUnavailable, TemporalBusy, NoWorker, ClientGone or Internal. */
   private outcomeOf(error: unknown): string {
-    // On the wire an UnsupportedOperation (errors.ts); counted apart so an operator can alert on it.
+    // On the wire an UnsupportedOperation (src/tasks/errors.ts); counted apart so an operator can alert on it.
     if (error instanceof TaskBlockedError) return 'TaskBlocked';
     if (error instanceof A2AError) return error.name.replace(/Error$/, '');
     if (signalOf(this.context).aborted) return 'ClientGone';

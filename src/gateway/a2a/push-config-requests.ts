@@ -1,6 +1,6 @@
 /**
  * The four A2A push-config methods. Configs live in the task's workflow state (see
- * task-workflows/push-configs.ts), so every gateway instance serves them. Every call reads the task
+ * src/tasks/push-config-store.ts), so every gateway instance serves them. Every call reads the task
  * first as the caller: who may not see the task learns nothing of its configs, and who sees it
  * without owning it (an approver) may not manage them. Nobody reads a config's secrets back.
  */

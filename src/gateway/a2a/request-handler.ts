@@ -2,7 +2,7 @@
  * The A2A request handler of one agent, over Temporal. It keeps no task state: every answer comes
  * from the task's workflow (update, query, result, history), so any gateway instance can serve
  * any task, before and after restarts. It shapes A2A requests and answers; its Temporal calls go
- * through task-workflows/.
+ * through the door to Temporal, src/tasks/.
  */
 import type { Client } from '@temporalio/client';
 import type {
@@ -47,7 +47,7 @@ import { TaskWorkflows, type SubscribableTask, type WaitingTaskWatch } from '../
 export interface TemporalRequestHandlerOptions {
   client: Client;
   agent: AgentDefinition;
-  /** A promise while it is being signed (src/gateway/card-signing.ts). */
+  /** A promise while it is being signed (src/gateway/cards/card-signing.ts). */
   card: AgentCard | Promise<AgentCard>;
   /** Served by GetExtendedAgentCard; absent: ExtendedAgentCardNotConfigured. */
   extendedCard?: AgentCard | Promise<AgentCard>;

@@ -1,7 +1,7 @@
 /**
  * A task's events after a given sequence number, as they happen. The workflow keeps the numbered
- * event log; history long-polling says when to read it again (task-workflows/events.ts), or, while
- * the task waits for input, a visibility list shared by all waiting tasks (waiting-watch.ts). A
+ * event log; history long-polling says when to read it again (src/tasks/events.ts), or, while
+ * the task waits for input, a visibility list shared by all waiting tasks (src/tasks/waiting-watch.ts). A
  * follower's stream ends at the first status event that settles the task (terminal, input-required
  * or auth-required), when the workflow closes, or at once when its signal aborts (the client went away).
  */
@@ -29,7 +29,7 @@ export class TaskEventHub {
     return this.feeds.size;
   }
 
-  /** Tasks waiting for input whose feed has no long-poll of its own now, of all the gateway's agents (see waiting-watch.ts). */
+  /** Tasks waiting for input whose feed has no long-poll of its own now, of all the gateway's agents (see src/tasks/waiting-watch.ts). */
   get waitingFeeds(): number {
     return this.workflows.events.waiting.watched;
   }

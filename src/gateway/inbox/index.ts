@@ -2,7 +2,7 @@
  * The approvals inbox, served by the gateway at /inbox/: pages where the people who answer find the
  * questions waiting for them across agents and answer them. Its API is one more client of the
  * agents' request handlers and of the one visibility listing that says what waits for whom
- * (task-workflows/waiting-for.ts); it holds no state of its own but signed session cookies, and
+ * (src/tasks/waiting-for.ts); it holds no state of its own but signed session cookies, and
  * in Temporal the sign-outs (sign-outs.ts).
  */
 import express, { type NextFunction, type Request, type Response } from 'express';

@@ -5,10 +5,10 @@
  * question answered over A2A or the CLI, a new task's question, a deadline that passed, on any
  * gateway; visibility itself is a second or so behind.
  *
- * Every list is a page of the gateway's one index of waiting questions (task-workflows/
- * waiting-index.ts), which asks visibility only what changed since it last looked. Its first look
- * lists every waiting question (about 1 ms of the dev server's CPU per row: 0.45 s with 1,000
- * waiting; bench/README.md, paths 10 and 11), and so does a look every few minutes. A poller
+ * Every list is a page of the gateway's one index of waiting questions (src/tasks/waiting-index.ts),
+ * which asks visibility only what changed since it last looked. Its first look lists every waiting
+ * question (about 1 ms of the dev server's CPU per row: 0.45 s with 1,000 waiting; bench/README.md,
+ * paths 10 and 11), and so does a look every few minutes. A poller
  * therefore waits at least LIST_COST_FACTOR times its last list's duration before the next: each
  * open list costs the store at most a fifth of its time, and a long list is refreshed less often
  * rather than piling load on Temporal.

@@ -3,7 +3,7 @@
  * cookie copied before its sign-out must be refused everywhere, also by a gateway started since.
  *
  * Why this way. A sign-out is a workflow execution named after the session id, started on a task
- * queue no worker polls (as the change bus, task-workflows/change-bus.ts): it runs no code, and its
+ * queue no worker polls (as the change bus, src/tasks/change-bus.ts): it runs no code, and its
  * existence is the record. Its execution timeout is the session's remaining life, so Temporal
  * closes it when the cookie would have expired anyway, and removes it after the namespace's
  * retention: the records need no cleaning and never outlive their use. Every signed-in request

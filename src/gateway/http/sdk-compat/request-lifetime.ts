@@ -8,7 +8,7 @@
  * being out of reach among them) as an internal one, such a request is answered 503 + Retry-After here
  * (UNAVAILABLE on gRPC: grpc-status.ts). An internal error the adapters raise themselves, outside the
  * request handler (their v0.3 converter's TypeErrors), is answered with its text: here it becomes
- * "Internal error (ref …)" with the text in the log, as the handler's own are (guarded-handler.ts).
+ * "Internal error (ref …)" with the text in the log, as the handler's own are (a2a/guarded-handler.ts).
  *
  * Written against @a2a-js/sdk 1.3.0: `jsonRpcHandler` and `restHandler` never listen for 'close' and
  * iterate the handler's stream until it ends, `grpcService` never listens for 'cancelled',
