@@ -17,6 +17,7 @@ import { echoInFlight, echoSequential } from './paths/echo.js';
 import { statusFanout } from './paths/fanout.js';
 import { hitlResume } from './paths/hitl.js';
 import { idleStreams } from './paths/idle-streams.js';
+import { inboxClick } from './paths/inbox-click.js';
 import { inboxFirstPage } from './paths/inbox-page.js';
 import { listTasks } from './paths/list-tasks.js';
 import { manyWaiting } from './paths/many-waiting.js';
@@ -43,6 +44,7 @@ const PATHS: BenchPath[] = [
   // Only with --many-waiting N.
   manyWaiting,
   inboxFirstPage,
+  inboxClick,
 ];
 
 /** Operations per kind for the machine floor (capped: it runs before every path). */
