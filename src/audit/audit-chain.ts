@@ -44,7 +44,13 @@ export class AuditChains {
   /** The closing line. */
   end(scope: ExportScope): string {
     this.closeChain(undefined);
-    const closing: ClosingLine = { kind: 'end', ...scope, tasks: this.tasks, lines: this.lines, chains: this.chains.digest('hex') };
+    const closing: ClosingLine = {
+      kind: 'end',
+      ...scope,
+      tasks: this.tasks,
+      lines: this.lines,
+      chains: this.chains.digest('hex'),
+    };
     return JSON.stringify(closing);
   }
 

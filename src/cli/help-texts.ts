@@ -166,7 +166,8 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
     ],
   },
   audit: {
-    summary: 'Export and check the record of questions, notices, answers and decisions (a2a-temporal audit COMMAND --help)',
+    summary:
+      'Export and check the record of questions, notices, answers and decisions (a2a-temporal audit COMMAND --help)',
     examples: [
       'a2a-temporal audit export --since 2026-11-01 --until 2026-12-01 --out november.jsonl',
       'a2a-temporal audit verify november.jsonl',

@@ -7,12 +7,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { CompactSign, compactVerify, createLocalJWKSet, errors, importJWK, type JWK } from 'jose';
-import {
-  askingParts,
-  RECEIPT_TYPE,
-  type DecisionFacts,
-  type DecisionReceipt,
-} from '../protocol/receipts.js';
+import { askingParts, RECEIPT_TYPE, type DecisionFacts, type DecisionReceipt } from '../protocol/receipts.js';
 import { publicJwks, signingKeyFromEnv } from '../push/signing.js';
 
 const RECEIPT_SIGNING_KEY_ENV = 'A2A_RECEIPT_SIGNING_KEY';

@@ -5,7 +5,12 @@
  * A worker without a key answers null, and the task carries none.
  */
 import { CancellationScope, proxyActivities } from '@temporalio/workflow';
-import { RECEIPT_ARTIFACT_NAME, RECEIPT_MEDIA_TYPE, SIGN_RECEIPT_ACTIVITY, type DecisionFacts } from '../protocol/receipts.js';
+import {
+  RECEIPT_ARTIFACT_NAME,
+  RECEIPT_MEDIA_TYPE,
+  SIGN_RECEIPT_ACTIVITY,
+  type DecisionFacts,
+} from '../protocol/receipts.js';
 import type { ReplyWait } from './reply-wait.js';
 import { signsReceipts } from './task-patches.js';
 import type { TaskRuntime } from './task-runtime.js';

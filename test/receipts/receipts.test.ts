@@ -127,7 +127,10 @@ describe('with A2A_RECEIPT_SIGNING_KEY', () => {
     expect(refused.err).toMatch(/Audit export refused: line \d+: the chain is broken/);
 
     const edited = join(dir, 'edited.jsonl');
-    writeFileSync(edited, `${lines.map((line, index) => (index === answerLine ? line.replace('alice', 'mallory') : line)).join('\n')}\n`);
+    writeFileSync(
+      edited,
+      `${lines.map((line, index) => (index === answerLine ? line.replace('alice', 'mallory') : line)).join('\n')}\n`,
+    );
     expect((await cli(['audit', 'verify', edited])).code).toBe(6);
   });
 });

@@ -25,7 +25,11 @@ export async function runAuditExport(command: ExportCommand, io: Io): Promise<Ex
   const file = command.out === undefined ? undefined : createWriteStream(command.out);
   try {
     const window = { since: command.since, until, ...(command.agent && { agent: command.agent }) };
-    const { tasks, lines } = await exportAudit(client, window, file ? (line) => writeLine(file, line) : async (line) => io.out(line));
+    const { tasks, lines } = await exportAudit(
+      client,
+      window,
+      file ? (line) => writeLine(file, line) : async (line) => io.out(line),
+    );
     io.err(`Exported ${lines} records of ${tasks} tasks from ${where}${command.out ? ` to ${command.out}` : ''}.`);
     return ExitCode.Ok;
   } catch (error) {

@@ -18,7 +18,9 @@ export async function runReceiptsVerify(command: VerifyCommand, io: Io): Promise
   try {
     const receipt = await verifyReceipt(jws, jwks);
     io.out(JSON.stringify(receipt, null, 2));
-    io.err(`Receipt verified: ${receipt.approver} answered "${receipt.decision}" on task ${receipt.task} at ${receipt.at}.`);
+    io.err(
+      `Receipt verified: ${receipt.approver} answered "${receipt.decision}" on task ${receipt.task} at ${receipt.at}.`,
+    );
     return ExitCode.Ok;
   } catch (error) {
     if (error instanceof ReceiptRefused) throw new CliError(`Receipt refused: ${error.message}`, ExitCode.Refused);
@@ -27,7 +29,8 @@ export async function runReceiptsVerify(command: VerifyCommand, io: Io): Promise
 }
 
 async function loadJwks(source: string): Promise<{ keys: JWK[] }> {
-  const text = URL.canParse(source) && /^https?:/.test(source) ? await fetchText(source) : await readText(source, 'the JWKS');
+  const text =
+    URL.canParse(source) && /^https?:/.test(source) ? await fetchText(source) : await readText(source, 'the JWKS');
   try {
     const jwks = JSON.parse(text) as { keys?: unknown };
     if (Array.isArray(jwks.keys)) return jwks as { keys: JWK[] };

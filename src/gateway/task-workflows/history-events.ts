@@ -75,10 +75,15 @@ export async function* taskHistory(
     let nextPageToken: Uint8Array | undefined;
     let next: string | undefined;
     do {
-      const page = await historyPage(client, { workflowId, runId, wait: false, ...(nextPageToken && { nextPageToken }) }, signal);
+      const page = await historyPage(
+        client,
+        { workflowId, runId, wait: false, ...(nextPageToken && { nextPageToken }) },
+        signal,
+      );
       const events = page.history?.events ?? [];
-      next ??= events.find((event) => event.workflowExecutionContinuedAsNewEventAttributes)
-        ?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+      next ??=
+        events.find((event) => event.workflowExecutionContinuedAsNewEventAttributes)
+          ?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
       if (events.length > 0) yield events;
     } while (nextPageToken);
