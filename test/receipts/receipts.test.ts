@@ -38,9 +38,12 @@ function receiptsOf(task: Task): string[] {
   return (json.artifacts ?? []).filter((a) => a.name === 'decision-receipt').map((a) => a.parts[0]!.text!);
 }
 
+beforeAll(() => {
+  dir = temp.make('a2a-receipts-');
+});
+
 describe('with A2A_RECEIPT_SIGNING_KEY', () => {
   beforeAll(async () => {
-    dir = temp.make('a2a-receipts-');
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     const key = { ...(await exportJWK(privateKey)), kid: 'receipts-1', alg: 'ES256' };
     // Read by the worker's signing activity and the gateway's JWKS route as they start.
@@ -145,7 +148,11 @@ describe('without a signing key', () => {
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(receiptsOf(await client.getTask({ id: asked.id } as never))).toEqual([]);
     expect((await fetch(`${harness.gateway.url}${RECEIPTS_JWKS_PATH}`)).status).toBe(404);
-    const missing = await cli(['receipts', 'verify', join(dir, 'receipt.jws'), '--url', harness.gateway.url]);
+    // Nothing to check a receipt against: said, exit 3 (the gateway's answer).
+    const anyReceipt = join(dir, 'any.jws');
+    writeFileSync(anyReceipt, 'a.b.c');
+    const missing = await cli(['receipts', 'verify', anyReceipt, '--url', harness.gateway.url]);
     expect(missing.code).toBe(3);
+    expect(missing.err).toMatch(/signs no receipts/);
   });
 });
