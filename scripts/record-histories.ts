@@ -7,6 +7,7 @@
  */
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { exportJWK, generateKeyPair } from 'jose';
 import { NativeConnection } from '@temporalio/worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -26,6 +27,9 @@ const ONLY = process.argv.slice(3);
 const TASK_QUEUE = 'record-histories';
 // The push scenario's webhook listens on loopback; the worker's delivery activity reads this.
 process.env.A2A_PUSH_ALLOWED_HOSTS = '127.0.0.1';
+// A throwaway key: the worker's receipt activity signs each decision (only the JWS enters history).
+const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+process.env.A2A_RECEIPT_SIGNING_KEY = JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'record', alg: 'ES256' });
 
 type Scenario = (client: Client) => Promise<WorkflowHandle>;
 
@@ -38,6 +42,18 @@ const scenarios: Record<string, Scenario> = {
     });
     await waitForState(handle, 'input-required');
     await reply(handle, { text: 'approve', responder: 'alice', untilSettled: true });
+    await finalTask(handle);
+    return handle;
+  },
+  async 'receipt-signed'(client) {
+    // Release 10 (task-patches.ts): the answer, given in the inbox, is signed before the agent goes on.
+    const { handle } = await startTask(client, TASK_QUEUE, 'expense-approval', {
+      text: 'Please approve an expense of 120 USD for a team lunch',
+      channel: 'a2a',
+      untilSettled: true,
+    });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'approve', responder: 'alice', channel: 'inbox', untilSettled: true });
     await finalTask(handle);
     return handle;
   },

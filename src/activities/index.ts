@@ -1,8 +1,8 @@
 /**
  * The activities this package itself runs for the task workflow, beside (never over) the project's
  * own: LLM agents' model calls and tool runner, MCP tools, push deliveries, delegation to remote A2A
- * agents, and approver notices. The worker's agents plugin registers them (src/worker/agents-plugin.ts).
- * What an agent's code may call on its own side is the public `a2a-temporal/activity` (src/activity).
+ * agents, approver notices, and decision receipts. The worker's agents plugin registers them
+ * (src/worker/agents-plugin.ts). What an agent's code may call on its own side is the public `a2a-temporal/activity` (src/activity).
  */
 import type { ModelSettings } from '../llm/model-settings.js';
 import type { RemoteAgentConfig } from '../protocol/delegation.js';
@@ -11,6 +11,7 @@ import { createLlmActivities } from './llm.js';
 import { createMcpActivities } from './mcp.js';
 import { createPushActivities } from './push.js';
 import { createDelegationActivities } from './delegation-activities.js';
+import { createReceiptActivities } from './receipts.js';
 
 export interface PackageActivitiesOptions {
   /** The project's activities: the LLM tool runner calls them by name. */
@@ -43,6 +44,8 @@ export function createPackageActivities(options: PackageActivitiesOptions = {}):
       ...createDelegationActivities(options.remoteAgents),
       // Approver notices of waiting questions (src/workflows/approver-notifications.ts).
       ...approverActivities,
+      // Signed receipts of decided questions (src/workflows/decision-receipts.ts).
+      ...createReceiptActivities(),
     },
     close: () => mcp.close(),
   };

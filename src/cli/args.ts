@@ -52,7 +52,17 @@ export type Command =
   | (TaskCommand & ListFilters & { kind: 'tasks list' })
   | (TaskCommand & { kind: 'tasks show'; id: string; historyLength?: number })
   | (TaskCommand & { kind: 'tasks cancel'; id: string; responder?: string })
-  | ({ kind: 'tasks unblock'; id?: string; all: boolean } & TemporalTarget);
+  | ({ kind: 'tasks unblock'; id?: string; all: boolean } & TemporalTarget)
+  | { kind: 'receipts verify'; file: string; jwks?: string; gateway: Pick<GatewayConnection, 'url'> }
+  | ({
+      kind: 'audit export';
+      since: Date;
+      until?: Date;
+      agent?: string;
+      format: 'jsonl';
+      out?: string;
+    } & TemporalTarget)
+  | { kind: 'audit verify'; file: string };
 
 /** How a parse that asked for help ends: `topic` is the command whose help to print ("" for all). */
 class HelpRequest {

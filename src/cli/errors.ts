@@ -27,6 +27,8 @@ export const ExitCode = {
   TaskUnsuccessful: 4,
   /** check-deploy: tasks under way would break on the new code. */
   WouldBreak: 5,
+  /** receipts verify, audit verify: the file was altered, cut, or not signed by the key. */
+  Refused: 6,
   /** Ctrl+C (128 + SIGINT, the shell convention); a task being followed keeps running. */
   Interrupted: 130,
 } as const;
@@ -43,6 +45,7 @@ export const EXIT_CODES_HELP = [
   '       task not found), unknown agent, unexpected response; setup: Temporal refused',
   '    4  send/reply: the task ended failed, rejected or canceled',
   '    5  check-deploy: tasks under way would break on the new code',
+  '    6  receipts verify, audit verify: refused (altered, cut short, or not signed by the key)',
   '  130  interrupted with Ctrl+C while following a task (the task keeps running)',
 ];
 

@@ -152,6 +152,41 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
     summary: 'Resume a paused scheduled task',
     examples: ['a2a-temporal schedules resume daily-report'],
   },
+  receipts: {
+    summary: 'Check signed decision receipts (a2a-temporal receipts COMMAND --help for details)',
+    examples: ['a2a-temporal receipts verify receipt.jws --jwks receipts-jwks.json'],
+  },
+  'receipts verify': {
+    summary: "Check a decision receipt's signature and print what it says",
+    details:
+      "FILE holds the compact JWS of a task's decision-receipt artifact (A2A_RECEIPT_SIGNING_KEY on the workers signs them). With --jwks FILE the check is offline; with --jwks URL, or without it, the keys come from the gateway that serves them. Prints the receipt's fields and exits 0 when the signature and the payload check out; exits 6 with the reason when not (one byte changed is enough).",
+    examples: [
+      'a2a-temporal receipts verify receipt.jws --jwks receipts-jwks.json',
+      'a2a-temporal receipts verify receipt.jws --url https://agents.example.com',
+    ],
+  },
+  audit: {
+    summary:
+      'Export and check the record of questions, notices, answers and decisions (a2a-temporal audit COMMAND --help)',
+    examples: [
+      'a2a-temporal audit export --since 2026-11-01 --until 2026-12-01 --out november.jsonl',
+      'a2a-temporal audit verify november.jsonl',
+    ],
+  },
+  'audit export': {
+    summary: 'Write every question, notice, answer and decision (with receipts) between two times, from Temporal',
+    details:
+      "Lists the task workflows open at some point of the window (Temporal visibility), reads each task's history page by page (continue-as-new runs included) and writes one JSON record per line: what happened, when, who, and by which channel. Each task's lines are chained with SHA-256 (`prev`: the hash of the task's previous line) and the file ends with a line that sums up the chains, so audit verify detects a line removed or edited. Reaches Temporal with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS* (flags win), as setup does; only reads.",
+    examples: [
+      'a2a-temporal audit export --since 2026-11-01 --until 2026-12-01 --out november.jsonl',
+      'a2a-temporal audit export --since 2026-11-27T00:00Z --agent purchase-approval',
+    ],
+  },
+  'audit verify': {
+    summary: "Check an audit export's hash chains: no line removed, added or edited",
+    details: 'Exits 0 when every chain and the closing line check out; 6 with the first line that does not.',
+    examples: ['a2a-temporal audit verify november.jsonl'],
+  },
   'schedules trigger': {
     summary: 'Run a scheduled task now, once (its overlap policy applies)',
     details: 'Prints the ID of the task the run started, once Temporal has started it.',

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { RequestOptions } from '@a2a-js/sdk/client';
-import { IDEMPOTENCY_KEY_HEADER } from '../protocol/contract.js';
+import { CLIENT_METADATA, IDEMPOTENCY_KEY_HEADER } from '../protocol/contract.js';
 import type { Content } from './args.js';
 
 export interface MessageTarget {
@@ -33,7 +33,8 @@ export function sendRequest(
       parts,
       ...(target.taskId && { taskId: target.taskId }),
       ...(target.contextId && { contextId: target.contextId }),
-      ...(target.responder && { metadata: { responder: target.responder } }),
+      // The gateway records the CLI as the channel of an answer (decision receipts, the audit).
+      metadata: { [CLIENT_METADATA]: 'cli', ...(target.responder && { responder: target.responder }) },
     },
   });
 }

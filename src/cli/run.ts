@@ -10,6 +10,8 @@ import { runDev, runGateway, runWorker } from './commands/serve.js';
 import { runInit } from './commands/init.js';
 import { runSend } from './commands/send.js';
 import { runSchedules } from './commands/schedules.js';
+import { runReceiptsVerify } from './commands/receipts.js';
+import { runAuditExport, runAuditVerify } from './commands/audit.js';
 import { runTasksUnblock } from './commands/unblock.js';
 import { runSetup } from './commands/setup.js';
 import { runTasksCancel, runTasksList, runTasksShow } from './commands/tasks.js';
@@ -67,6 +69,12 @@ async function dispatch(command: Command, io: Io): Promise<ExitCode> {
       return runCheckDeploy(command, io);
     case 'inbox':
       return runInbox(command, io);
+    case 'receipts verify':
+      return runReceiptsVerify(command, io);
+    case 'audit export':
+      return runAuditExport(command, io);
+    case 'audit verify':
+      return runAuditVerify(command, io);
   }
 }
 

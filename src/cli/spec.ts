@@ -131,12 +131,37 @@ const COMMAND_LINE = {
   ],
   'schedules resume': [SCHEDULE, ...TEMPORAL],
   'schedules trigger': [SCHEDULE, ...TEMPORAL],
+  receipts: [],
+  'receipts verify': [
+    new Argument('<FILE>', "A receipt: the compact JWS a task's decision-receipt artifact holds").argParser(
+      nonEmpty('FILE'),
+    ),
+    new Option(
+      '--jwks <URL|FILE>',
+      "The signer's public keys: a JWKS file or URL (default: the gateway's, URL/.well-known/a2a-temporal/receipts-jwks.json)",
+    ),
+    GATEWAY[0]!,
+  ],
+  audit: [],
+  'audit export': [
+    new Option('--since <TIME>', 'Records from this time on (ISO 8601, e.g. 2026-11-01 or 2026-11-01T08:00Z)')
+      .argParser(parseTime('--since'))
+      .makeOptionMandatory(),
+    new Option('--until <TIME>', 'Records before this time (default: now)').argParser(parseTime('--until')),
+    LIST_AGENT_OPTION,
+    new Option('--format <FORMAT>', 'Output format: one JSON record per line').choices(['jsonl']).default('jsonl'),
+    new Option('--out <FILE>', 'Write to FILE (default: stdout)'),
+    ...TEMPORAL,
+  ],
+  'audit verify': [
+    new Argument('<FILE>', 'An audit export (jsonl) to check for removed or altered lines').argParser(nonEmpty('FILE')),
+  ],
 } satisfies Record<string, (Argument | Option)[]>;
 
 export type CommandId = keyof typeof COMMAND_LINE;
 
 /** The commands that only name others (`tasks list`, `schedules pause`). */
-const GROUPS: string[] = ['tasks', 'schedules'];
+const GROUPS: string[] = ['tasks', 'schedules', 'receipts', 'audit'];
 
 /**
  * The whole command line, built afresh for each parse (commander keeps parsed values on it). Help
@@ -243,6 +268,14 @@ function integer(option: string, min: number, max = Number.MAX_SAFE_INTEGER): (r
     const value = Number(raw);
     if (/^\d+$/.test(raw.trim()) && Number.isSafeInteger(value) && value >= min && value <= max) return value;
     throw new UsageError(`${option} must be an integer ${range} (got "${raw}")`);
+  };
+}
+
+function parseTime(option: string): (raw: string) => Date {
+  return (raw) => {
+    const time = new Date(raw.trim());
+    if (raw.trim() && !Number.isNaN(time.getTime())) return time;
+    throw new UsageError(`${option} must be an ISO 8601 time, e.g. 2026-11-01 or 2026-11-01T08:00:00Z (got "${raw}")`);
   };
 }
 

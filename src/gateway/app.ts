@@ -17,6 +17,7 @@ import type { AgentDefinition } from '../workflows/agent-api.js';
 import { publicJwks, pushSigningKeyFromEnv, PUSH_JWKS_PATH } from '../push/signing.js';
 import { buildAgentCards } from './cards/agent-card.js';
 import { CARD_JWKS_PATH, cardSigningFromEnv } from './cards/card-signing.js';
+import { RECEIPTS_JWKS_PATH, receiptsJwks } from '../receipts/receipts.js';
 import { agentDirectory, AGENT_DIRECTORY_PATH } from './cards/agent-directory.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import type { RateLimit } from './auth/rate-limit.js';
@@ -150,6 +151,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   const handlers = new Map<string, TemporalRequestHandler>();
   const pushSigningKey = pushSigningKeyFromEnv();
   const cardSigning = cardSigningFromEnv(`${base}${CARD_JWKS_PATH}`);
+  const receiptKeys = receiptsJwks();
   const signed = (card: AgentCard) => (cardSigning ? cardSigning.sign(card) : card);
   // One for all the agents: one visibility list every 2 s and one listener of the other gateways.
   const waitingTasks = new WaitingTaskWatch(options.client, { changeBusTaskQueue: taskQueueOf(options) });
@@ -202,6 +204,8 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   if (pushSigningKey) app.get(PUSH_JWKS_PATH, (_req, res) => void res.json(publicJwks(pushSigningKey)));
   // Public keys of the signed cards (see cards/card-signing.ts), named by each signature's `jku`.
   if (cardSigning) app.get(CARD_JWKS_PATH, (_req, res) => void res.json(cardSigning.jwks));
+  // Public keys of the workers' decision receipts (see src/receipts/receipts.ts): `receipts verify --jwks` reads them.
+  if (receiptKeys) app.get(RECEIPTS_JWKS_PATH, (_req, res) => void res.json(receiptKeys));
   app.get('/readyz', (_req, res, next) => {
     health.readiness().then(({ ready, reason }) => {
       if (ready) return void res.json({ status: 'ready' });

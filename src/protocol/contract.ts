@@ -57,6 +57,8 @@ export interface IncomingMessage {
   agent?: string;
   /** Set by the gateway when authentication is on: the first message's caller owns the task. Absent: an operator. */
   caller?: Caller;
+  /** Set by the gateway: the way the message came (absent: typed into Temporal by an operator). */
+  channel?: AnswerChannel;
   /** The sender waits for the answer: the update returns once the task settles, with `settled` set. */
   untilSettled?: boolean;
   /** SendMessage's `taskPushNotificationConfig`: stored before the message's first event. */
@@ -171,6 +173,16 @@ export interface PendingQuestion {
  * mail or a chat message showed never lands on the next question the agent asked meanwhile.
  */
 export const ANSWERS_QUESTION_METADATA = 'a2a-temporal/answers';
+
+/**
+ * How an answer reached the task: an A2A client, the a2a-temporal CLI (an A2A client that says so
+ * in CLIENT_METADATA), the inbox, an email answer link, a Slack button; `temporal` for an operator's
+ * Update sent to Temporal directly (the UI, `temporal workflow update`).
+ */
+export type AnswerChannel = 'a2a' | 'cli' | 'inbox' | 'email' | 'slack' | 'temporal';
+
+/** Message metadata by which the a2a-temporal CLI names itself (the channel `cli`); other clients leave it out. */
+export const CLIENT_METADATA = 'a2a-temporal/client';
 
 /** A responders entry that names a group rather than a principal. */
 export const GROUP_PREFIX = 'group:';

@@ -4,22 +4,17 @@
  * when to read it again, a long-poll of the workflow's history (`waitNewEvent`), so the gateway
  * never polls queries on a timer.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../protocol/contract.js';
 import { abortable } from './abortable.js';
-import { isTemporalBusy } from './errors.js';
 import { decodeMemo } from './decode-memo.js';
-import { isCloseEvent, type HistoryEvent } from './history-events.js';
+import { historyPage, isCloseEvent, type HistoryEvent } from './history-events.js';
 import { taskWorkflow, type HistoryPosition } from './read.js';
 import { WaitingTaskWatch } from './waiting-watch.js';
 
 /** Attempts of one event-log query (see `since`). */
 const QUERY_ATTEMPTS = 3;
-/** The first pause after Temporal refused a history long poll as busy, and the longest. */
-const BUSY_PAUSE_MS = 1_000;
-const BUSY_PAUSE_MAX_MS = 10_000;
 
 export class TaskEventLog {
   /** Learns of changes to tasks waiting for input without a long-poll each (see waiting-watch.ts). */
@@ -213,30 +208,18 @@ export class HistoryWatcher {
     }
   }
 
-  /**
-   * The next page of history, long-polled. Each long poll takes one of the namespace's concurrent
-   * long polls (1,200 per Temporal frontend by default); one refused as over that limit
-   * (RESOURCE_EXHAUSTED) is asked again after a pause, so the stream waits for a free one rather
-   * than ending. The pause grows to BUSY_PAUSE_MAX_MS, spread at random so refused streams do not
-   * come back all at once.
-   */
-  private async page() {
-    for (let refused = 0; ; refused++) {
-      try {
-        return await abortable(this.client, this.signal, () =>
-          this.client.workflowService.getWorkflowExecutionHistory({
-            namespace: this.client.options.namespace,
-            execution: { workflowId: this.workflowId, ...(this.runId && { runId: this.runId }) },
-            waitNewEvent: true,
-            ...(this.nextPageToken && { nextPageToken: this.nextPageToken }),
-          }),
-        );
-      } catch (error) {
-        if (!isTemporalBusy(error) || this.signal.aborted) throw error;
-        const pause = Math.min(BUSY_PAUSE_MS * 2 ** refused, BUSY_PAUSE_MAX_MS);
-        await sleep(pause * (0.5 + Math.random() / 2), undefined, { signal: this.signal });
-      }
-    }
+  /** The next page of history, long-polled. */
+  private page() {
+    return historyPage(
+      this.client,
+      {
+        workflowId: this.workflowId,
+        ...(this.runId && { runId: this.runId }),
+        ...(this.nextPageToken && { nextPageToken: this.nextPageToken }),
+        wait: true,
+      },
+      this.signal,
+    );
   }
 }
 

@@ -4,11 +4,13 @@
  * push configs — is in this folder (bar the readiness probe, src/gateway/monitoring/temporal-health.ts,
  * and remote agents' pushes, src/gateway/http/remote-pushes.ts), as are the A2A errors Temporal's
  * failures become (errors.ts). The gateway shapes A2A requests and answers and calls these; the CLI,
- * the worker's unblocking and the deploy check use them too. It imports none of them back
+ * the worker's unblocking, the deploy check and the audit export (src/audit) use them too. It imports none of them back
  * (test/unit/door-imports.test.ts).
  */
 export { cancelWorkflow, TaskWorkflows, type Delivery } from './task-workflows.js';
 export { type HistoryChange } from './events.js';
+export { decodeMemo } from './decode-memo.js';
+export { taskHistory, type HistoryEvent } from './history-events.js';
 export { type HistoryPosition, type SubscribableTask } from './read.js';
 export { quote, waitingQuestions } from './visibility.js';
 export { WaitingTaskWatch } from './waiting-watch.js';

@@ -17,7 +17,8 @@
 import { condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { toJSONSchema, type ZodType } from 'zod';
-import type { PendingQuestion } from '../protocol/contract.js';
+import type { AnswerChannel, PendingQuestion } from '../protocol/contract.js';
+import { askingParts } from '../protocol/receipts.js';
 import type { JsonObject, WirePart } from '../protocol/wire.js';
 import {
   AgentFailure,
@@ -28,6 +29,7 @@ import {
   type Reply,
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
+import { signDecision } from './decision-receipts.js';
 import { agentMessage, type TaskRuntime } from './task-runtime.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
@@ -49,6 +51,8 @@ export interface ReplyWaitOptions {
 export interface ReplyWait extends Omit<ReplyWaitOptions, 'onDeadline' | 'withdrawn'> {
   readonly question: PendingQuestion;
   reply?: Reply;
+  /** How and when the reply came (a decision receipt says so). */
+  answered?: { by: string; channel: AnswerChannel; at: string };
 }
 
 /** Asks `question` and waits for its reply, or its deadline's outcome. */
@@ -74,9 +78,7 @@ export function waitForReplyUnlessWithdrawn(
     // A question resumed after continue-as-new is the one the task kept, with the deadline it was asked with.
     const wait: ReplyWait = { ...options, question: resumed && record.pending ? record.pending : question };
     if (!resumed) {
-      const message = agentMessage(runtime, question.prompt);
-      if (question.details) message.parts.push({ data: question.details });
-      runtime.askQuestion(question, message);
+      runtime.askQuestion(question, { ...agentMessage(runtime, question.prompt), parts: askingParts(question) });
     }
     runtime.startWaiting(wait);
     try {
@@ -89,7 +91,10 @@ export function waitForReplyUnlessWithdrawn(
           : await condition(ended, Math.max(remaining, 1), {
               summary: `deadline: ${uiText(prompt.slice(0, 60))}`,
             });
-      if (answered && wait.reply) return wait.reply;
+      if (answered && wait.reply) {
+        await signDecision(runtime, wait);
+        return wait.reply;
+      }
       if (answered) return undefined;
       return deadlinePassed(runtime, onDeadline ?? { kind: 'fail' });
     } finally {

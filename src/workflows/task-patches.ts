@@ -70,6 +70,9 @@ const RELEASES = [
   // 9: the A2AAskedAt search attribute (when the waiting question was asked). Only tasks that start
   // on it write it: a task of an earlier release never needs the attribute registered.
   'asked-at-search-attribute',
+  // 10: each answer that decides a question gets a signed receipt (decision-receipts.ts), made by an
+  // activity before the agent goes on; a task of an earlier release schedules no such activity.
+  'signed-receipts',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -140,4 +143,9 @@ export function asksAtStepLimit(): boolean {
 /** Release 9: the A2AAskedAt search attribute follows the pending question. */
 export function recordsAskedAt(): boolean {
   return release >= 9;
+}
+
+/** Release 10: an answer that decides a question is signed into a receipt the task carries. */
+export function signsReceipts(): boolean {
+  return release >= RELEASES.indexOf('signed-receipts') + 1;
 }

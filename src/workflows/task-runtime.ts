@@ -32,6 +32,7 @@ import {
   SUMMARY_MEMO,
   taskQuery,
   type ActivityRetrying,
+  type AnswerChannel,
   type AuthCompletion,
   type CancelRequest,
   type IncomingMessage,
@@ -278,7 +279,7 @@ export class TaskRuntime {
         if (this.heldUntilWaiting()) await this.acceptResumedReply(() => this.validateAuthCompletion(completion));
         const by = completion?.caller?.id ?? (typeof completion?.by === 'string' ? completion.by : 'auth-callback');
         const data = completion?.data;
-        this.deliver({ ...emptyReply(), data, value: data, responder: by }, by);
+        this.deliver({ ...emptyReply(), data, value: data, responder: by }, by, 'temporal');
         return this.record.header();
       },
       {
@@ -561,7 +562,7 @@ export class TaskRuntime {
     } else {
       const value = this.replyWait?.schema ? this.replyWait.schema.parse(user.data) : user.data;
       if (incoming.caller) this.record.addParticipant(incoming.caller.id);
-      this.deliver({ ...user, value, timedOut: false }, responder ?? 'user');
+      this.deliver({ ...user, value, timedOut: false }, responder ?? 'user', incoming.channel ?? 'temporal');
     }
     return { ...this.headerAnswer(), lastSeq, duplicate: false };
   }
@@ -622,9 +623,10 @@ export class TaskRuntime {
   }
 
   /** Hands the reply to the waiting question; the task is working again from this moment. */
-  private deliver(reply: Reply, by: string): void {
+  private deliver(reply: Reply, by: string, channel: AnswerChannel): void {
     if (!this.replyWait) return;
     this.replyWait.reply = reply;
+    this.replyWait.answered = { by, channel, at: new Date().toISOString() };
     this.changeState('working', { by });
   }
 

@@ -5,7 +5,7 @@
  */
 import type { Message } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { Caller, IncomingMessage } from '../../protocol/contract.js';
+import type { AnswerChannel, Caller, IncomingMessage } from '../../protocol/contract.js';
 import { messageProblem } from '../../protocol/message-checks.js';
 import type { PushConfig } from '../../protocol/push.js';
 import { toIncoming } from './convert.js';
@@ -13,7 +13,7 @@ import type { Delivery, TaskWorkflows } from '../../tasks/index.js';
 
 /**
  * `caller`: the authenticated principal (owner of a new task); `responder`: who answers, for the
- * timeline; `idempotencyKey`: names the task a first message starts, so a retry finds it again.
+ * timeline; `channel`: the way it came, for receipts; `idempotencyKey`: names the task a first message starts, so a retry finds it again.
  */
 export async function deliverMessage(
   workflows: TaskWorkflows,
@@ -21,6 +21,7 @@ export async function deliverMessage(
   from: {
     responder: string | undefined;
     caller: Caller | undefined;
+    channel: AnswerChannel;
     untilSettled?: boolean;
     idempotencyKey?: string;
     pushConfig?: PushConfig;
@@ -30,6 +31,7 @@ export async function deliverMessage(
   const incoming: IncomingMessage = {
     ...toIncoming(message, from.responder),
     agent: workflows.agent,
+    channel: from.channel,
     ...(from.caller && { caller: from.caller }),
     ...(from.untilSettled && { untilSettled: true }),
     ...(from.pushConfig && { pushConfig: from.pushConfig }),

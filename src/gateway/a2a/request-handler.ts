@@ -40,7 +40,7 @@ import { listTasks } from './list-tasks.js';
 import { deliverMessage } from './message-sender.js';
 import { PushConfigs, toSdkPushConfig } from './push-config-requests.js';
 import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../../push/url-policy.js';
-import { callerOf, idempotencyKeyOf, responderOf, signalOf } from '../http/request-context.js';
+import { callerOf, channelOf, idempotencyKeyOf, responderOf, signalOf } from '../http/request-context.js';
 import { TaskEventHub } from './task-events.js';
 import { TaskWorkflows, type SubscribableTask, type WaitingTaskWatch } from '../../tasks/index.js';
 
@@ -254,6 +254,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     const from = {
       responder,
       caller: callerOf(context),
+      channel: channelOf(context, params.message.metadata),
       untilSettled: options.untilSettled ?? false,
       ...(idempotencyKey !== undefined && { idempotencyKey }),
       ...(pushConfig && { pushConfig }),

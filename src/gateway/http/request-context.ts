@@ -6,7 +6,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { ServerCallContext, User } from '@a2a-js/sdk/server';
 import { status as grpcStatus, type ServiceError } from '@grpc/grpc-js';
-import { IDEMPOTENCY_KEY_HEADER, type Caller } from '../../protocol/contract.js';
+import { CLIENT_METADATA, IDEMPOTENCY_KEY_HEADER, type AnswerChannel, type Caller } from '../../protocol/contract.js';
 import { AuthenticationError, AuthUnavailableError, type Authenticator } from '../auth/authenticator.js';
 import { logger } from '../../logging.js';
 import type { Principal } from '../auth/principal.js';
@@ -181,4 +181,17 @@ export function responderOf(context: ServerCallContext | undefined, metadata: Re
   if (user instanceof GatewayUser && !user.mayClaimName) return undefined;
   const claimed = metadata?.['responder'];
   return typeof claimed === 'string' && claimed.length > 0 ? claimed : undefined;
+}
+
+/**
+ * The way a message came, for decision receipts and the audit: the gateway's own transports and
+ * pages say it; over A2A, the a2a-temporal CLI names itself in the message's metadata.
+ */
+export function channelOf(
+  context: ServerCallContext | undefined,
+  metadata: Record<string, unknown> | undefined,
+): AnswerChannel {
+  const transport = transportOf(context);
+  if (transport === 'inbox' || transport === 'slack' || transport === 'email') return transport;
+  return metadata?.[CLIENT_METADATA] === 'cli' ? 'cli' : 'a2a';
 }
