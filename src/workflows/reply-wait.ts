@@ -29,6 +29,8 @@ import {
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
 import { agentMessage, type TaskRuntime } from './task-runtime.js';
+import { withDeputies } from './question-deputies.js';
+import { questionExpired } from './approval-metrics.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 
@@ -72,11 +74,12 @@ export function waitForReplyUnlessWithdrawn(
   const { record } = runtime;
   return journal.step('ask', async (resumed): Promise<Reply | undefined> => {
     // A question resumed after continue-as-new is the one the task kept, with the deadline it was asked with.
-    const wait: ReplyWait = { ...options, question: resumed && record.pending ? record.pending : question };
+    const asked = resumed ? (record.pending ?? question) : await withDeputies(question, record.requester);
+    const wait: ReplyWait = { ...options, question: asked };
     if (!resumed) {
       const message = agentMessage(runtime, question.prompt);
       if (question.details) message.parts.push({ data: question.details });
-      runtime.askQuestion(question, message);
+      runtime.askQuestion(asked, message);
     }
     runtime.startWaiting(wait);
     try {
@@ -91,6 +94,7 @@ export function waitForReplyUnlessWithdrawn(
             });
       if (answered && wait.reply) return wait.reply;
       if (answered) return undefined;
+      questionExpired(wait.question);
       return deadlinePassed(runtime, onDeadline ?? { kind: 'fail' });
     } finally {
       runtime.stopWaiting();

@@ -41,6 +41,9 @@ export const PATCH = {
 
 type FoldedPatch = (typeof PATCH)[keyof typeof PATCH];
 
+/** The release marker of deputies (approval policies: delegation of authority). */
+const DEPUTIES_RELEASE = 'approval-deputies';
+
 /** The release markers, oldest first; a new workflow records the last. */
 const RELEASES = [
   // 1: every PATCH, and each activation's upserts coalesced.
@@ -70,6 +73,11 @@ const RELEASES = [
   // 9: the A2AAskedAt search attribute (when the waiting question was asked). Only tasks that start
   // on it write it: a task of an earlier release never needs the attribute registered.
   'asked-at-search-attribute',
+  // A question's deputies come from the approver directory when it opens (an activity; the
+  // directory's hash kept in the question), may answer for their approver within their window, and
+  // are told of it; a task of an earlier release schedules no such activity. Planned as release 12
+  // (releases 10 and 11 come from work in parallel): its checks find it by name, not by number.
+  DEPUTIES_RELEASE,
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -140,4 +148,9 @@ export function asksAtStepLimit(): boolean {
 /** Release 9: the A2AAskedAt search attribute follows the pending question. */
 export function recordsAskedAt(): boolean {
   return release >= 9;
+}
+
+/** Release 12 (by name): a question's deputies are resolved when it opens and may answer within their window. */
+export function resolvesDeputies(): boolean {
+  return release > RELEASES.indexOf(DEPUTIES_RELEASE);
 }
