@@ -16,7 +16,7 @@ export function questionAnswered(question: PendingQuestion): void {
   if (question.kind !== 'input') return;
   const seconds = Math.max(0, (Date.now() - Date.parse(question.askedAt)) / 1000);
   metricMeter
-    .createHistogram(APPROVAL_METRICS.decision, 'float', 's', 'Time from a question to its answer, by agent and group')
+    .createHistogram(APPROVAL_METRICS.decision, 'float', 'seconds', 'Time from a question to its answer, by agent and group')
     .record(seconds, labels(question));
 }
 
