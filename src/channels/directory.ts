@@ -40,14 +40,7 @@ export interface ApproverEntry {
   /** A Slack user ID (U0123ABCD), for the Slack channel. */
   slack?: string;
   /** Who may answer for this principal while away: `from` and `until` are dates (UTC, both days included) or ISO times. */
-  delegates?: Delegate[];
-}
-
-/** One delegation of authority: `to` answers for the principal during the window. */
-export interface Delegate {
-  to: string;
-  from?: string;
-  until?: string;
+  delegates?: Array<{ to: string; from?: string; until?: string }>;
 }
 
 /**
@@ -106,7 +99,10 @@ export function parseDirectory(value: unknown, source: string): ApproverDirector
   for (const [principal, entry] of Object.entries(parsed.data.principals)) {
     // A deputy is a person: a group would let every member act for the principal.
     const group = entry.delegates?.find((delegate) => delegate.to.startsWith(GROUP_PREFIX));
-    if (group) throw new ConfigError(`The approver directory ${source}: ${principal} delegates to ${group.to}; name a principal`);
+    if (group)
+      throw new ConfigError(
+        `The approver directory ${source}: ${principal} delegates to ${group.to}; name a principal`,
+      );
   }
   return parsed.data;
 }

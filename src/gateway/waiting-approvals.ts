@@ -43,7 +43,10 @@ export class WaitingApprovals {
 
   private async list(now: number): Promise<Map<string, AgentApprovals>> {
     const byAgent = new Map(
-      this.agents.map((agent): [string, AgentApprovals] => [agent, { waiting: 0, pastDeadline: 0, pastHalfDeadline: 0 }]),
+      this.agents.map((agent): [string, AgentApprovals] => [
+        agent,
+        { waiting: 0, pastDeadline: 0, pastHalfDeadline: 0 },
+      ]),
     );
     for await (const { agent, since, deadline } of waitingQuestions(this.client, this.taskQueue)) {
       const approvals = byAgent.get(agent);

@@ -16,7 +16,12 @@ export function questionAnswered(question: PendingQuestion): void {
   if (question.kind !== 'input') return;
   const seconds = Math.max(0, (Date.now() - Date.parse(question.askedAt)) / 1000);
   metricMeter
-    .createHistogram(APPROVAL_METRICS.decision, 'float', 'seconds', 'Time from a question to its answer, by agent and group')
+    .createHistogram(
+      APPROVAL_METRICS.decision,
+      'float',
+      'seconds',
+      'Time from a question to its answer, by agent and group',
+    )
     .record(seconds, labels(question));
 }
 
@@ -24,6 +29,10 @@ export function questionAnswered(question: PendingQuestion): void {
 export function questionExpired(question: PendingQuestion): void {
   if (question.kind !== 'input') return;
   metricMeter
-    .createCounter(APPROVAL_METRICS.expired, undefined, 'Questions whose deadline passed unanswered, by agent and group')
+    .createCounter(
+      APPROVAL_METRICS.expired,
+      undefined,
+      'Questions whose deadline passed unanswered, by agent and group',
+    )
     .add(1, labels(question));
 }

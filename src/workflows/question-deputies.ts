@@ -5,11 +5,7 @@
  */
 import { log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { PendingQuestion } from '../protocol/contract.js';
-import {
-  RESOLVE_DEPUTIES_ACTIVITY,
-  type ResolveDeputiesInput,
-  type ResolvedDeputies,
-} from '../protocol/deputies.js';
+import { RESOLVE_DEPUTIES_ACTIVITY, type ResolveDeputiesInput, type ResolvedDeputies } from '../protocol/deputies.js';
 import { reasonOf } from './activity-failures.js';
 import { resolvesDeputies } from './task-patches.js';
 

@@ -572,7 +572,10 @@ export class TaskRuntime {
         question && !isDirectResponder(question, incoming.caller, incoming.responder)
           ? actingFor(question, responder)
           : undefined;
-      this.deliver({ ...user, value, timedOut: false, ...(deputyFor && { actingFor: deputyFor }) }, responder ?? 'user');
+      this.deliver(
+        { ...user, value, timedOut: false, ...(deputyFor && { actingFor: deputyFor }) },
+        responder ?? 'user',
+      );
       if (question) questionAnswered(question);
     }
     return { ...this.headerAnswer(), lastSeq, duplicate: false };

@@ -27,8 +27,13 @@ const directory: ApproverDirectory = {
     carol: { delegates: [{ to: 'dave', ...NOW }] },
     // Frank stands in for erin only from an hour from now.
     erin: { delegates: [{ to: 'frank', from: at(HOUR), until: at(2 * HOUR) }] },
-    // Alice stands in for gina, but never on alice's own request.
-    gina: { delegates: [{ to: 'alice', ...NOW }] },
+    // Alice and harry stand in for gina, but alice never on her own request.
+    gina: {
+      delegates: [
+        { to: 'alice', ...NOW },
+        { to: 'harry', ...NOW },
+      ],
+    },
   },
   groups: {},
 };
@@ -146,7 +151,7 @@ describe('deputies', () => {
 
   it('never answer their own request', async () => {
     const task = await asked('alice', ['gina']);
-    expect(task.metadata.pendingQuestion.deputies).toBeUndefined();
+    expect(task.metadata.pendingQuestion.deputies.map((deputy: any) => deputy.to)).toEqual(['harry']);
     expect((await answer(task.id, 'alice')).error?.message).toMatch(/Only gina may answer this question, not alice/);
   });
 });

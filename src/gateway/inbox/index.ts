@@ -120,10 +120,13 @@ function apiRouter(options: InboxOptions, identity: IdentityOptions, agents: rea
   router.get('/tasks/:agent/:taskId', (req, res, next) => {
     const { agent, taskId } = req.params as { agent: string; taskId: string };
     const caller = callerOf(res);
-    tasks.read(req, caller, agent, taskId).then((task) => {
-      if (options.metrics) viewedBy(options.metrics, agent, task, caller);
-      res.json({ task });
-    }, failed(res, next));
+    tasks.read(req, caller, agent, taskId).then(
+      (task) => {
+        if (options.metrics) viewedBy(options.metrics, agent, task, caller);
+        res.json({ task });
+      },
+      failed(res, next),
+    );
   });
   router.post('/tasks/:agent/:taskId/reply', checkCsrf(identity), (req, res, next) => {
     const { agent, taskId } = req.params as { agent: string; taskId: string };

@@ -92,11 +92,7 @@ export function rowOf(summary: WireTask): WaitingQuestionRow | undefined {
  * questions listed to a caller: a question naming nobody is its owner's (one without an owner, asked
  * without authentication, is listed to no signed-in caller).
  */
-export function mayAnswer(
-  question: PendingQuestion,
-  askedBy: string | undefined,
-  caller: Caller | undefined,
-): boolean {
+export function mayAnswer(question: PendingQuestion, askedBy: string | undefined, caller: Caller | undefined): boolean {
   if (!caller) return true;
   const { responders, notByRequester } = question;
   if (!responders) return askedBy === caller.id;
