@@ -166,6 +166,26 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'deputy-answered'(client) {
+    // Release 12 (task-patches.ts): the deputies come from the directory as the question opens; carol,
+    // bob's deputy now, is told of it with bob and answers for him.
+    const before = approverNotices.length;
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask', {
+      text: 'Approve the vendor contract',
+      data: { responders: ['bob'], notify: ['webhook'], deadline: '1 hour' },
+      caller: { id: 'alice', groups: [] },
+    });
+    await waitForState(handle, 'input-required');
+    while (approverNotices.length < before + 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    await reply(handle, {
+      text: 'approve',
+      responder: 'carol',
+      caller: { id: 'carol', groups: [] },
+      untilSettled: true,
+    });
+    await finalTask(handle);
+    return handle;
+  },
   async 'scheduled-answered'(client) {
     // A Schedule's run (src/schedules): the first message in the input, the task ID from the workflow ID.
     const entry = {
@@ -219,7 +239,20 @@ async function main(): Promise<void> {
     agents: TEST_AGENTS_MODULE,
     activities: TEST_ACTIVITIES,
     model: { baseURL: model.url, model: 'fake-model' },
-    approvals: { webhookUrl: `http://127.0.0.1:${(approversHook.address() as AddressInfo).port}/approvals` },
+    approvals: {
+      webhookUrl: `http://127.0.0.1:${(approversHook.address() as AddressInfo).port}/approvals`,
+      // Bob's deputy for the day (the deputy-answered scenario).
+      directory: {
+        principals: {
+          bob: {
+            delegates: [
+              { to: 'carol', from: new Date().toISOString(), until: new Date(Date.now() + 86_400_000).toISOString() },
+            ],
+          },
+        },
+        groups: {},
+      },
+    },
   });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });

@@ -1,6 +1,6 @@
 /**
  * The worker's approver-notification activities (src/workflows/approver-notifications.ts schedules
- * them): resolving a question's responders through the directory, and sending one notice by one
+ * them): resolving a question's responders (and its deputies) through the directory, and sending one notice by one
  * channel. Addresses are looked up here, per attempt, and leave only masked: in the receipt the
  * task records, in logs, and in failure messages (which Temporal history keeps).
  */
@@ -18,8 +18,10 @@ import {
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { notificationSigner, pushSigningKeyFromEnv } from '../push/signing.js';
 import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../push/url-policy.js';
+import { RESOLVE_DEPUTIES_ACTIVITY, type ResolveDeputiesInput, type ResolvedDeputies } from '../protocol/deputies.js';
 import {
   approverDirectorySource,
+  deputiesFromDirectory,
   parseDirectory,
   readDirectory,
   resolveApprovers,
@@ -137,6 +139,9 @@ export function createApproverActivities(options: ApproverChannelOptions = {}) {
   return {
     async [RESOLVE_APPROVERS_ACTIVITY](input: ResolveApproversInput): Promise<ResolvedApprovers> {
       return resolveApprovers(await directory(), input);
+    },
+    async [RESOLVE_DEPUTIES_ACTIVITY](input: ResolveDeputiesInput): Promise<ResolvedDeputies> {
+      return deputiesFromDirectory(await directory(), input, Date.now());
     },
     async [NOTIFY_APPROVER_ACTIVITY](notice: ApproverNotice): Promise<NoticeReceipt> {
       const link = inboxTaskUrl(publicUrl, notice);

@@ -5,13 +5,18 @@
  * or A2A_APPROVER_DIRECTORY), read by the worker's notification activities when they need it, so an
  * edit takes effect without a restart:
  *
- *   { "principals": { "alice": { "email": "alice@example.com", "name": "Alice Martin" } },
+ *   { "principals": { "alice": { "email": "alice@example.com", "name": "Alice Martin" },
+ *                     "bob": { "delegates": [{ "to": "carol", "from": "2026-12-01", "until": "2026-12-15" }] } },
  *     "groups": { "finance": ["alice", "bob"] } }
+ *
+ * A principal's `delegates` name who may answer for them, and when (docs/approval-policies.md, Deputies).
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { GROUP_PREFIX } from '../protocol/contract.js';
 import type { ResolveApproversInput, ResolvedApprovers } from '../protocol/approvals.js';
+import type { Deputy, ResolveDeputiesInput, ResolvedDeputies } from '../protocol/deputies.js';
 import { ConfigError } from '../config/config-error.js';
 
 export const APPROVER_DIRECTORY_ENV = 'A2A_APPROVER_DIRECTORY';
@@ -34,6 +39,8 @@ export interface ApproverEntry {
   webhook?: string;
   /** A Slack user ID (U0123ABCD), for the Slack channel. */
   slack?: string;
+  /** Who may answer for this principal while away: `from` and `until` are dates (UTC, both days included) or ISO times. */
+  delegates?: Array<{ to: string; from?: string; until?: string }>;
 }
 
 /**
@@ -60,6 +67,15 @@ const PrincipalEntry = z.strictObject({
     .string()
     .regex(/^[UW][A-Z0-9]{2,}$/, 'a Slack user ID, e.g. U0123ABCD')
     .optional(),
+  delegates: z
+    .array(
+      z.strictObject({
+        to: z.string().min(1),
+        from: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
+        until: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
+      }),
+    )
+    .optional(),
 });
 
 const DirectoryFile = z.strictObject({
@@ -79,6 +95,14 @@ export function parseDirectory(value: unknown, source: string): ApproverDirector
     const nested = members.find((member) => member.startsWith(GROUP_PREFIX));
     if (nested)
       throw new ConfigError(`The approver directory ${source}: group ${group} lists ${nested}; list principals`);
+  }
+  for (const [principal, entry] of Object.entries(parsed.data.principals)) {
+    // A deputy is a person: a group would let every member act for the principal.
+    const group = entry.delegates?.find((delegate) => delegate.to.startsWith(GROUP_PREFIX));
+    if (group)
+      throw new ConfigError(
+        `The approver directory ${source}: ${principal} delegates to ${group.to}; name a principal`,
+      );
   }
   return parsed.data;
 }
@@ -116,6 +140,61 @@ export function resolveApprovers(directory: ApproverDirectory, input: ResolveApp
     }
   }
   return { approvers, unknown };
+}
+
+/**
+ * The deputies of the principals a question reaches (its responders, groups expanded), whose window
+ * has not ended at `now`. Never transitive: a deputy's own delegates are not followed. Never for
+ * one's own request: nobody acts for the requester, and the requester acts for nobody.
+ */
+function resolveDeputies(directory: ApproverDirectory, input: ResolveDeputiesInput, now: number): Deputy[] {
+  const { requester } = input;
+  const reached = resolveApprovers(directory, { responders: input.responders }).approvers;
+  const deputies: Deputy[] = [];
+  for (const principal of reached) {
+    if (principal === requester) continue;
+    for (const delegate of directory.principals[principal]?.delegates ?? []) {
+      const deputy: Deputy = {
+        to: delegate.to,
+        for: principal,
+        ...(delegate.from && { from: windowStart(delegate.from) }),
+        ...(delegate.until && { until: windowEnd(delegate.until) }),
+      };
+      const over = deputy.until !== undefined && Date.parse(deputy.until) <= now;
+      const known = deputies.some((kept) => kept.to === deputy.to && kept.for === principal);
+      if (delegate.to !== requester && delegate.to !== principal && !over && !known) deputies.push(deputy);
+    }
+  }
+  return deputies;
+}
+
+/** SHA-256 (hex) of the directory as parsed: which snapshot a question's deputies came from. */
+function directoryHash(directory: ApproverDirectory): string {
+  return createHash('sha256').update(JSON.stringify(directory)).digest('hex');
+}
+
+/** The question's deputies and the hash of the directory that named them (the deputies activity's answer). */
+export function deputiesFromDirectory(
+  directory: ApproverDirectory,
+  input: ResolveDeputiesInput,
+  now: number,
+): ResolvedDeputies {
+  return { deputies: resolveDeputies(directory, input, now), directoryHash: directoryHash(directory) };
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+/** A window's start as an instant: a date starts at its midnight, UTC. */
+function windowStart(text: string): string {
+  return new Date(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text).toISOString();
+}
+
+/** A window's end as an instant: a date's whole day is in the window, so it ends at the next midnight, UTC. */
+function windowEnd(text: string): string {
+  return DATE_ONLY.test(text)
+    ? new Date(Date.parse(`${text}T00:00:00Z`) + DAY_MS).toISOString()
+    : new Date(text).toISOString();
 }
 
 /** The groups the directory puts `principal` in: its groups when it answers through a channel (Slack, an email link). */

@@ -51,6 +51,8 @@ function lines(notice: ApproverNotice): { intro: string; facts: Array<[string, s
     failed: `The ${notice.agent} agent's task failed while this question waited: nothing more is needed from you.`,
   }[notice.kind];
   const facts: Array<[string, string]> = [['Question', notice.question]];
+  // A deputy is told whose question it answers (docs/approval-policies.md, Deputies).
+  if (notice.actingFor) facts.push(['For', `${notice.actingFor} (you are their deputy)`]);
   if (notice.outcome) facts.push(['Why', notice.outcome]);
   if (notice.request) facts.push(['Request', notice.request]);
   facts.push(['Asked', utcMinuteText(notice.askedAt)]);

@@ -216,7 +216,14 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   app.use(requestLifetime(options.keepaliveMs));
   const limit = authenticator.required ? options.newTaskLimit : undefined;
   // The inbox answers through the same guarded handlers as the transports.
-  const inbox = { ...options.inbox, client: options.client, handlers: guarded, authenticator, publicBaseUrl: base };
+  const inbox = {
+    ...options.inbox,
+    client: options.client,
+    handlers: guarded,
+    authenticator,
+    publicBaseUrl: base,
+    ...(options.metrics && { metrics: options.metrics }),
+  };
   // Before the inbox's own routes; authenticated by the link's signed token, not the gateway's methods.
   if (options.answerLinks) app.use(ANSWER_LINKS_PATH, answerLinkPageRouter(options.answerLinks, guarded, base));
   app.use(INBOX_PATH, inboxRouter(inbox));

@@ -4,6 +4,7 @@
  * decides who hears what and when; the activities (src/channels) look up addresses and send, so
  * addresses never enter workflow history.
  */
+import type { Deputy } from './deputies.js';
 
 /** The channels a question can reach its approvers by. */
 export const APPROVAL_CHANNELS = ['email', 'webhook', 'slack'] as const;
@@ -78,6 +79,8 @@ export interface ApproverNotice {
   deadline?: string;
   /** Who answered (kind 'answered'). */
   answeredBy?: string;
+  /** The approver this one is told of the question for, as their deputy. */
+  actingFor?: string;
   /** The task's last status message (kinds 'canceled' and 'failed'): why it ended. */
   outcome?: string;
   /**
@@ -117,6 +120,8 @@ export interface NoticeState {
   /** Why it failed (or why its retries continue, while pending). */
   reason?: string;
   answeredBy?: string;
+  /** Told as the deputy of this approver. */
+  actingFor?: string;
   /** For a note on a canceled or failed task: its last status message. */
   outcome?: string;
   /** For a note on a closed question: the question, since the next may be asked before it is sent. */
@@ -139,6 +144,8 @@ export interface NotifiedQuestion {
   deadline?: string;
   responders?: string[];
   notByRequester?: boolean;
+  /** The question's deputies (release 12): told as their approvers are. */
+  deputies?: Deputy[];
   /** Resolved once, by an activity; absent until then. */
   approvers?: string[];
   /** Reminder times not yet reached (ISO), earliest first. */

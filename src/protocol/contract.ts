@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { QuestionHop } from './delegation.js';
+import { deputiesOf, type Deputy } from './deputies.js';
 import type { PushConfig, StoredPushConfig } from './push.js';
 import type { ApproverNotifications } from './approvals.js';
 import type { TaskUsage } from './llm.js';
@@ -142,6 +143,8 @@ export interface TimelineEntry {
   at: string;
   message?: string;
   by?: string;
+  /** `by` answered as the deputy of this approver (deputies.ts). */
+  actingFor?: string;
 }
 
 export interface PendingQuestion {
@@ -165,6 +168,10 @@ export interface PendingQuestion {
    * `via`: when that agent carried it up in turn, the agents below it, nearest first: the last asked.
    */
   from?: QuestionHop & { via?: QuestionHop[] };
+  /** Who may answer for one of its approvers, and when (deputies.ts); resolved when it was asked. */
+  deputies?: Deputy[];
+  /** SHA-256 of the approver directory its deputies were resolved from (present once they were). */
+  directoryHash?: string;
 }
 
 /**
@@ -201,17 +208,19 @@ export function isAllowedResponder(responders: readonly string[], caller: Caller
 /** What decides who may see a task (the task's own state, as `Task.metadata` shows it). */
 export interface TaskAudience {
   owner?: string;
-  pendingQuestion?: Pick<PendingQuestion, 'responders'>;
+  pendingQuestion?: Pick<PendingQuestion, 'responders' | 'deputies'>;
   participants?: string[];
 }
 
 /**
  * Who may see a task: everyone without authentication or on a task without an owner; else its
- * owner, who may answer its pending question, and who answered one before.
+ * owner, who may answer its pending question (its deputies included, whatever their window), and who
+ * answered one before.
  */
 export function mayAccessTask(audience: TaskAudience, caller: Caller | undefined): boolean {
   const { owner, pendingQuestion, participants } = audience;
   if (!caller || !owner || owner === caller.id || participants?.includes(caller.id)) return true;
+  if (pendingQuestion && deputiesOf(pendingQuestion, caller.id).length > 0) return true;
   return pendingQuestion?.responders !== undefined && isAllowedResponder(pendingQuestion.responders, caller);
 }
 
@@ -310,7 +319,13 @@ export const AUDIENCE_MEMO = 'a2aAudience';
 export function audienceMemo({ owner, pendingQuestion, participants }: TaskAudience): TaskAudience {
   return {
     ...(owner && { owner }),
-    ...(pendingQuestion?.responders && { pendingQuestion: { responders: [...pendingQuestion.responders] } }),
+    ...(pendingQuestion?.responders && {
+      pendingQuestion: {
+        responders: [...pendingQuestion.responders],
+        // Deputies see the task too (mayAccessTask): who they are is enough here.
+        ...(pendingQuestion.deputies && { deputies: pendingQuestion.deputies.map((d) => ({ to: d.to, for: d.for })) }),
+      },
+    }),
     ...(participants?.length && { participants: [...participants] }),
   };
 }

@@ -45,3 +45,28 @@ export const MODEL_METRICS = {
   tokens: 'a2a_model_tokens',
   calls: 'a2a_model_calls',
 } as const;
+
+/**
+ * Approval SLA metrics (docs/observability.md). The worker's, from the task workflow (exact: a
+ * replay emits nothing): time from a question to its answer, and questions whose deadline passed
+ * (`_seconds` and `_total` appended by the exporter). The gateway's: time to the first view of a
+ * question in the inbox, and questions past half their deadline.
+ */
+export const APPROVAL_METRICS = {
+  decision: 'a2a_approval_decision',
+  expired: 'a2a_approvals_expired',
+  firstView: 'a2a_approval_first_view_seconds',
+  pastHalfDeadline: 'a2a_approvals_past_half_deadline',
+} as const;
+
+/** People answer in minutes to days: buckets from a minute to a week, in seconds. */
+export const APPROVAL_BUCKETS_SECONDS = [60, 300, 900, 1800, 3600, 4 * 3600, 8 * 3600, 86400, 3 * 86400, 7 * 86400];
+
+/**
+ * The `group` label of a question's approval metrics: the groups among its responders (sorted, comma
+ * separated), `none` when it names principals only. Principals are no label: they are unbounded.
+ */
+export function approvalGroupLabel(responders: readonly string[] | undefined): string {
+  const groups = (responders ?? []).filter((entry) => entry.startsWith('group:')).map((entry) => entry.slice(6));
+  return groups.length > 0 ? [...new Set(groups)].sort().join(',') : 'none';
+}

@@ -16,6 +16,7 @@ export { quote, waitingQuestions } from './visibility.js';
 export { WaitingTaskWatch } from './waiting-watch.js';
 export {
   BadPageCursorError,
+  mayAnswer,
   waitingForQuery,
   type QuestionOrder,
   type WaitingForPage,

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { isAllowedResponder, type Caller, type PendingQuestion } from '../protocol/contract.js';
+import { deputiesOf } from '../protocol/deputies.js';
 import { AGENT_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import type { JsonObject, WireTask } from '../protocol/wire.js';
 import { quote } from './visibility.js';
@@ -91,11 +92,13 @@ export function rowOf(summary: WireTask): WaitingQuestionRow | undefined {
  * questions listed to a caller: a question naming nobody is its owner's (one without an owner, asked
  * without authentication, is listed to no signed-in caller).
  */
-function mayAnswer(row: WaitingQuestionRow, caller: Caller | undefined): boolean {
+export function mayAnswer(question: PendingQuestion, askedBy: string | undefined, caller: Caller | undefined): boolean {
   if (!caller) return true;
-  const { responders, notByRequester } = row.question;
-  if (!responders) return row.askedBy === caller.id;
-  return isAllowedResponder(responders, caller) && !(notByRequester && row.askedBy === caller.id);
+  const { responders, notByRequester } = question;
+  if (!responders) return askedBy === caller.id;
+  // A deputy's window is checked when they answer; the question is theirs to see throughout.
+  const deputy = deputiesOf(question, caller.id).length > 0;
+  return (isAllowedResponder(responders, caller) || deputy) && !(notByRequester && askedBy === caller.id);
 }
 
 /**
@@ -147,7 +150,7 @@ export function pageOf(rows: Iterable<WaitingQuestionRow>, request: Omit<Waiting
   const placed: { row: WaitingQuestionRow; place: Place }[] = [];
   for (const row of rows) {
     if (request.agent && row.agent !== request.agent) continue;
-    if (!mayAnswer(row, request.caller)) continue;
+    if (!mayAnswer(row.question, row.askedBy, request.caller)) continue;
     const place = placeOf(row, order);
     if (!after || comparePlaces(place, after) > 0) placed.push({ row, place });
   }

@@ -8,6 +8,7 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { logger } from '../logging.js';
+import { APPROVAL_BUCKETS_SECONDS, APPROVAL_METRICS } from '../protocol/telemetry.js';
 
 const TEMPORAL_LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
   TRACE: 'trace',
@@ -50,6 +51,8 @@ export function installTemporalRuntime(options: TemporalRuntimeOptions = {}): vo
             countersTotalSuffix: true,
             useSecondsForDurations: true,
             unitSuffix: true,
+            // Approvals take minutes to days, not the milliseconds of the default buckets.
+            histogramBucketOverrides: { [APPROVAL_METRICS.decision]: APPROVAL_BUCKETS_SECONDS },
           },
         },
       }),

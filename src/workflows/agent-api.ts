@@ -157,6 +157,8 @@ export interface UserMessage {
 export interface Reply<T = unknown> extends UserMessage {
   /** The structured reply, validated against `schema` when one was given. */
   value: T;
+  /** The approver the responder answered for, as their deputy (docs/approval-policies.md, Deputies). */
+  actingFor?: string;
   /** True when no one answered and the deadline's default answer was used. */
   timedOut: boolean;
 }

@@ -115,6 +115,7 @@ export class ApproverNotifications {
       ...(pending.deadline && { deadline: pending.deadline }),
       ...(pending.responders && { responders: pending.responders }),
       ...(pending.notByRequester && { notByRequester: true }),
+      ...(pending.deputies && { deputies: pending.deputies }),
       reminders: reminderTimes(remind, pending.deadline),
       remindersSent: 0,
     };
@@ -227,8 +228,8 @@ export class ApproverNotifications {
           }
         }
         if (!question.open) return;
-        for (const approver of resolved.approvers) {
-          for (const channel of question.channels) this.add(question, approver, channel, 'ask');
+        for (const { approver, actingFor } of recipients(question)) {
+          for (const channel of question.channels) this.add(question, approver, channel, 'ask', { actingFor });
         }
       } finally {
         this.resolving = false;
@@ -264,7 +265,12 @@ export class ApproverNotifications {
     approver: string,
     channel: ApprovalChannel,
     kind: NoticeKind,
-    { answeredBy, outcome, failure }: { answeredBy?: string; outcome?: string; failure?: string } = {},
+    {
+      answeredBy,
+      outcome,
+      failure,
+      actingFor,
+    }: { answeredBy?: string; outcome?: string; failure?: string; actingFor?: string | undefined } = {},
   ): void {
     const tag = kind === 'reminder' ? `reminder${question.remindersSent}` : kind;
     const notice: NoticeState = {
@@ -277,6 +283,7 @@ export class ApproverNotifications {
       ...(failure && { at: new Date().toISOString(), reason: failure }),
       ...(answeredBy && { answeredBy }),
       ...(outcome && { outcome }),
+      ...(actingFor && { actingFor }),
       ...(isNote(kind) && { about: questionFacts(question) }),
     };
     const state = this.record.approvalsState();
@@ -390,6 +397,7 @@ export class ApproverNotifications {
       ...(question.deadline && { deadline: question.deadline }),
       ...(notice.answeredBy && { answeredBy: notice.answeredBy }),
       ...(notice.outcome && { outcome: notice.outcome }),
+      ...(notice.actingFor && { actingFor: notice.actingFor }),
     };
   }
 
@@ -414,8 +422,8 @@ export class ApproverNotifications {
           if (closed) return;
           question.reminders.shift();
           question.remindersSent += 1;
-          for (const approver of question.approvers!) {
-            for (const channel of question.channels) this.add(question, approver, channel, 'reminder');
+          for (const { approver, actingFor } of recipients(question)) {
+            for (const channel of question.channels) this.add(question, approver, channel, 'reminder', { actingFor });
           }
         }
       } finally {
@@ -423,6 +431,18 @@ export class ApproverNotifications {
       }
     });
   }
+}
+
+/** Who hears of the question: its approvers, then the deputies of those among them (release 12), each once. */
+function recipients(question: NotifiedQuestion): Array<{ approver: string; actingFor?: string }> {
+  const approvers = question.approvers ?? [];
+  const told: Array<{ approver: string; actingFor?: string }> = approvers.map((approver) => ({ approver }));
+  for (const deputy of question.deputies ?? []) {
+    if (approvers.includes(deputy.for) && !told.some(({ approver }) => approver === deputy.to)) {
+      told.push({ approver: deputy.to, actingFor: deputy.for });
+    }
+  }
+  return told;
 }
 
 function questionFacts({ prompt, askedAt, deadline }: NotifiedQuestion): NonNullable<NoticeState['about']> {

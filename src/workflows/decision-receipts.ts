@@ -41,6 +41,7 @@ export async function signDecision(runtime: TaskRuntime, wait: ReplyWait): Promi
     decision: reply.text,
     ...(reply.data !== undefined && { data: reply.data }),
     approver: answered.by,
+    ...(reply.actingFor && { actingFor: reply.actingFor }),
     channel: answered.channel,
     at: answered.at,
   };

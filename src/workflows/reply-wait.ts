@@ -31,6 +31,8 @@ import {
 import type { AgentJournal } from './agent-journal.js';
 import { signDecision } from './decision-receipts.js';
 import { agentMessage, type TaskRuntime } from './task-runtime.js';
+import { withDeputies } from './question-deputies.js';
+import { questionExpired } from './approval-metrics.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 
@@ -76,9 +78,10 @@ export function waitForReplyUnlessWithdrawn(
   const { record } = runtime;
   return journal.step('ask', async (resumed): Promise<Reply | undefined> => {
     // A question resumed after continue-as-new is the one the task kept, with the deadline it was asked with.
-    const wait: ReplyWait = { ...options, question: resumed && record.pending ? record.pending : question };
+    const asked = resumed ? (record.pending ?? question) : await withDeputies(question, record.requester);
+    const wait: ReplyWait = { ...options, question: asked };
     if (!resumed) {
-      runtime.askQuestion(question, { ...agentMessage(runtime, question.prompt), parts: askingParts(question) });
+      runtime.askQuestion(asked, { ...agentMessage(runtime, question.prompt), parts: askingParts(question) });
     }
     runtime.startWaiting(wait);
     try {
@@ -96,6 +99,7 @@ export function waitForReplyUnlessWithdrawn(
         return wait.reply;
       }
       if (answered) return undefined;
+      questionExpired(wait.question);
       return deadlinePassed(runtime, onDeadline ?? { kind: 'fail' });
     } finally {
       runtime.stopWaiting();

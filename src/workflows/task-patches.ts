@@ -73,6 +73,10 @@ const RELEASES = [
   // 10: each answer that decides a question gets a signed receipt (decision-receipts.ts), made by an
   // activity before the agent goes on; a task of an earlier release schedules no such activity.
   'signed-receipts',
+  // 11: a question's deputies come from the approver directory when it opens (an activity; the
+  // directory's hash kept in the question), may answer for their approver within their window, and
+  // are told of it; a task of an earlier release schedules no such activity.
+  'approval-deputies',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -147,5 +151,10 @@ export function recordsAskedAt(): boolean {
 
 /** Release 10: an answer that decides a question is signed into a receipt the task carries. */
 export function signsReceipts(): boolean {
-  return release >= RELEASES.indexOf('signed-receipts') + 1;
+  return release >= 10;
+}
+
+/** Release 11: a question's deputies are resolved when it opens and may answer within their window. */
+export function resolvesDeputies(): boolean {
+  return release >= 11;
 }

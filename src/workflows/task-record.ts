@@ -51,6 +51,8 @@ export interface TransitionOptions {
   message?: WireMessage;
   /** Who caused it: "agent", a responder, "operator", "deadline". */
   by?: string;
+  /** The approver `by` answered for, as their deputy. */
+  actingFor?: string;
 }
 
 const SUMMARY_TEXT_CHARS = 1_000;
@@ -133,6 +135,7 @@ export class TaskRecord {
     const note = options.message ? textOf(options.message.parts) : undefined;
     if (note) entry.message = note.length > TIMELINE_NOTE_CHARS ? `${note.slice(0, TIMELINE_NOTE_CHARS - 1)}…` : note;
     if (options.by) entry.by = options.by;
+    if (options.actingFor) entry.actingFor = options.actingFor;
     this.data.timeline.push(entry);
     this.push({ kind: 'status', status, final: isTerminal(to) });
   }
@@ -288,6 +291,13 @@ export class TaskRecord {
     return responders.length > 0 ? [...responders] : undefined;
   }
 
+  /** Whose lists show the question that waits (A2AResponders): who may answer it, and its deputies. */
+  listedResponders(): string[] | undefined {
+    const responders = this.respondersNow();
+    const deputies = this.data.pending?.deputies?.map((deputy) => deputy.to) ?? [];
+    return responders && [...new Set([...responders, ...deputies])];
+  }
+
   /**
    * The task with only its latest message and no artifacts: small enough for every update result
    * (a full copy in each would grow history quadratically), and complete for a task just created.
@@ -371,6 +381,11 @@ export class TaskRecord {
 
   get firstResponder(): string | undefined {
     return this.data.firstResponder;
+  }
+
+  /** Who asked for the task: its owner, else who sent its first message. */
+  get requester(): string | undefined {
+    return this.data.owner ?? this.data.firstResponder;
   }
 
   /** Everything, for continue-as-new; only the latest events, which late subscribers may still need. */

@@ -74,11 +74,13 @@ import {
   type PushConfigChange,
 } from '../protocol/push.js';
 import { ApproverNotifications } from './approver-notifications.js';
+import { questionAnswered } from './approval-metrics.js';
 import { PushDeliveries } from './push-deliveries.js';
 import { hasPatch, PATCH, recordsAskedAt, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
 import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord, TransitionOptions } from './task-record.js';
 import { uiText } from '../protocol/ui-text.js';
+import { deputiesOf, deputyWindowText, isActingAt } from '../protocol/deputies.js';
 
 /** A model call whose text streams into an artifact (see llm-agent.ts). */
 export interface ModelStream {
@@ -199,7 +201,7 @@ export class TaskRuntime {
       { key: CONTEXT_ID_ATTRIBUTE, value: this.record.contextId },
       { key: AGENT_ATTRIBUTE, value: this.record.agent },
       { key: INPUT_DEADLINE_ATTRIBUTE, value: deadline ? new Date(deadline) : null },
-      ...(recordsResponders() ? [{ key: RESPONDERS_ATTRIBUTE, value: this.record.respondersNow() ?? null }] : []),
+      ...(recordsResponders() ? [{ key: RESPONDERS_ATTRIBUTE, value: this.record.listedResponders() ?? null }] : []),
       ...(recordsAskedAt() ? [{ key: ASKED_AT_ATTRIBUTE, value: askedAt ? new Date(askedAt) : null }] : []),
     ]);
     this.publishDetails();
@@ -439,19 +441,23 @@ export class TaskRuntime {
     }
   }
 
-  /** Authenticated callers are checked by principal and groups; operators (no caller) by the name they give. */
+  /**
+   * Authenticated callers are checked by principal and groups; operators (no caller) by the name they
+   * give. One who is neither may answer as a deputy, within their window by the workflow's clock.
+   */
   private checkResponder({ question }: ReplyWait, caller: Caller | undefined, named: string | undefined): void {
     const who = caller?.id ?? named;
     const { responders, notByRequester } = question;
-    const allowed = caller ? isAllowedResponder(responders ?? [], caller) : responders?.includes(who ?? '');
-    if (responders && !allowed) {
+    if (responders && !isDirectResponder(question, caller, named) && !actingFor(question, who)) {
+      const windows = deputiesOf(question, who);
       reject(
         TaskErrorType.ResponderNotAllowed,
-        `Only ${responders.join(', ')} may answer this question${who ? `, not ${who}` : ''}`,
+        windows.length > 0
+          ? `${who} may answer this question only as the deputy of ${windows.map(deputyWindowText).join(', ')}; not at ${new Date().toISOString()}`
+          : `Only ${responders.join(', ')} may answer this question${who ? `, not ${who}` : ''}`,
       );
     }
-    const { record } = this;
-    if (notByRequester && who !== undefined && who === (record.owner ?? record.firstResponder)) {
+    if (notByRequester && who !== undefined && who === this.record.requester) {
       reject(TaskErrorType.ResponderNotAllowed, 'The requester may not answer their own request; another person must');
     }
   }
@@ -562,7 +568,17 @@ export class TaskRuntime {
     } else {
       const value = this.replyWait?.schema ? this.replyWait.schema.parse(user.data) : user.data;
       if (incoming.caller) this.record.addParticipant(incoming.caller.id);
-      this.deliver({ ...user, value, timedOut: false }, responder ?? 'user', incoming.channel ?? 'temporal');
+      const question = this.replyWait?.question;
+      const deputyFor =
+        question && !isDirectResponder(question, incoming.caller, incoming.responder)
+          ? actingFor(question, responder)
+          : undefined;
+      this.deliver(
+        { ...user, value, timedOut: false, ...(deputyFor && { actingFor: deputyFor }) },
+        responder ?? 'user',
+        incoming.channel ?? 'temporal',
+      );
+      if (question) questionAnswered(question);
     }
     return { ...this.headerAnswer(), lastSeq, duplicate: false };
   }
@@ -627,7 +643,7 @@ export class TaskRuntime {
     if (!this.replyWait) return;
     this.replyWait.reply = reply;
     this.replyWait.answered = { by, channel, at: new Date().toISOString() };
-    this.changeState('working', { by });
+    this.changeState('working', { by, ...(reply.actingFor && { actingFor: reply.actingFor }) });
   }
 
   private isDuplicate(): boolean {
@@ -663,6 +679,17 @@ function withDetails(error: unknown, details: unknown): unknown {
     nonRetryable: true,
     details: [details],
   });
+}
+
+/** Whether the one answering is among the question's responders (by principal and groups, or the name an operator gives). */
+function isDirectResponder(question: PendingQuestion, caller: Caller | undefined, named: string | undefined): boolean {
+  const responders = question.responders ?? [];
+  return caller ? isAllowedResponder(responders, caller) : responders.includes(named ?? '');
+}
+
+/** The approver `who` answers for as a deputy now (the workflow's clock), if any. */
+function actingFor(question: PendingQuestion, who: string | undefined): string | undefined {
+  return deputiesOf(question, who).find((deputy) => isActingAt(deputy, Date.now()))?.for;
 }
 
 function toUserMessage(message: WireMessage, responder?: string): UserMessage {

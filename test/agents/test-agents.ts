@@ -81,6 +81,7 @@ export const askingAgent = defineAgent({
       text: reply.text,
       value: reply.value,
       responder: reply.responder,
+      ...(reply.actingFor && { actingFor: reply.actingFor }),
       timedOut: reply.timedOut,
     });
   },

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import agents from '../../examples/agents/index.js';
 import { serveGateway, type GatewayServerOptions, type ServedGateway } from '../../src/gateway/server.js';
 import type { ModelSettings } from '../../src/llm/model-settings.js';
+import type { ApprovalSettings } from '../../src/worker/agents-plugin.js';
 import { blockingAgent, extendedCardAgent } from '../agents/test-agents.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
 
@@ -28,6 +29,8 @@ export interface Harness {
 export interface HarnessOptions {
   /** The worker's model (a fake model server's URL). */
   model?: ModelSettings;
+  /** The worker's approver directory and channels. */
+  approvals?: ApprovalSettings;
   /** The gateway's options beyond its client and task queue; default: the example and test agents, 200 ms keepalives. */
   gateway?: Partial<Omit<GatewayServerOptions, 'client' | 'taskQueue'>>;
 }
@@ -64,7 +67,10 @@ export function useGatewayHarness(options: HarnessOptions | (() => HarnessOption
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const worker = await startTestWorker(undefined, { ...(options.model && { model: options.model }) });
+  const worker = await startTestWorker(undefined, {
+    ...(options.model && { model: options.model }),
+    ...(options.approvals && { approvals: options.approvals }),
+  });
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new TemporalClient({ connection, namespace: 'default' });
   const gateway = await serveGateway({

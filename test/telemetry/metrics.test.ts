@@ -162,6 +162,42 @@ describe('metrics', () => {
     expect(value(runtime, 'temporal_workflow_completed_total', { workflow_type: 'echo' })).toBe(4);
   });
 
+  it('time the approvals: the first view in the inbox, the decision, and count those that expire', async () => {
+    const expense = { agent: 'expense-approval', group: 'none' };
+    const decisions = () => scrape(workerMetrics).then((s) => value(s, 'a2a_approval_decision_seconds_count', expense));
+    const decidedBefore = (await decisions()) ?? 0;
+    const asked = await send('expense-approval', 'Please approve an expense of 15 USD for a book');
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    // Opened twice in the inbox (no authentication: anyone may answer): its first view only is timed.
+    for (const _ of [1, 2])
+      expect((await fetch(`${gateway.url}/inbox/api/tasks/expense-approval/${asked.id}`)).ok).toBe(true);
+    const viewed = await scrape(gatewayMetrics);
+    expect(value(viewed, 'a2a_approval_first_view_seconds_count', expense)).toBe(1);
+    expect(value(viewed, 'a2a_approval_first_view_seconds_bucket', { ...expense, le: '60' })).toBe(1);
+    const answered = await send('expense-approval', 'approve', { taskId: asked.id, contextId: asked.contextId });
+    expect(answered.status.state).toBe('TASK_STATE_COMPLETED');
+    await waitFor('the worker to time the decision', async () => (await decisions()) === decidedBefore + 1);
+    expect(value(await scrape(workerMetrics), 'a2a_approval_decision_seconds_bucket', { ...expense, le: '60' })).toBe(
+      decidedBefore + 1,
+    );
+
+    // Its deadline (8 s) passes unanswered: the task is rejected, the expiry counted.
+    const expiring = await send('fault-deadline', 'Please approve an expense of 20 USD for coffee');
+    await waitFor(
+      'the question to expire',
+      async () => {
+        const task = (await rpc(agentUrl(gateway, 'fault-deadline'), 'GetTask', { id: expiring.id })).result;
+        return task.status.state === 'TASK_STATE_REJECTED';
+      },
+      { timeoutMs: 30_000 },
+    );
+    const expired = { agent: 'fault-deadline', group: 'none' };
+    await waitFor('the worker to count the expiry', async () => {
+      return value(await scrape(workerMetrics), 'a2a_approvals_expired_total', expired) === 1;
+    });
+    console.log(`The approval metrics:\n${ours(await scrape(workerMetrics), /^a2a_approval/)}`);
+  });
+
   it('show the approvals left past their deadline when no worker runs', async () => {
     const asked = await send('fault-deadline', 'Please approve an expense of 10 USD for coffee');
     expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -175,6 +211,7 @@ describe('metrics', () => {
     );
     const metrics = await scrape(gatewayMetrics);
     expect(value(metrics, 'a2a_approvals_waiting', deadline)).toBe(1);
+    expect(value(metrics, 'a2a_approvals_past_half_deadline', deadline)).toBe(1);
     expect(value(metrics, 'a2a_approvals_oldest_waiting_seconds', deadline)).toBeGreaterThan(8);
   });
 });

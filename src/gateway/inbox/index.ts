@@ -9,11 +9,21 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Client } from '@temporalio/client';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { logger } from '../../logging.js';
-import { BadPageCursorError, type QuestionOrder } from '../../tasks/index.js';
+import { BadPageCursorError, mayAnswer, type QuestionOrder } from '../../tasks/index.js';
+import type { GatewayMetrics } from '../monitoring/metrics.js';
+import type { PendingQuestion } from '../../protocol/contract.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { servePages } from './assets.js';
 import { refuse, securityHeaders } from './guard.js';
-import { callerOf, checkCsrf, identify, requirePrincipal, sessionRoutes, type IdentityOptions } from './identity.js';
+import {
+  callerOf,
+  checkCsrf,
+  identify,
+  requirePrincipal,
+  sessionRoutes,
+  type IdentityOptions,
+  type InboxCaller,
+} from './identity.js';
 import { LiveLists, openEventStream, type ListKey, type PageRequest } from './live-list.js';
 import { SessionKeeper, sessionSecretFromEnv, SESSION_SECRET_ENV } from './session.js';
 import { SessionStreams } from './session-streams.js';
@@ -40,6 +50,8 @@ export interface InboxOptions extends InboxSettings {
   authenticator: Authenticator;
   /** The gateway's public base URL. */
   publicBaseUrl: string;
+  /** Times each question's first view by one who may answer it. */
+  metrics?: GatewayMetrics;
 }
 
 /** Replies carry a typed answer or edited tool arguments: small. */
@@ -107,7 +119,14 @@ function apiRouter(options: InboxOptions, identity: IdentityOptions, agents: rea
   });
   router.get('/tasks/:agent/:taskId', (req, res, next) => {
     const { agent, taskId } = req.params as { agent: string; taskId: string };
-    tasks.read(req, callerOf(res), agent, taskId).then((task) => res.json({ task }), failed(res, next));
+    const caller = callerOf(res);
+    tasks.read(req, caller, agent, taskId).then(
+      (task) => {
+        if (options.metrics) viewedBy(options.metrics, agent, task, caller);
+        res.json({ task });
+      },
+      failed(res, next),
+    );
   });
   router.post('/tasks/:agent/:taskId/reply', checkCsrf(identity), (req, res, next) => {
     const { agent, taskId } = req.params as { agent: string; taskId: string };
@@ -153,4 +172,13 @@ function failed(res: Response, next: NextFunction) {
   return (error: unknown) => {
     if (!answerError(res, error)) next(error);
   };
+}
+
+/** A task page read by one who may answer its waiting question: the question's view, for the approval SLA metrics. */
+function viewedBy(metrics: GatewayMetrics, agent: string, task: Record<string, unknown>, caller: InboxCaller): void {
+  const metadata = task.metadata as { owner?: string; pendingQuestion?: PendingQuestion } | undefined;
+  const question = metadata?.pendingQuestion;
+  if (question?.kind === 'input' && mayAnswer(question, metadata?.owner, caller.principal)) {
+    metrics.questionViewed(agent, String(task.id), question);
+  }
 }

@@ -8,6 +8,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { logger } from '../../logging.js';
 import type { Transport } from '../http/request-context.js';
 import type { AgentApprovals, WaitingApprovals } from './waiting-approvals.js';
+import type { PendingQuestion } from '../../protocol/contract.js';
+import { APPROVAL_BUCKETS_SECONDS, APPROVAL_METRICS, approvalGroupLabel } from '../../protocol/telemetry.js';
 
 /** What a request is counted by. */
 export interface RequestLabels {
@@ -24,6 +26,8 @@ const LABELS = ['method', 'transport', 'agent'] as const;
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
 const log = logger.child({ component: 'gateway' });
+/** Questions whose first view this gateway remembers: enough for a day of a busy inbox, bounded. */
+const VIEWED_KEPT = 10_000;
 
 /**
  * The gateway's Prometheus metrics: pass one as {@link GatewayOptions.metrics} and serve its `registry`
@@ -64,6 +68,16 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  private readonly firstView = new Histogram({
+    name: APPROVAL_METRICS.firstView,
+    help: 'Time from a question to its first view in the inbox by one who may answer it (as this gateway saw it), by agent and group',
+    labelNames: ['agent', 'group'],
+    buckets: APPROVAL_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+  /** The questions already viewed here (`taskId askedAt`), oldest first. */
+  private readonly viewed = new Set<string>();
+
   constructor(approvals: WaitingApprovals) {
     collectDefaultMetrics({ register: this.registry });
     const gauge = (name: string, help: string, value: (agent: AgentApprovals, now: number) => number) =>
@@ -94,6 +108,21 @@ export class GatewayMetrics {
       'Questions still waiting after their deadline (their timer has not fired: is a worker running?), by agent',
       (a) => a.pastDeadline,
     );
+    gauge(
+      APPROVAL_METRICS.pastHalfDeadline,
+      'Questions waiting after half the time to their deadline went by, by agent',
+      (a) => a.pastHalfDeadline,
+    );
+  }
+
+  /** One who may answer `question` opened its task in the inbox: its first view is timed. */
+  questionViewed(agent: string, taskId: string, question: PendingQuestion): void {
+    const key = `${taskId} ${question.askedAt}`;
+    if (this.viewed.has(key)) return;
+    this.viewed.add(key);
+    if (this.viewed.size > VIEWED_KEPT) this.viewed.delete(this.viewed.values().next().value!);
+    const seconds = Math.max(0, (Date.now() - Date.parse(question.askedAt)) / 1000);
+    this.firstView.observe({ agent, group: approvalGroupLabel(question.responders) }, seconds);
   }
 
   /** An answered request: counted with its outcome, timed. */

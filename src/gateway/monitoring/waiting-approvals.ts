@@ -16,6 +16,8 @@ export interface AgentApprovals {
   oldestSince?: number;
   /** Those of them past their question's deadline. */
   pastDeadline: number;
+  /** Those of them past half the time from their question to its deadline (the past-deadline ones included). */
+  pastHalfDeadline: number;
 }
 
 const APPROVALS_MAX_AGE_MS = 15_000;
@@ -41,7 +43,10 @@ export class WaitingApprovals {
 
   private async list(now: number): Promise<Map<string, AgentApprovals>> {
     const byAgent = new Map(
-      this.agents.map((agent): [string, AgentApprovals] => [agent, { waiting: 0, pastDeadline: 0 }]),
+      this.agents.map((agent): [string, AgentApprovals] => [
+        agent,
+        { waiting: 0, pastDeadline: 0, pastHalfDeadline: 0 },
+      ]),
     );
     for await (const { agent, since, deadline } of waitingQuestions(this.client, this.taskQueue)) {
       const approvals = byAgent.get(agent);
@@ -49,6 +54,7 @@ export class WaitingApprovals {
       approvals.waiting += 1;
       approvals.oldestSince = Math.min(approvals.oldestSince ?? since, since);
       if (deadline && deadline.getTime() < now) approvals.pastDeadline += 1;
+      if (deadline && (since + deadline.getTime()) / 2 < now) approvals.pastHalfDeadline += 1;
     }
     return byAgent;
   }

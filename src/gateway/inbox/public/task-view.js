@@ -89,6 +89,8 @@ export function questionView(question, agent, owner) {
         'Who may answer',
         question.responders ? responderWords(question.responders) : owner && `${owner} (the requester)`,
       ],
+      // Deputies answer for an approver who is away, in their window only (docs/approval-policies.md).
+      ['Deputies', question.deputies?.map(deputyWords).join('; ')],
       ['Your answer', effect(question, agent)],
     ]),
   ];
@@ -113,6 +115,12 @@ function effect(question, agent) {
     return `goes back to ${question.from.agent}, which asked; ${agent}’s task goes on once ${question.from.agent} is done.`;
   }
   return `goes to ${agent}, which goes on with the request.`;
+}
+
+/** "carol for bob, until 15 Dec 14:00": who answers for whom, and when. */
+function deputyWords(deputy) {
+  const window = [deputy.from && `from ${clockTime(deputy.from)}`, deputy.until && `until ${clockTime(deputy.until)}`];
+  return [`${deputy.to} for ${deputy.for}`, ...window.filter(Boolean)].join(', ');
 }
 
 function responderWords(responders) {
