@@ -17,7 +17,7 @@
 import { condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { toJSONSchema, type ZodType } from 'zod';
-import type { PendingQuestion } from '../protocol/contract.js';
+import type { OpenQuestion, PendingQuestion } from '../protocol/contract.js';
 import type { JsonObject, WirePart } from '../protocol/wire.js';
 import {
   AgentFailure,
@@ -28,7 +28,7 @@ import {
   type Reply,
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
-import { agentMessage, type TaskRuntime } from './task-runtime.js';
+import type { TaskRuntime } from './task-runtime.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 
@@ -45,9 +45,9 @@ export interface ReplyWaitOptions {
   withdrawn?: () => boolean;
 }
 
-/** The question the agent waits on in this run, and the reply once it came. */
+/** A question the agent waits on in this run, and the reply once it came. */
 export interface ReplyWait extends Omit<ReplyWaitOptions, 'onDeadline' | 'withdrawn'> {
-  readonly question: PendingQuestion;
+  readonly question: OpenQuestion;
   reply?: Reply;
 }
 
@@ -70,14 +70,14 @@ export function waitForReplyUnlessWithdrawn(
   { onDeadline, withdrawn = () => false, ...options }: ReplyWaitOptions = {},
 ): Promise<Reply | undefined> {
   const { record } = runtime;
-  return journal.step('ask', async (resumed): Promise<Reply | undefined> => {
-    // A question resumed after continue-as-new is the one the task kept, with the deadline it was asked with.
-    const wait: ReplyWait = { ...options, question: resumed && record.pending ? record.pending : question };
-    if (!resumed) {
-      const message = agentMessage(runtime, question.prompt);
-      if (question.details) message.parts.push({ data: question.details });
-      runtime.askQuestion(question, message);
-    }
+  return journal.step('ask', async (resumed, place): Promise<Reply | undefined> => {
+    // The journal step is the question's id: the same in every run, and unique in the task.
+    const id = `ask:${place}`;
+    // A question resumed after continue-as-new is the one the task kept, with the deadline it was
+    // asked with (a run before question ids kept one, without its id).
+    const kept = resumed ? (record.openQuestions.find((open) => open.id === id) ?? legacyQuestion(record)) : undefined;
+    const wait: ReplyWait = { ...options, question: kept ?? { ...question, id } };
+    if (!kept) runtime.askQuestion(wait.question);
     runtime.startWaiting(wait);
     try {
       const { deadline, prompt } = wait.question;
@@ -91,21 +91,26 @@ export function waitForReplyUnlessWithdrawn(
             });
       if (answered && wait.reply) return wait.reply;
       if (answered) return undefined;
-      return deadlinePassed(runtime, onDeadline ?? { kind: 'fail' });
+      return deadlinePassed(runtime, wait, onDeadline ?? { kind: 'fail' });
     } finally {
-      runtime.stopWaiting();
+      runtime.stopWaiting(wait);
     }
   });
 }
 
+/** The one question a run before question ids carried over (TaskRecord.restore gives it the id ''). */
+function legacyQuestion(record: TaskRuntime['record']): OpenQuestion | undefined {
+  return record.openQuestions.find((open) => open.id === '');
+}
+
 /** The deadline's outcome: the task fails or is rejected, or the agent goes on with a default answer. */
-function deadlinePassed(runtime: TaskRuntime, outcome: DeadlineOutcome): Reply {
+function deadlinePassed(runtime: TaskRuntime, wait: ReplyWait, outcome: DeadlineOutcome): Reply {
   if (outcome.kind === 'reject') throw new TaskRejection(outcome.reason ?? 'No answer before the deadline');
   if (outcome.kind === 'fail') throw new AgentFailure(outcome.reason ?? 'No answer before the deadline');
   const parts: WirePart[] = [];
   if (outcome.text) parts.push({ text: outcome.text });
   if (outcome.data !== undefined) parts.push({ data: outcome.data });
-  runtime.changeState('working', { by: 'deadline' });
+  runtime.questionClosed(wait, 'deadline');
   return {
     messageId: '',
     text: outcome.text ?? '',

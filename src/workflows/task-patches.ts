@@ -70,6 +70,9 @@ const RELEASES = [
   // 9: the A2AAskedAt search attribute (when the waiting question was asked). Only tasks that start
   // on it write it: a task of an earlier release never needs the attribute registered.
   'asked-at-search-attribute',
+  // 10: an LLM agent runs the tool calls of one model answer at once (the free ones as activities side
+  // by side, every approval asked together); a task of an earlier release runs them one by one.
+  'several-questions',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -140,4 +143,9 @@ export function asksAtStepLimit(): boolean {
 /** Release 9: the A2AAskedAt search attribute follows the pending question. */
 export function recordsAskedAt(): boolean {
   return release >= 9;
+}
+
+/** Release 10: an LLM agent's tool calls of one answer run at once, their approvals asked together. */
+export function asksSeveralQuestions(): boolean {
+  return release >= 10;
 }
