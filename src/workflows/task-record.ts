@@ -130,6 +130,9 @@ export class TaskRecord {
   get timeline(): readonly TimelineEntry[] {
     return this.data.timeline;
   }
+  get statusTimestamp(): string {
+    return this.data.status.timestamp;
+  }
   get statusText(): string {
     return textOf(this.data.status.message?.parts ?? []);
   }

@@ -226,16 +226,17 @@ export class TaskRuntime {
     if (hasPatch(PATCH.summaryMemo)) {
       upsertMemo({ [SUMMARY_MEMO]: this.record.summary(), [AUDIENCE_MEMO]: audienceMemo(this.record.audience) });
     }
-    // The soonest deadline, and the latest question (the inbox's index looks for questions asked since it last looked).
+    // The soonest deadline; and when the open questions last changed (the inbox's index re-reads a
+    // task whose questions changed since it last looked): for one question, when it was asked.
     const open = this.record.openQuestions;
     const deadline = open
       .map((question) => question.deadline)
       .filter((at) => at !== undefined)
       .sort()[0];
-    const askedAt = open
-      .map((question) => question.askedAt)
-      .sort()
-      .at(-1);
+    const askedAt =
+      open.length > 0
+        ? [...open.map((question) => question.askedAt), this.record.statusTimestamp].sort().at(-1)
+        : undefined;
     upsertSearchAttributes([
       { key: TASK_STATE_ATTRIBUTE, value: this.record.state },
       { key: CONTEXT_ID_ATTRIBUTE, value: this.record.contextId },

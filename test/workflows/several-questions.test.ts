@@ -181,6 +181,9 @@ describe('several open questions', () => {
     expect(one.status.message.parts).toEqual([{ text: `Furniture ${run}?` }]);
     expect(one.metadata.pendingQuestions).toBeUndefined();
     expect(one.metadata.pendingQuestion.prompt).toBe(`Furniture ${run}?`);
+    // Ivan's row leaves his inbox; Fiona's stays.
+    await inboxRows('ivan', taskId, 0);
+    expect((await inboxRows('fiona', taskId, 1))[0].question.prompt).toBe(`Furniture ${run}?`);
 
     await restartWorker();
     // One open question again: a reply need not name it.
