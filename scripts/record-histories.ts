@@ -19,6 +19,7 @@ import { cancelTask, finalTask, reply, startTask, waitForState } from '../test/s
 import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';
 import { scheduleOptions } from '../src/schedules/schedules.js';
+import { ANSWERS_QUESTION_METADATA } from '../src/protocol/contract.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
 const VERSION = process.argv[2];
@@ -207,6 +208,60 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'asks-several'(client) {
+    // Release 10: two questions at once (Promise.all of ctx.ask), answered in reverse order by their ids.
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask-several', {
+      text: 'two',
+      data: {
+        questions: [
+          { question: 'Furniture?', responders: ['alice'], notify: ['webhook'] },
+          { question: 'Laptops?', responders: ['bob'] },
+        ],
+      },
+    });
+    const [furniture, laptops] = await openQuestionIds(handle);
+    await reply(handle, {
+      text: 'yes',
+      responder: 'bob',
+      metadata: { [ANSWERS_QUESTION_METADATA]: { question: laptops } },
+    });
+    await reply(handle, {
+      text: 'yes',
+      responder: 'alice',
+      metadata: { [ANSWERS_QUESTION_METADATA]: { question: furniture } },
+    });
+    await finalTask(handle);
+    return handle;
+  },
+  async 'llm-parallel'(client) {
+    // Release 10: three tool calls in one answer, the free one at once, two approvals asked together.
+    model.script(
+      {
+        toolCalls: [
+          { name: 'lookup_price', arguments: { item: 'desk' }, id: 'price' },
+          { name: 'order_furniture', arguments: { item: 'desk', quantity: 2, total: 300 }, id: 'desk' },
+          { name: 'order_laptops', arguments: { item: 'laptop', quantity: 3, total: 3000 }, id: 'laptop' },
+        ],
+      },
+      { text: 'Ordered the desks and the laptops.' },
+    );
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-llm-parallel', { text: 'Furnish the office' });
+    const [furniture, laptops] = await openQuestionIds(handle);
+    await reply(handle, {
+      text: 'approve',
+      responder: 'ivan',
+      caller: { id: 'ivan', groups: ['it'] },
+      metadata: { [ANSWERS_QUESTION_METADATA]: { question: laptops } },
+    });
+    await reply(handle, {
+      text: 'deny too dear',
+      responder: 'fiona',
+      caller: { id: 'fiona', groups: ['facilities'] },
+      metadata: { [ANSWERS_QUESTION_METADATA]: { question: furniture } },
+    });
+    await finalTask(handle);
+    return handle;
+  },
   async 'chat-continued-as-new'(client) {
     const { handle } = await startTask(client, TASK_QUEUE, 'test-chat', { text: 'chat', data: { turns: 12 } });
     for (let turn = 1; turn <= 12; turn++) {
@@ -218,6 +273,16 @@ const scenarios: Record<string, Scenario> = {
     return handle;
   },
 };
+
+/** The ids of the task's open questions, once two are open. */
+async function openQuestionIds(handle: WorkflowHandle): Promise<string[]> {
+  for (;;) {
+    const task = await waitForState(handle, 'input-required');
+    const open = (task.metadata?.pendingQuestions ?? []) as { id: string }[];
+    if (open.length === 2) return open.map(({ id }) => id);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 let model: FakeModelServer;
 /** What the approvers' webhook received (the ask-notified scenario). */

@@ -14,7 +14,7 @@ import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { A2AError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import express, { Router, type Request, type Response } from 'express';
-import { ANSWERS_QUESTION_METADATA, type PendingQuestion } from '../protocol/contract.js';
+import { ANSWERS_QUESTION_METADATA, type OpenQuestion, type PendingQuestion } from '../protocol/contract.js';
 import { hmacSecretFromEnv } from '../gateway/inbox/session.js';
 import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
 import { standingOf } from '../tasks/errors.js';
@@ -64,7 +64,7 @@ export function answerLinkPageFromEnv(
 
 interface TaskView {
   status?: { state?: string };
-  metadata?: { pendingQuestion?: PendingQuestion };
+  metadata?: { pendingQuestion?: PendingQuestion; pendingQuestions?: OpenQuestion[] };
 }
 
 type Outcome = { question: PendingQuestion } | { status: number; title: string; text: string };
@@ -123,7 +123,7 @@ export function answerLinkPageRouter(
       role: 'ROLE_USER',
       taskId: claims.taskId,
       parts: [{ text: claims.decision }],
-      metadata: { [ANSWERS_QUESTION_METADATA]: claims.askedAt },
+      metadata: { [ANSWERS_QUESTION_METADATA]: claims.question ? { question: claims.question } : claims.askedAt },
     };
     // No history: the page shows none, and the Update's own answer is then enough.
     const configuration = { returnImmediately: true, historyLength: 0 };
@@ -217,7 +217,9 @@ async function waitingQuestion(
     if (error instanceof TaskNotFoundError) return {};
     throw error;
   }
-  const pending = task.metadata?.pendingQuestion;
+  // Several open: the token's among them (by its id), else the one open.
+  const several = task.metadata?.pendingQuestions?.find((open) => open.id === claims.question);
+  const pending = several ?? task.metadata?.pendingQuestion;
   if (pending && waitsFor(task.status?.state, pending, claims)) return { question: pending };
   return endedIn(task.status?.state);
 }

@@ -36,6 +36,8 @@ export interface AnswerClaims {
   taskId: string;
   /** The question's askedAt: the question it answers, and no other. */
   askedAt: string;
+  /** The question's id, when the notice named one (a task may wait on several questions). */
+  question?: string;
   /** The principal the answer is given as. */
   approver: string;
   decision: AnswerDecision;
@@ -71,8 +73,10 @@ export function answerLinkSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
 }
 
 export function mintAnswerToken(secret: Buffer, claims: AnswerClaims): string {
-  const { agent: a, taskId: t, askedAt: q, approver: p, decision: d, expiresAt } = claims;
-  const payload = Buffer.from(JSON.stringify({ a, t, q, p, d, e: Math.floor(expiresAt / 1000) })).toString('base64url');
+  const { agent: a, taskId: t, askedAt: q, question: i, approver: p, decision: d, expiresAt } = claims;
+  const payload = Buffer.from(JSON.stringify({ a, t, q, i, p, d, e: Math.floor(expiresAt / 1000) })).toString(
+    'base64url',
+  );
   return `${payload}.${hmacSign(secret, PURPOSE + payload)}`;
 }
 
@@ -91,8 +95,9 @@ export function readAnswerToken(secret: Buffer, token: unknown, now = Date.now()
   } catch {
     return { problem: 'invalid' };
   }
-  const { a, t, q, p, d, e } = value;
+  const { a, t, q, i, p, d, e } = value;
   if (
+    (i !== undefined && typeof i !== 'string') ||
     typeof a !== 'string' ||
     typeof t !== 'string' ||
     typeof q !== 'string' ||
@@ -104,7 +109,15 @@ export function readAnswerToken(secret: Buffer, token: unknown, now = Date.now()
   }
   if (e * 1000 <= now) return { problem: 'expired' };
   return {
-    claims: { agent: a, taskId: t, askedAt: q, approver: p, decision: d as AnswerDecision, expiresAt: e * 1000 },
+    claims: {
+      agent: a,
+      taskId: t,
+      askedAt: q,
+      ...(i !== undefined && { question: i }),
+      approver: p,
+      decision: d as AnswerDecision,
+      expiresAt: e * 1000,
+    },
   };
 }
 
@@ -127,7 +140,8 @@ export function answerLinks(
   const deadline = notice.deadline ? Date.parse(notice.deadline) : Number.POSITIVE_INFINITY;
   const expiresAt = Math.min(deadline, now + settings.ttlMs);
   const link = (decision: AnswerDecision) => {
-    const claims = { agent: notice.agent, taskId: notice.taskId, askedAt: notice.askedAt, approver: notice.approver };
+    const { agent, taskId, askedAt, questionId, approver } = notice;
+    const claims = { agent, taskId, askedAt, ...(questionId && { question: questionId }), approver };
     const token = mintAnswerToken(settings.secret, { ...claims, decision, expiresAt });
     return `${publicUrl}${ANSWER_LINKS_PATH}?${new URLSearchParams({ token })}`;
   };

@@ -124,7 +124,7 @@ export function slackInteractionsRouter(
       role: 'ROLE_USER',
       taskId: target.taskId,
       parts: [{ text }],
-      ...(target.askedAt && { metadata: { [ANSWERS_QUESTION_METADATA]: target.askedAt } }),
+      ...(target.answers && { metadata: { [ANSWERS_QUESTION_METADATA]: target.answers } }),
     };
     try {
       // No history: Slack shows none, and the Update's own answer is then enough (one Temporal call).
@@ -142,16 +142,28 @@ export function slackInteractionsRouter(
   return router;
 }
 
-/** The button's task, and the question it answers (buttons posted before it was named answer any). */
-function parseTarget(value: string | undefined): { agent: string; taskId: string; askedAt?: string } | undefined {
+/**
+ * The button's task, and the question it answers as a reply names it (by id, else by askedAt;
+ * buttons posted before either was named answer any).
+ */
+function parseTarget(
+  value: string | undefined,
+): { agent: string; taskId: string; answers?: string | { question: string } } | undefined {
   try {
-    const parsed = JSON.parse(value ?? '') as { agent?: unknown; taskId?: unknown; askedAt?: unknown };
+    const parsed = JSON.parse(value ?? '') as {
+      agent?: unknown;
+      taskId?: unknown;
+      askedAt?: unknown;
+      question?: unknown;
+    };
+    const answers =
+      typeof parsed.question === 'string'
+        ? { question: parsed.question }
+        : typeof parsed.askedAt === 'string'
+          ? parsed.askedAt
+          : undefined;
     return typeof parsed.agent === 'string' && typeof parsed.taskId === 'string'
-      ? {
-          agent: parsed.agent,
-          taskId: parsed.taskId,
-          ...(typeof parsed.askedAt === 'string' && { askedAt: parsed.askedAt }),
-        }
+      ? { agent: parsed.agent, taskId: parsed.taskId, ...(answers && { answers }) }
       : undefined;
   } catch {
     return undefined;

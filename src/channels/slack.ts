@@ -127,7 +127,8 @@ export function slackMessage(
 
 /** Approve and Deny: the gateway answers the task named in the value as the clicking Slack user's principal. */
 function answerButtons(notice: ApproverNotice): Array<Record<string, unknown>> {
-  const value = JSON.stringify({ agent: notice.agent, taskId: notice.taskId, askedAt: notice.askedAt });
+  const { agent, taskId, askedAt, questionId } = notice;
+  const value = JSON.stringify({ agent, taskId, askedAt, ...(questionId && { question: questionId }) });
   return [
     {
       type: 'button',

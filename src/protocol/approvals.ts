@@ -75,6 +75,8 @@ export interface ApproverNotice {
   request?: string;
   /** When the question was asked, ISO 8601. */
   askedAt: string;
+  /** The question's id: an answer from the notice names it (a Slack button's, an email link's). */
+  questionId?: string;
   /** The question's deadline, ISO 8601, when it has one. */
   deadline?: string;
   /** Who answered (kind 'answered'). */
@@ -125,13 +127,15 @@ export interface NoticeState {
   /** For a note on a canceled or failed task: its last status message. */
   outcome?: string;
   /** For a note on a closed question: the question, since the next may be asked before it is sent. */
-  about?: { prompt: string; askedAt: string; deadline?: string };
+  about?: { prompt: string; askedAt: string; deadline?: string; id?: string };
 }
 
 /** The question whose approvers are being notified, as the task carries it across continue-as-new. */
 export interface NotifiedQuestion {
-  /** The sequence number of its input-required event: the question's ID within the task. */
+  /** The sequence number of its input-required event: the question's ID within the task's notices. */
   seq: number;
+  /** The question's id (`OpenQuestion.id`), which a reply names; absent for questions of runs before ids. */
+  id?: string;
   channels: ApprovalChannel[];
   open: boolean;
   /**
@@ -155,6 +159,9 @@ export interface NotifiedQuestion {
 }
 
 export interface ApproverNotifications {
+  /** The questions being notified: those open, and those closed since the last was asked. */
+  questions?: NotifiedQuestion[];
+  /** The one question of a run before several (moved into `questions` on resume). */
   question?: NotifiedQuestion;
   notices: NoticeState[];
   /**

@@ -175,7 +175,16 @@ export interface PendingQuestion {
 }
 
 /**
- * Message metadata naming the question a reply answers, by its `askedAt` (`metadata.pendingQuestion`).
+ * A question open beside others (docs/a2a-mapping.md, "Several open questions"): `id` is stable
+ * for the task's life (`ask:<journal step>`), and names it in a reply (ANSWERS_QUESTION_METADATA).
+ */
+export interface OpenQuestion extends PendingQuestion {
+  id: string;
+}
+
+/**
+ * Message metadata naming the question a reply answers: its `askedAt` as a string
+ * (`metadata.pendingQuestion`), or `{ question: id }` (an entry of `metadata.pendingQuestions`).
  * A reply that names a question no longer waiting is refused, so an answer given to what a page, a
  * mail or a chat message showed never lands on the next question the agent asked meanwhile.
  */
@@ -190,6 +199,18 @@ export type AnswerChannel = 'a2a' | 'cli' | 'inbox' | 'email' | 'slack' | 'tempo
 
 /** Message metadata by which the a2a-temporal CLI names itself (the channel `cli`); other clients leave it out. */
 export const CLIENT_METADATA = 'a2a-temporal/client';
+
+/** Which question a reply's metadata names (ANSWERS_QUESTION_METADATA): by id, by askedAt, or neither. */
+export function answeredQuestion(metadata: Record<string, unknown> | undefined): { id?: string; askedAt?: string } {
+  const named = metadata?.[ANSWERS_QUESTION_METADATA];
+  if (typeof named === 'string') return { askedAt: named };
+  if (typeof named !== 'object' || named === null) return {};
+  const { question, askedAt } = named as { question?: unknown; askedAt?: unknown };
+  return {
+    ...(typeof question === 'string' && { id: question }),
+    ...(typeof askedAt === 'string' && { askedAt }),
+  };
+}
 
 /** A responders entry that names a group rather than a principal. */
 export const GROUP_PREFIX = 'group:';
@@ -240,6 +261,9 @@ export interface TaskSnapshot {
   timeline: TimelineEntry[];
   events: TaskEvent[];
   appliedMessageKeys: string[];
+  /** The open questions, in the order asked (task-record.ts). */
+  questions?: OpenQuestion[];
+  /** The one open question, as runs before `questions` carried it (read once, on restore). */
   pending?: PendingQuestion;
   /** Set when the agent answered with a direct message instead of a task. */
   directMessage?: boolean;

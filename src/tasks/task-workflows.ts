@@ -23,7 +23,7 @@ import {
   type A2AError,
 } from '@a2a-js/sdk/errors';
 import {
-  ANSWERS_QUESTION_METADATA,
+  answeredQuestion,
   cancelTaskUpdate,
   sendMessageUpdate,
   snapshotQuery,
@@ -150,11 +150,11 @@ export class TaskWorkflows {
       );
       return { taskId, accepted };
     } catch (error) {
-      const named = incoming.metadata?.[ANSWERS_QUESTION_METADATA];
+      const named = answeredQuestion(incoming.metadata).askedAt;
       return this.closedOrMissing(error, taskId, incoming.caller, ({ state, final }) => {
         const refusal = new UnsupportedOperationError(`Task ${taskId} is ${state} and accepts no more messages`);
         const timeline = (final?.metadata?.['timeline'] ?? []) as TimelineEntry[];
-        const change = firstChangeSince(timeline, typeof named === 'string' ? named : undefined);
+        const change = firstChangeSince(timeline, named);
         return withStanding(refusal, { state: toWireState(state), ...(change && { change }) });
       });
     }

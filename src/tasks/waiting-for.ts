@@ -21,7 +21,8 @@ export interface WaitingQuestionRow {
   request?: string;
   /** Who asked: the task's owner (absent without authentication). */
   askedBy?: string;
-  question: Omit<PendingQuestion, 'details'> & { details?: JsonObject };
+  /** With several open in the task, `id` names the question in a reply. */
+  question: Omit<PendingQuestion, 'details'> & { details?: JsonObject; id?: string };
   /** Why no answer can be taken now, when Temporal reports the task's workflow task failing (blocked by a deploy). */
   blocked?: string;
 }
@@ -68,23 +69,28 @@ export function waitingForQuery(agents: readonly string[]): string {
   ].join(' AND ');
 }
 
-export function rowOf(summary: WireTask): WaitingQuestionRow | undefined {
+/** A task's waiting questions as rows: its one question, or each of several (`pendingQuestions`). */
+export function rowsOf(summary: WireTask): WaitingQuestionRow[] {
   const metadata = (summary.metadata ?? {}) as {
     agent?: string;
     owner?: string;
     request?: string;
     pendingQuestion?: WaitingQuestionRow['question'];
+    pendingQuestions?: WaitingQuestionRow['question'][];
   };
-  const { agent, owner, request, pendingQuestion } = metadata;
-  if (!agent || !pendingQuestion || pendingQuestion.kind !== 'input' || pendingQuestion.outOfBand) return undefined;
-  return {
-    taskId: summary.id,
-    contextId: summary.contextId,
-    agent,
-    ...(request && { request }),
-    ...(owner && { askedBy: owner }),
-    question: pendingQuestion,
-  };
+  const { agent, owner, request, pendingQuestion, pendingQuestions } = metadata;
+  if (!agent) return [];
+  const questions = pendingQuestions ?? (pendingQuestion ? [pendingQuestion] : []);
+  return questions
+    .filter((question) => question.kind === 'input' && !question.outOfBand)
+    .map((question) => ({
+      taskId: summary.id,
+      contextId: summary.contextId,
+      agent,
+      ...(request && { request }),
+      ...(owner && { askedBy: owner }),
+      question,
+    }));
 }
 
 /**
@@ -103,21 +109,24 @@ export function mayAnswer(question: PendingQuestion, askedBy: string | undefined
 
 /**
  * A row's place in a list: the soonest deadline first (none last) or the longest waiting first, ties
- * by task ID, so that every row has one place and a page's cursor is the last row's place.
+ * by task ID and question ID (questions of one task asked at once), so that every row has one place
+ * and a page's cursor is the last row's place.
  */
-type Place = [deadline: number | null, askedAt: number, taskId: string];
+type Place = [deadline: number | null, askedAt: number, taskId: string, questionId: string];
 
 function placeOf(row: WaitingQuestionRow, order: QuestionOrder): Place {
   const deadline = order === 'deadline' && row.question.deadline ? Date.parse(row.question.deadline) : null;
-  return [deadline, Date.parse(row.question.askedAt), row.taskId];
+  return [deadline, Date.parse(row.question.askedAt), row.taskId, row.question.id ?? ''];
 }
 
-function comparePlaces([deadlineA, askedA, idA]: Place, [deadlineB, askedB, idB]: Place): number {
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function comparePlaces([deadlineA, askedA, idA, qA]: Place, [deadlineB, askedB, idB, qB]: Place): number {
   const deadline = (deadlineA ?? Number.POSITIVE_INFINITY) - (deadlineB ?? Number.POSITIVE_INFINITY);
-  return (Number.isNaN(deadline) ? 0 : deadline) || askedA - askedB || (idA < idB ? -1 : idA > idB ? 1 : 0);
+  return (Number.isNaN(deadline) ? 0 : deadline) || askedA - askedB || byText(idA, idB) || byText(qA, qB);
 }
 
-const CURSOR_SCHEMA = z.tuple([z.number().nullable(), z.number(), z.string()]);
+const CURSOR_SCHEMA = z.tuple([z.number().nullable(), z.number(), z.string(), z.string()]);
 
 function cursorOf(place: Place, order: QuestionOrder): string {
   return Buffer.from(JSON.stringify([order, ...place])).toString('base64url');

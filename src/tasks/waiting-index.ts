@@ -28,7 +28,7 @@ import { decodeMemo } from './decode-memo.js';
 import { quote } from './visibility.js';
 import {
   pageOf,
-  rowOf,
+  rowsOf,
   waitingForQuery,
   type WaitingForPage,
   type WaitingForRequest,
@@ -55,8 +55,8 @@ const REPORTED_PROBLEMS = defineSearchAttributeKey('TemporalReportedProblems', S
 type Execution = proto.temporal.api.workflow.v1.IWorkflowExecutionInfo;
 
 export class WaitingQuestions {
-  /** Waiting questions by task ID. */
-  private rows = new Map<string, WaitingQuestionRow>();
+  /** Waiting questions by task ID (a task may wait on several). */
+  private rows = new Map<string, WaitingQuestionRow[]>();
   /** When the last look began, and the last full listing (ms since the epoch). */
   private lookedAt?: number;
   private fullListAt?: number;
@@ -83,15 +83,15 @@ export class WaitingQuestions {
       if (!relisting) await this.looking;
       else this.looking.catch((error: unknown) => log.warn({ err: error }, 'Listing the waiting questions failed'));
     }
-    return pageOf(this.rows.values(), request);
+    return pageOf([...this.rows.values()].flat(), request);
   }
 
   private async look(): Promise<void> {
     const began = Date.now();
     if (this.fullListAt === undefined || began - this.fullListAt >= FULL_LIST_MS) {
-      const rows = new Map<string, WaitingQuestionRow>();
-      await this.eachRow(this.query, (taskId, row) => {
-        if (row) rows.set(taskId, row);
+      const rows = new Map<string, WaitingQuestionRow[]>();
+      await this.eachRow(this.query, (taskId, taskRows) => {
+        if (taskRows.length > 0) rows.set(taskId, taskRows);
       });
       this.rows = rows;
       this.fullListAt = began;
@@ -100,13 +100,18 @@ export class WaitingQuestions {
       // Asked since the last look, or blocked by a deploy now (few rows): one listing for both.
       const recentOrBlocked = `(${ASKED_AT_ATTRIBUTE.name} >= ${quote(since)} OR ${REPORTED_PROBLEMS.name} IS NOT NULL)`;
       const listed = new Set<string>();
-      await this.eachRow(`${this.query} AND ${recentOrBlocked}`, (taskId, row) => {
+      await this.eachRow(`${this.query} AND ${recentOrBlocked}`, (taskId, taskRows) => {
         listed.add(taskId);
-        if (row) this.rows.set(taskId, row);
+        if (taskRows.length > 0) this.rows.set(taskId, taskRows);
         else this.rows.delete(taskId);
       });
-      for (const [taskId, row] of this.rows) {
-        if (row.blocked && !listed.has(taskId)) this.rows.set(taskId, { ...row, blocked: undefined });
+      for (const [taskId, taskRows] of this.rows) {
+        if (taskRows[0]?.blocked && !listed.has(taskId)) {
+          this.rows.set(
+            taskId,
+            taskRows.map((row) => ({ ...row, blocked: undefined })),
+          );
+        }
       }
       const known = [...this.rows.keys()].map((taskId) => quote(workflowIdForTask(taskId)));
       for (let start = 0; start < known.length; start += PAGE_ROWS) {
@@ -117,11 +122,8 @@ export class WaitingQuestions {
     this.lookedAt = began;
   }
 
-  /** Each row `query` lists, as a waiting question's row (undefined: it lists none). */
-  private async eachRow(
-    query: string,
-    take: (taskId: string, row: WaitingQuestionRow | undefined) => void,
-  ): Promise<void> {
+  /** Each row `query` lists, as its task's waiting questions' rows (none: it lists none). */
+  private async eachRow(query: string, take: (taskId: string, rows: WaitingQuestionRow[]) => void): Promise<void> {
     let nextPageToken: Uint8Array | undefined;
     do {
       const page = await temporalCall(undefined, () =>
@@ -134,19 +136,19 @@ export class WaitingQuestions {
       );
       for (const execution of page.executions ?? []) {
         const taskId = taskIdOfWorkflow(execution.execution?.workflowId ?? '');
-        if (taskId !== undefined) take(taskId, await this.rowOf(execution));
+        if (taskId !== undefined) take(taskId, await this.rowsOf(execution));
       }
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (nextPageToken);
   }
 
-  private async rowOf(execution: Execution): Promise<WaitingQuestionRow | undefined> {
+  private async rowsOf(execution: Execution): Promise<WaitingQuestionRow[]> {
     const fields = execution.memo?.fields;
-    if (!fields?.[SUMMARY_MEMO]) return undefined;
+    if (!fields?.[SUMMARY_MEMO]) return [];
     const memo = await decodeMemo(this.client.workflow.options.loadedDataConverter, fields);
-    const row = rowOf(memo[SUMMARY_MEMO] as WireTask);
-    const blocked = row && blockedReason(execution.searchAttributes?.indexedFields);
-    return row && blocked ? { ...row, blocked } : row;
+    const rows = rowsOf(memo[SUMMARY_MEMO] as WireTask);
+    const blocked = rows.length > 0 && blockedReason(execution.searchAttributes?.indexedFields);
+    return blocked ? rows.map((row) => ({ ...row, blocked })) : rows;
   }
 }
 

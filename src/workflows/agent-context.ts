@@ -55,6 +55,11 @@ export function agentInternals(ctx: AgentContext): AgentInternals {
   return found;
 }
 
+/** The context of one lane of a parallel step (AgentJournal.parallel): the same task, the lane's journal. */
+export function laneContext(ctx: AgentContext, lane: AgentJournal): AgentContext {
+  return createAgentContext(agentInternals(ctx).runtime, lane, ctx.message);
+}
+
 export function createAgentContext(runtime: TaskRuntime, journal: AgentJournal, message: UserMessage): AgentContext {
   const ctx = buildAgentContext(runtime, journal, message);
   internals.set(ctx, { runtime, journal });

@@ -12,8 +12,14 @@ export class AgentJournal {
   private readonly slots: JournalEntry[];
   private cursor = 0;
   private readonly inFlight = new Map<number, string>();
+  /** The lanes of each parallel step under way, by its slot. */
+  private readonly lanes = new Map<number, AgentJournal[]>();
 
-  constructor(entries: JournalEntry[] = []) {
+  /** `prefix`: where a lane's journal sits in its parent's (`<slot>.<lane>.`), so places are unique in the task. */
+  constructor(
+    entries: JournalEntry[] = [],
+    private readonly prefix = '',
+  ) {
     this.slots = entries.map((entry) => ({ ...entry }));
   }
 
@@ -39,16 +45,17 @@ export class AgentJournal {
 
   /**
    * An asynchronous step. `resumed` tells the step that it had started in an earlier run and was
-   * still waiting when that run continued as new.
+   * still waiting when that run continued as new; `place`, where it is in the task's journal, is the
+   * same in every run and unique in the task (a question's id).
    */
-  async step<T>(kind: string, perform: (resumed: boolean) => Promise<T>): Promise<T> {
+  async step<T>(kind: string, perform: (resumed: boolean, place: string) => Promise<T>): Promise<T> {
     const index = this.cursor++;
     const recorded = this.recorded(index, kind);
     if (recorded?.done) return recorded.result as T;
     this.slots[index] = { kind };
     this.inFlight.set(index, kind);
     try {
-      const result = await perform(recorded !== undefined);
+      const result = await perform(recorded !== undefined, `${this.prefix}${index}`);
       this.slots[index] = { kind, result, done: true };
       return result;
     } finally {
@@ -56,13 +63,49 @@ export class AgentJournal {
     }
   }
 
-  /** True when every step under way is one of `kinds` (e.g. only waits for a human). */
+  /**
+   * Steps side by side, one lane each (an LLM's tool calls of one answer): each lane has a journal
+   * of its own, so what a lane records does not depend on when the others' answers came, and a run
+   * continued as new resumes every lane where it stood. One step in this journal; its result is
+   * the lanes' results, in order.
+   */
+  async parallel<I, T>(
+    kind: string,
+    items: readonly I[],
+    perform: (item: I, lane: AgentJournal) => Promise<T>,
+  ): Promise<T[]> {
+    const index = this.cursor++;
+    const recorded = this.recorded(index, kind);
+    if (recorded?.done) return recorded.result as T[];
+    // Under way when the last run continued as new: its result holds the lanes' journals so far.
+    const carried = (recorded?.result ?? []) as JournalEntry[][];
+    const lanes = items.map((_, lane) => new AgentJournal(carried[lane], `${this.prefix}${index}.${lane}.`));
+    this.slots[index] = { kind };
+    this.inFlight.set(index, kind);
+    this.lanes.set(index, lanes);
+    try {
+      const result = await Promise.all(items.map((item, lane) => perform(item, lanes[lane]!)));
+      this.slots[index] = { kind, result, done: true };
+      return result;
+    } finally {
+      this.inFlight.delete(index);
+      this.lanes.delete(index);
+    }
+  }
+
+  /** True when every step under way is one of `kinds` (e.g. only waits for a human), in every lane too. */
   onlyWaitingOn(kinds: readonly string[]): boolean {
-    return [...this.inFlight.values()].every((kind) => kinds.includes(kind));
+    return [...this.inFlight].every(([index, kind]) => {
+      const lanes = this.lanes.get(index);
+      return lanes ? lanes.every((lane) => lane.onlyWaitingOn(kinds)) : kinds.includes(kind);
+    });
   }
 
   entries(): JournalEntry[] {
-    return this.slots.map((slot) => ({ ...slot }));
+    return this.slots.map((slot, index) => {
+      const lanes = this.lanes.get(index);
+      return lanes ? { kind: slot.kind, result: lanes.map((lane) => lane.entries()) } : { ...slot };
+    });
   }
 
   private recorded(index: number, kind: string): JournalEntry | undefined {

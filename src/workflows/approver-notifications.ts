@@ -83,31 +83,52 @@ export class ApproverNotifications {
   private readonly lanes = new Set<string>();
   /** Notices whose activity is under way: not skipped when their question closes. */
   private readonly sending = new Set<string>();
-  private resolving = false;
-  private reminding = false;
+  /** Questions (by seq) whose approvers are being resolved, and whose reminders are watched. */
+  private readonly resolving = new Set<number>();
+  private readonly reminding = new Set<number>();
 
   constructor(private readonly record: TaskRecord) {}
 
   /** No activity under way or due: the workflow may end or continue as new (reminder timers are re-armed after it). */
   get idle(): boolean {
-    return !this.resolving && this.lanes.size === 0;
+    return this.resolving.size === 0 && this.lanes.size === 0;
   }
 
   /** A continued run picks up where the last one stopped. */
   resume(): void {
-    const question = this.record.approvals?.question;
-    if (question?.open && !question.approvers) this.resolveAndAsk(question);
-    else this.armReminders();
+    for (const question of this.questions()) {
+      if (question.open && !question.approvers) this.resolveAndAsk(question);
+      else this.armReminders(question);
+    }
     this.drain();
+  }
+
+  /** The questions being notified (a run before several kept one, as `question`). */
+  private questions(): NotifiedQuestion[] {
+    const state = this.record.approvals;
+    if (!state) return [];
+    if (state.question) {
+      state.questions = [state.question];
+      delete state.question;
+    }
+    return state.questions ?? [];
+  }
+
+  /** The notified question a wait is for (by the question's id; those of runs before ids have none: ''). */
+  private notified(request: NotifyRequest): NotifiedQuestion | undefined {
+    return this.questions().find((question) => (question.id ?? '') === request.question.id);
   }
 
   /** A question starts waiting: its approvers are told by each of its channels. */
   questionAsked(request: NotifyRequest): void {
-    const pending = this.record.pending;
+    // A question resumed after continue-as-new is already on its way to its approvers.
+    if (this.notified(request)?.open) return;
+    const pending = request.question;
     const { channels, remind } = this.chosen(request);
-    if (!pending || channels.length === 0) return;
+    if (channels.length === 0) return;
     const question: NotifiedQuestion = {
       seq: this.record.lastSeq,
+      id: pending.id,
       channels,
       open: true,
       prompt: pending.prompt,
@@ -119,13 +140,14 @@ export class ApproverNotifications {
       reminders: reminderTimes(remind, pending.deadline),
       remindersSent: 0,
     };
-    this.record.approvalsState().question = question;
+    // Those closed are done with: a withdrawn one's approvers hear of the task's end only if no question came after it.
+    this.record.approvalsState().questions = [...this.questions().filter((kept) => kept.open), question];
     this.resolveAndAsk(question);
   }
 
   /** The question stopped waiting: answered, expired, or withdrawn (the task canceled, a remote call's deadline). */
   questionClosed(request: NotifyRequest): void {
-    const question = this.record.approvals?.question;
+    const question = this.notified(request);
     if (!question?.open) return;
     this.close(question);
     const reply = request.reply && !request.reply.timedOut ? request.reply : undefined;
@@ -154,19 +176,20 @@ export class ApproverNotifications {
    */
   taskEnded(): void {
     const { state, statusText } = this.record;
-    const question = this.record.approvals?.question;
-    if (!tellsApproversTaskEnded() || !question || (state !== 'canceled' && state !== 'failed')) return;
-    if (question.open) this.close(question);
-    else if (!question.withdrawn) return;
-    for (const ask of this.told(question)) {
-      this.record.addParticipant(ask.approver);
-      this.add(question, ask.approver, ask.channel, state, {
-        ...(statusText && { outcome: statusText.slice(0, 500) }),
-      });
+    if (!tellsApproversTaskEnded() || (state !== 'canceled' && state !== 'failed')) return;
+    for (const question of this.questions()) {
+      if (question.open) this.close(question);
+      else if (!question.withdrawn) continue;
+      for (const ask of this.told(question)) {
+        this.record.addParticipant(ask.approver);
+        this.add(question, ask.approver, ask.channel, state, {
+          ...(statusText && { outcome: statusText.slice(0, 500) }),
+        });
+      }
     }
   }
 
-  /** Closes the question: no more reminders, and notices not yet under way are moot. */
+  /** Closes the question: no more reminders, and its notices not yet under way are moot. */
   private close(question: NotifiedQuestion): void {
     question.open = false;
     question.reminders = [];
@@ -215,7 +238,7 @@ export class ApproverNotifications {
   }
 
   private resolveAndAsk(question: NotifiedQuestion): void {
-    this.resolving = true;
+    this.resolving.add(question.seq);
     // Not cancellable: a notice under way finishes even if the task is canceled meanwhile.
     void CancellationScope.nonCancellable(async () => {
       try {
@@ -232,10 +255,10 @@ export class ApproverNotifications {
           for (const channel of question.channels) this.add(question, approver, channel, 'ask', { actingFor });
         }
       } finally {
-        this.resolving = false;
+        this.resolving.delete(question.seq);
       }
       this.drain();
-      this.armReminders();
+      this.armReminders(question);
     });
   }
 
@@ -329,8 +352,7 @@ export class ApproverNotifications {
   /** A question or reminder whose question no longer waits. */
   private stale(notice: NoticeState): boolean {
     if (notice.state !== 'pending' || (notice.kind !== 'ask' && notice.kind !== 'reminder')) return false;
-    const question = this.record.approvals?.question;
-    return !question?.open || question.seq !== notice.question;
+    return !this.questions().some((question) => question.open && question.seq === notice.question);
   }
 
   private async send(notice: NoticeState): Promise<void> {
@@ -381,8 +403,8 @@ export class ApproverNotifications {
   }
 
   private noticeInput(notice: NoticeState): ApproverNotice {
-    // Questions and reminders are sent only while their question waits: it is the current one.
-    const question = notice.about ?? questionFacts(this.record.approvals!.question!);
+    // Questions and reminders are sent only while their question waits: it is among those notified.
+    const question = notice.about ?? questionFacts(this.questions().find(({ seq }) => seq === notice.question)!);
     const request = this.record.requestText();
     return {
       id: notice.id,
@@ -394,6 +416,7 @@ export class ApproverNotifications {
       question: question.prompt,
       ...(request && { request: request.slice(0, 500) }),
       askedAt: question.askedAt,
+      ...(question.id && { questionId: question.id }),
       ...(question.deadline && { deadline: question.deadline }),
       ...(notice.answeredBy && { answeredBy: notice.answeredBy }),
       ...(notice.outcome && { outcome: notice.outcome }),
@@ -409,11 +432,11 @@ export class ApproverNotifications {
     if (to) notice.to = to;
   }
 
-  /** Waits for each reminder's time while the question waits; one watch at a time. */
-  private armReminders(): void {
-    const question = this.record.approvals?.question;
-    if (!question?.open || !question.approvers || question.reminders.length === 0 || this.reminding) return;
-    this.reminding = true;
+  /** Waits for each reminder's time while the question waits; one watch per question. */
+  private armReminders(question: NotifiedQuestion): void {
+    if (!question.open || !question.approvers || question.reminders.length === 0) return;
+    if (this.reminding.has(question.seq)) return;
+    this.reminding.add(question.seq);
     void CancellationScope.nonCancellable(async () => {
       try {
         while (question.open && question.reminders.length > 0) {
@@ -427,13 +450,13 @@ export class ApproverNotifications {
           }
         }
       } finally {
-        this.reminding = false;
+        this.reminding.delete(question.seq);
       }
     });
   }
 }
 
-/** Who hears of the question: its approvers, then the deputies of those among them (release 12), each once. */
+/** Who hears of the question: its approvers, then the deputies of those among them (release 11), each once. */
 function recipients(question: NotifiedQuestion): Array<{ approver: string; actingFor?: string }> {
   const approvers = question.approvers ?? [];
   const told: Array<{ approver: string; actingFor?: string }> = approvers.map((approver) => ({ approver }));
@@ -445,8 +468,8 @@ function recipients(question: NotifiedQuestion): Array<{ approver: string; actin
   return told;
 }
 
-function questionFacts({ prompt, askedAt, deadline }: NotifiedQuestion): NonNullable<NoticeState['about']> {
-  return { prompt, askedAt, ...(deadline && { deadline }) };
+function questionFacts({ prompt, askedAt, deadline, id }: NotifiedQuestion): NonNullable<NoticeState['about']> {
+  return { prompt, askedAt, ...(deadline && { deadline }), ...(id && { id }) };
 }
 
 /** The reminder times of `remind` ('1 day before', ...) before `deadline`, earliest first; those already past are dropped. */

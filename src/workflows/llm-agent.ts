@@ -35,11 +35,11 @@ import {
   type AgentDefinition,
   type DeadlineOutcome,
 } from './agent-api.js';
-import { agentInternals } from './agent-context.js';
+import { agentInternals, laneContext } from './agent-context.js';
 import type { ModelStream } from './task-runtime.js';
 import { llmActivityOptions } from './llm-activity-options.js';
 import { checkBudget, DEFAULT_MAX_STEPS, ModelBudget, type BudgetLimits } from './llm-budget.js';
-import { asksAtStepLimit } from './task-patches.js';
+import { asksAtStepLimit, asksSeveralQuestions } from './task-patches.js';
 import { checkMcpServers, mcpTools, type McpServer, type McpTool } from './llm-mcp.js';
 import { uiText } from '../protocol/ui-text.js';
 
@@ -349,10 +349,23 @@ class LlmLoop {
         ...(answer.toolCalls.length > 0 && { toolCalls: answer.toolCalls }),
       });
       if (answer.toolCalls.length === 0) return answer.text;
-      const results: LlmToolResult[] = [];
-      for (const call of answer.toolCalls) results.push(await this.runTool(call));
-      this.messages.push({ role: 'tool', results });
+      this.messages.push({ role: 'tool', results: await this.runTools(answer.toolCalls) });
     }
+  }
+
+  /**
+   * The tool calls of one answer, all at once (release 10): each in a lane of the journal, so the
+   * free ones run side by side while the approvals are asked together, each approved call runs as
+   * its answer comes, and the model's next call waits for them all. Before, one after another.
+   */
+  private async runTools(calls: LlmToolCall[]): Promise<LlmToolResult[]> {
+    if (asksSeveralQuestions()) {
+      const { journal } = agentInternals(this.ctx);
+      return journal.parallel('tools', calls, (call, lane) => this.runTool(call, laneContext(this.ctx, lane)));
+    }
+    const results: LlmToolResult[] = [];
+    for (const call of calls) results.push(await this.runTool(call, this.ctx));
+    return results;
   }
 
   /** One model call; its text streams into an artifact named `answer` while it is generated. */
@@ -412,7 +425,8 @@ class LlmLoop {
     return result;
   }
 
-  private async runTool(call: LlmToolCall): Promise<LlmToolResult> {
+  /** One tool call, its approval and effects recorded in `ctx`'s journal. */
+  private async runTool(call: LlmToolCall, ctx: AgentContext): Promise<LlmToolResult> {
     const fail = (output: string): LlmToolResult => ({ id: call.id, name: call.name, output, isError: true });
     let args: unknown;
     try {
@@ -422,7 +436,7 @@ class LlmLoop {
         `The arguments are not valid JSON (${(error as Error).message}). Call the tool again with valid JSON.`,
       );
     }
-    if (call.name === ASK_USER_TOOL && this.settings.askUser) return this.askUser(call, args);
+    if (call.name === ASK_USER_TOOL && this.settings.askUser) return this.askUser(ctx, call, args);
     const tool = this.tools[call.name];
     if (!tool) return fail(`There is no tool named "${call.name}".`);
     const parsed = tool.input.safeParse(args);
@@ -431,7 +445,7 @@ class LlmLoop {
     let input = parsed.data;
     const reason = approvalReason(tool, input);
     if (reason !== undefined) {
-      const decision = await this.askApproval(call.name, tool, input, reason);
+      const decision = await this.askApproval(ctx, call.name, tool, input, reason);
       if (decision.kind === 'deny') {
         return fail(
           `A human denied this call${decision.reason ? `: ${decision.reason}` : ''}. Do not repeat it unchanged.`,
@@ -439,13 +453,18 @@ class LlmLoop {
       }
       input = decision.input;
     }
-    return this.execute(call, tool, input);
+    return this.execute(ctx, call, tool, input);
   }
 
-  private async execute(call: LlmToolCall, tool: AnyLlmTool | McpTool, input: unknown): Promise<LlmToolResult> {
-    if (tool.remoteAgent) return this.delegate(call, tool.remoteAgent, input as RemoteAgentToolInput);
+  private async execute(
+    ctx: AgentContext,
+    call: LlmToolCall,
+    tool: AnyLlmTool | McpTool,
+    input: unknown,
+  ): Promise<LlmToolResult> {
+    if (tool.remoteAgent) return this.delegate(ctx, call, tool.remoteAgent, input as RemoteAgentToolInput);
     const options = llmActivityOptions('tool', tool.activityOptions);
-    const { journal } = agentInternals(this.ctx);
+    const { journal } = agentInternals(ctx);
     const maxAttempts = options.retry?.maximumAttempts ?? 0;
     const outcome = await journal.step(`tool:${call.name}`, () => {
       if ('mcp' in tool) {
@@ -469,13 +488,14 @@ class LlmLoop {
 
   /** A remote agent's tool: its answer and artifacts go to the model, its failure as the tool's error. */
   private async delegate(
+    ctx: AgentContext,
     call: LlmToolCall,
     target: RemoteAgentTarget,
     input: RemoteAgentToolInput,
   ): Promise<LlmToolResult> {
     const { url, ...options } = target;
     try {
-      const result = await this.ctx.callAgent(url, input.message, options);
+      const result = await ctx.callAgent(url, input.message, options);
       const artifacts = result.artifacts.map(({ name, parts }) => ({ ...(name && { name }), parts }));
       const output = artifacts.length > 0 ? `${result.text}\nArtifacts: ${JSON.stringify(artifacts)}` : result.text;
       return { id: call.id, name: call.name, output: cap(output, MAX_TOOL_OUTPUT_CHARS) };
@@ -526,18 +546,19 @@ class LlmLoop {
     }
   }
 
-  private async askUser(call: LlmToolCall, args: unknown): Promise<LlmToolResult> {
+  private async askUser(ctx: AgentContext, call: LlmToolCall, args: unknown): Promise<LlmToolResult> {
     const parsed = z.object({ question: z.string().min(1) }).safeParse(args);
     if (!parsed.success) {
       return { id: call.id, name: call.name, output: `Invalid arguments: ${issuesOf(parsed.error)}`, isError: true };
     }
-    const reply = await this.ctx.ask({ question: parsed.data.question });
+    const reply = await ctx.ask({ question: parsed.data.question });
     const output = reply.text || (reply.data === undefined ? '' : JSON.stringify(reply.data));
     return { id: call.id, name: call.name, output: cap(output, MAX_TOOL_OUTPUT_CHARS) };
   }
 
   /** Asks until the answer is approve or deny; a malformed structured answer is refused by the task itself. */
   private async askApproval(
+    ctx: AgentContext,
     name: string,
     tool: AnyLlmTool | McpTool,
     input: unknown,
@@ -561,7 +582,7 @@ class LlmLoop {
     };
     let question = `The agent wants to call ${name}(${JSON.stringify(input)}): ${reason}. Reply "approve" or "deny <reason>", or data {"decision": "approve", "arguments": {...}} to approve edited arguments.`;
     for (;;) {
-      const reply = await this.ctx.ask({
+      const reply = await ctx.ask({
         question,
         schema,
         details,

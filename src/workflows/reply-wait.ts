@@ -17,8 +17,7 @@
 import { condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { toJSONSchema, type ZodType } from 'zod';
-import type { AnswerChannel, PendingQuestion } from '../protocol/contract.js';
-import { askingParts } from '../protocol/receipts.js';
+import type { AnswerChannel, OpenQuestion, PendingQuestion } from '../protocol/contract.js';
 import type { JsonObject, WirePart } from '../protocol/wire.js';
 import {
   AgentFailure,
@@ -30,7 +29,7 @@ import {
 } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
 import { signDecision } from './decision-receipts.js';
-import { agentMessage, type TaskRuntime } from './task-runtime.js';
+import type { TaskRuntime } from './task-runtime.js';
 import { withDeputies } from './question-deputies.js';
 import { questionExpired } from './approval-metrics.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
@@ -49,9 +48,9 @@ export interface ReplyWaitOptions {
   withdrawn?: () => boolean;
 }
 
-/** The question the agent waits on in this run, and the reply once it came. */
+/** A question the agent waits on in this run, and the reply once it came. */
 export interface ReplyWait extends Omit<ReplyWaitOptions, 'onDeadline' | 'withdrawn'> {
-  readonly question: PendingQuestion;
+  readonly question: OpenQuestion;
   reply?: Reply;
   /** How and when the reply came (a decision receipt says so). */
   answered?: { by: string; channel: AnswerChannel; at: string };
@@ -76,13 +75,15 @@ export function waitForReplyUnlessWithdrawn(
   { onDeadline, withdrawn = () => false, ...options }: ReplyWaitOptions = {},
 ): Promise<Reply | undefined> {
   const { record } = runtime;
-  return journal.step('ask', async (resumed): Promise<Reply | undefined> => {
-    // A question resumed after continue-as-new is the one the task kept, with the deadline it was asked with.
-    const asked = resumed ? (record.pending ?? question) : await withDeputies(question, record.requester);
+  return journal.step('ask', async (resumed, place): Promise<Reply | undefined> => {
+    // The journal step is the question's id: the same in every run, and unique in the task.
+    const id = `ask:${place}`;
+    // A question resumed after continue-as-new is the one the task kept, with the deadline it was
+    // asked with (a run before question ids kept one, without its id).
+    const kept = resumed ? (record.openQuestions.find((open) => open.id === id) ?? legacyQuestion(record)) : undefined;
+    const asked = kept ?? { ...(await withDeputies(question, record.requester)), id };
     const wait: ReplyWait = { ...options, question: asked };
-    if (!resumed) {
-      runtime.askQuestion(asked, { ...agentMessage(runtime, question.prompt), parts: askingParts(question) });
-    }
+    if (!kept) runtime.askQuestion(wait.question);
     runtime.startWaiting(wait);
     try {
       const { deadline, prompt } = wait.question;
@@ -100,21 +101,26 @@ export function waitForReplyUnlessWithdrawn(
       }
       if (answered) return undefined;
       questionExpired(wait.question);
-      return deadlinePassed(runtime, onDeadline ?? { kind: 'fail' });
+      return deadlinePassed(runtime, wait, onDeadline ?? { kind: 'fail' });
     } finally {
-      runtime.stopWaiting();
+      runtime.stopWaiting(wait);
     }
   });
 }
 
+/** The one question a run before question ids carried over (TaskRecord.restore gives it the id ''). */
+function legacyQuestion(record: TaskRuntime['record']): OpenQuestion | undefined {
+  return record.openQuestions.find((open) => open.id === '');
+}
+
 /** The deadline's outcome: the task fails or is rejected, or the agent goes on with a default answer. */
-function deadlinePassed(runtime: TaskRuntime, outcome: DeadlineOutcome): Reply {
+function deadlinePassed(runtime: TaskRuntime, wait: ReplyWait, outcome: DeadlineOutcome): Reply {
   if (outcome.kind === 'reject') throw new TaskRejection(outcome.reason ?? 'No answer before the deadline');
   if (outcome.kind === 'fail') throw new AgentFailure(outcome.reason ?? 'No answer before the deadline');
   const parts: WirePart[] = [];
   if (outcome.text) parts.push({ text: outcome.text });
   if (outcome.data !== undefined) parts.push({ data: outcome.data });
-  runtime.changeState('working', { by: 'deadline' });
+  runtime.questionClosed(wait, 'deadline');
   return {
     messageId: '',
     text: outcome.text ?? '',

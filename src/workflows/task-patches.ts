@@ -77,6 +77,9 @@ const RELEASES = [
   // directory's hash kept in the question), may answer for their approver within their window, and
   // are told of it; a task of an earlier release schedules no such activity.
   'approval-deputies',
+  // 12: an LLM agent runs the tool calls of one model answer at once (the free ones as activities side
+  // by side, every approval asked together); a task of an earlier release runs them one by one.
+  'several-questions',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -157,4 +160,9 @@ export function signsReceipts(): boolean {
 /** Release 11: a question's deputies are resolved when it opens and may answer within their window. */
 export function resolvesDeputies(): boolean {
   return release >= 11;
+}
+
+/** Release 12: an LLM agent's tool calls of one answer run at once, their approvals asked together. */
+export function asksSeveralQuestions(): boolean {
+  return release >= 12;
 }

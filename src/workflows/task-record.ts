@@ -6,6 +6,7 @@
 import type {
   Delegation,
   EventsSince,
+  OpenQuestion,
   PendingQuestion,
   TaskAudience,
   TaskEvent,
@@ -89,7 +90,11 @@ export class TaskRecord {
   }
 
   static restore(snapshot: TaskSnapshot, now: () => string): TaskRecord {
-    return new TaskRecord(clone(snapshot), now);
+    const data = clone(snapshot);
+    // A run before several questions carried its one question as `pending`: its id is unknown ('').
+    if (data.pending) data.questions ??= [{ ...data.pending, id: '' }];
+    delete data.pending;
+    return new TaskRecord(data, now);
   }
 
   get id(): string {
@@ -107,8 +112,16 @@ export class TaskRecord {
   get isTerminal(): boolean {
     return isTerminal(this.state);
   }
+  /** The earliest open question, as `metadata.pendingQuestion` shows it (without its id). */
   get pending(): PendingQuestion | undefined {
-    return this.data.pending;
+    const first = this.data.questions?.[0];
+    if (!first) return undefined;
+    const { id: _id, ...pending } = first;
+    return pending;
+  }
+  /** Every open question, in the order asked. */
+  get openQuestions(): readonly OpenQuestion[] {
+    return this.data.questions ?? [];
   }
   get lastSeq(): number {
     return this.data.events.at(-1)?.seq ?? 0;
@@ -118,6 +131,9 @@ export class TaskRecord {
   }
   get timeline(): readonly TimelineEntry[] {
     return this.data.timeline;
+  }
+  get statusTimestamp(): string {
+    return this.data.status.timestamp;
   }
   get statusText(): string {
     return textOf(this.data.status.message?.parts ?? []);
@@ -130,7 +146,7 @@ export class TaskRecord {
     const status = { state: toWireState(to), timestamp: at, ...(options.message && { message: options.message }) };
     this.data.status = status;
     if (options.message) this.data.history.push(options.message);
-    if (to !== 'input-required' && to !== 'auth-required') delete this.data.pending;
+    if (to !== 'input-required' && to !== 'auth-required') delete this.data.questions;
     const entry: TimelineEntry = { state: to, at };
     const note = options.message ? textOf(options.message.parts) : undefined;
     if (note) entry.message = note.length > TIMELINE_NOTE_CHARS ? `${note.slice(0, TIMELINE_NOTE_CHARS - 1)}…` : note;
@@ -140,10 +156,24 @@ export class TaskRecord {
     this.push({ kind: 'status', status, final: isTerminal(to) });
   }
 
-  /** The task becomes input-required or auth-required, showing the question (reply-wait.ts). */
-  showQuestion(question: PendingQuestion, message: WireMessage): void {
-    this.transition(question.kind === 'input' ? 'input-required' : 'auth-required', { message, by: 'agent' });
-    this.data.pending = question;
+  /**
+   * The task becomes input-required or auth-required, showing the question (reply-wait.ts) beside
+   * those still open; `message` shows them all (questionsMessage in task-runtime.ts).
+   */
+  showQuestion(question: PendingQuestion & { id?: string }, message: WireMessage): void {
+    const questions = [...this.openQuestions, { ...question, id: question.id ?? '' }];
+    this.transition(interruptedState(questions), { message, by: 'agent' });
+    this.data.questions = questions;
+  }
+
+  /**
+   * An open question stops showing (answered, expired, withdrawn); the questions still open, which
+   * the caller shows (or, with none, moves the task on).
+   */
+  removeQuestion(id: string): readonly OpenQuestion[] {
+    const questions = this.openQuestions.filter((question) => question.id !== id);
+    if (questions.length > 0) this.data.questions = questions;
+    return questions;
   }
 
   hasApplied(messageKey: string): boolean {
@@ -230,7 +260,8 @@ export class TaskRecord {
       ...(this.data.owner && { owner: this.data.owner }),
       ...(this.data.participants && { participants: clone(this.data.participants) }),
       timeline: clone(this.data.timeline),
-      ...(this.data.pending && { pendingQuestion: clone(this.data.pending) }),
+      ...(this.pending && { pendingQuestion: clone(this.pending) }),
+      ...(this.openQuestions.length > 1 && { pendingQuestions: clone(this.openQuestions) }),
       ...(this.data.pushConfigs?.length && { pushNotifications: this.pushDeliveryViews() }),
       ...(this.data.usage && { usage: clone(this.data.usage) }),
       ...(this.data.delegations && { delegations: clone(this.data.delegations) }),
@@ -244,7 +275,8 @@ export class TaskRecord {
    * status text capped and other parts left out, so each change stays small.
    */
   summary(): WireTask {
-    const { id, contextId, agent, owner, pending } = this.data;
+    const { id, contextId, agent, owner } = this.data;
+    const { pending } = this;
     const { state, timestamp, message } = this.data.status;
     const capped = (text: string) => text.slice(0, SUMMARY_TEXT_CHARS);
     const status: WireTask['status'] = { state, timestamp };
@@ -257,9 +289,13 @@ export class TaskRecord {
     }
     // A question's details (an LLM tool call: tool, arguments, reason) ride along while small: the
     // inbox lists questions from these memos alone.
-    const details =
-      pending?.details && byteLength(pending.details) <= SUMMARY_DETAILS_BYTES ? pending.details : undefined;
-    const pendingQuestion = pending && { ...pending, prompt: capped(pending.prompt), details, schema: undefined };
+    const listed = <Q extends PendingQuestion>(question: Q): Q => {
+      const { details } = question;
+      const small = details && byteLength(details) <= SUMMARY_DETAILS_BYTES ? details : undefined;
+      return { ...question, prompt: capped(question.prompt), details: small, schema: undefined };
+    };
+    const pendingQuestion = pending && listed(pending);
+    const several = this.openQuestions.length > 1 ? this.openQuestions.map(listed) : undefined;
     const request = this.requestText();
     return {
       id,
@@ -270,6 +306,7 @@ export class TaskRecord {
         ...(owner && { owner }),
         ...(request && { request: request.slice(0, SUMMARY_REQUEST_CHARS) }),
         ...(pendingQuestion && { pendingQuestion: clone(pendingQuestion) }),
+        ...(several && { pendingQuestions: clone(several) }),
       },
     };
   }
@@ -281,14 +318,14 @@ export class TaskRecord {
   }
 
   /**
-   * Who may answer the question that waits now: its responders, or the owner when it names nobody;
-   * undefined when no question waits or nobody is named (a task without an owner: anyone may answer).
+   * Who may answer the questions that wait now (each its responders, or the owner when it names
+   * nobody), each once; undefined when no question waits or nobody is named (a task without an
+   * owner: anyone may answer).
    */
   respondersNow(): string[] | undefined {
-    const { pending, owner } = this.data;
-    if (!pending) return undefined;
-    const responders = pending.responders ?? (owner ? [owner] : []);
-    return responders.length > 0 ? [...responders] : undefined;
+    const { owner } = this.data;
+    const responders = new Set(this.openQuestions.flatMap((question) => question.responders ?? (owner ? [owner] : [])));
+    return responders.size > 0 ? [...responders] : undefined;
   }
 
   /** Whose lists show the question that waits (A2AResponders): who may answer it, and its deputies. */
@@ -364,10 +401,14 @@ export class TaskRecord {
 
   /** The audience of the task: who may see it (see mayAccessTask). */
   get audience(): TaskAudience {
-    const { owner, pending, participants } = this.data;
+    const { owner, participants } = this.data;
+    const { pending } = this;
+    // Several open: who may answer any of them.
+    const responders = this.openQuestions.length > 1 ? this.openQuestions.flatMap((q) => q.responders ?? []) : [];
+    const pendingQuestion = responders.length > 0 ? { responders: [...new Set(responders)] } : pending;
     return {
       ...(owner && { owner }),
-      ...(pending && { pendingQuestion: pending }),
+      ...(pendingQuestion && { pendingQuestion }),
       ...(participants && { participants }),
     };
   }
@@ -474,6 +515,11 @@ export class TaskRecord {
     if (event.kind === 'message') return false;
     return states === undefined || states.includes(fromWireState(event.status.state) ?? 'submitted');
   }
+}
+
+/** Input-required while any open question is an input question; auth-required when all are auth. */
+export function interruptedState(questions: readonly PendingQuestion[]): TaskStateName {
+  return questions.some((question) => question.kind === 'input') ? 'input-required' : 'auth-required';
 }
 
 /** JSON deep copy: the workflow sandbox has no structuredClone, and all task data is JSON. */

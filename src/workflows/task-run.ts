@@ -159,8 +159,8 @@ export class TaskRun {
     return (
       workflowInfo().continueAsNewSuggested &&
       (record.state === 'input-required' || record.state === 'auth-required') &&
-      runtime.replyWait !== undefined &&
-      runtime.replyWait.reply === undefined &&
+      runtime.waits.size > 0 &&
+      [...runtime.waits.values()].every((wait) => wait.reply === undefined) &&
       runtime.cancelRequest === undefined &&
       !this.root.consideredCancelled &&
       runtime.push.idle &&

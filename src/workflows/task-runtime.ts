@@ -21,6 +21,7 @@ import {
   AUDIENCE_MEMO,
   audienceMemo,
   cancelTaskUpdate,
+  answeredQuestion,
   ANSWERS_QUESTION_METADATA,
   completeAuthUpdate,
   isAllowedResponder,
@@ -37,7 +38,7 @@ import {
   type CancelRequest,
   type IncomingMessage,
   type MessageAccepted,
-  type PendingQuestion,
+  type OpenQuestion,
 } from '../protocol/contract.js';
 import {
   firstChangeSince,
@@ -63,7 +64,7 @@ import {
 } from '../protocol/search-attributes.js';
 import { isSettled, toWireState, type TaskStateName } from '../protocol/states.js';
 import { spanText, utcMinuteText } from '../protocol/time-text.js';
-import { dataOf, textOf, type WireMessage } from '../protocol/wire.js';
+import { dataOf, textOf, type JsonObject, type WireMessage } from '../protocol/wire.js';
 import type { Reply, UserMessage } from './agent-api.js';
 import { MAX_MESSAGE_BYTES, messageProblem, partsOf, sizeProblem } from '../protocol/message-checks.js';
 import {
@@ -78,9 +79,10 @@ import { questionAnswered } from './approval-metrics.js';
 import { PushDeliveries } from './push-deliveries.js';
 import { hasPatch, PATCH, recordsAskedAt, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
 import type { ReplyWait } from './reply-wait.js';
-import type { TaskRecord, TransitionOptions } from './task-record.js';
+import { interruptedState, type TaskRecord, type TransitionOptions } from './task-record.js';
 import { uiText } from '../protocol/ui-text.js';
 import { deputiesOf, deputyWindowText, isActingAt } from '../protocol/deputies.js';
+import { askingParts } from '../protocol/receipts.js';
 
 /** A model call whose text streams into an artifact (see llm-agent.ts). */
 export interface ModelStream {
@@ -114,8 +116,8 @@ const SETTLED_TASK_MAX_BYTES = 256 * 1024;
 const MAX_PUSH_CONFIGS = 10;
 
 export class TaskRuntime {
-  /** The question the agent waits on now (reply-wait.ts). */
-  replyWait?: ReplyWait;
+  /** The questions the agent waits on now, by question id (reply-wait.ts). */
+  readonly waits = new Map<string, ReplyWait>();
   /** Resolves when the agent first waits for a reply (from release 2 on, task-workflow.ts watches for continue-as-new from then). */
   readonly firstReplyWait: Promise<void>;
   private firstReplyWaitStarted!: () => void;
@@ -139,7 +141,7 @@ export class TaskRuntime {
   private questionResuming: boolean;
 
   constructor(readonly record: TaskRecord) {
-    this.questionResuming = record.pending !== undefined;
+    this.questionResuming = record.openQuestions.length > 0;
     this.push = new PushDeliveries(record);
     this.approvers = new ApproverNotifications(record);
     this.firstReplyWait = new Promise((resolve) => (this.firstReplyWaitStarted = resolve));
@@ -163,24 +165,57 @@ export class TaskRuntime {
     });
   }
 
-  /** The agent asks: the task is input-required (or auth-required) with this question. */
-  askQuestion(question: PendingQuestion, message: WireMessage): void {
-    this.record.showQuestion(question, message);
+  /** The agent asks: the task is input-required (or auth-required) with this question, beside any still open. */
+  askQuestion(question: OpenQuestion): void {
+    const open = [...this.record.openQuestions, question];
+    this.record.showQuestion(
+      question,
+      open.length === 1 ? this.questionMessage(question) : this.questionsMessage(open),
+    );
     this.publish();
+  }
+
+  /** A waiting question whose reply came (or whose deadline passed): the task waits on the others, or works again. */
+  questionClosed(wait: ReplyWait, by: string, actingFor?: string): void {
+    const transition = { by, ...(actingFor && { actingFor }) };
+    const open = this.record.removeQuestion(wait.question.id);
+    if (open.length === 0) return this.changeState('working', transition);
+    const message = open.length === 1 ? this.questionMessage(open[0]!) : this.questionsMessage(open);
+    this.changeState(interruptedState(open), { message, ...transition });
   }
 
   /** The agent waits for a reply to its question. */
   startWaiting(wait: ReplyWait): void {
-    this.replyWait = wait;
+    this.waits.set(wait.question.id, wait);
     this.questionResuming = false;
     this.firstReplyWaitStarted();
-    // A question resumed after continue-as-new is already on its way to its approvers.
-    if (!this.record.approvals?.question?.open) this.approvers.questionAsked(wait);
+    this.approvers.questionAsked(wait);
   }
 
-  stopWaiting(): void {
-    if (this.replyWait) this.approvers.questionClosed(this.replyWait);
-    this.replyWait = undefined;
+  stopWaiting(wait: ReplyWait): void {
+    this.approvers.questionClosed(wait);
+    this.waits.delete(wait.question.id);
+    // Withdrawn or canceled beside others still open: it stops showing (alone, it shows until the next transition).
+    if (!wait.reply) this.record.removeQuestion(wait.question.id);
+  }
+
+  /** The open questions that still wait for their reply. */
+  private openWaits(): ReplyWait[] {
+    return [...this.waits.values()].filter((wait) => wait.reply === undefined);
+  }
+
+  /** A question alone: its prompt, and its details as a DataPart. */
+  private questionMessage(question: OpenQuestion): WireMessage {
+    return { ...agentMessage(this, question.prompt), parts: askingParts(question) };
+  }
+
+  /** Several questions: each listed by its id, and all as a DataPart (docs/a2a-mapping.md). */
+  private questionsMessage(questions: readonly OpenQuestion[]): WireMessage {
+    const lines = questions.map((question) => `- ${question.id}: ${question.prompt}`);
+    const text = `${questions.length} questions wait for an answer; a reply names the one it answers (metadata "${ANSWERS_QUESTION_METADATA}": {"question": "<id>"}):\n${lines.join('\n')}`;
+    const message = agentMessage(this, text);
+    message.parts.push({ data: { questions: questions.map(questionEntry) } });
+    return message;
   }
 
   /**
@@ -194,8 +229,17 @@ export class TaskRuntime {
     if (hasPatch(PATCH.summaryMemo)) {
       upsertMemo({ [SUMMARY_MEMO]: this.record.summary(), [AUDIENCE_MEMO]: audienceMemo(this.record.audience) });
     }
-    const deadline = this.record.pending?.deadline;
-    const askedAt = this.record.pending?.askedAt;
+    // The soonest deadline; and when the open questions last changed (the inbox's index re-reads a
+    // task whose questions changed since it last looked): for one question, when it was asked.
+    const open = this.record.openQuestions;
+    const deadline = open
+      .map((question) => question.deadline)
+      .filter((at) => at !== undefined)
+      .sort()[0];
+    const askedAt =
+      open.length > 0
+        ? [...open.map((question) => question.askedAt), this.record.statusTimestamp].sort().at(-1)
+        : undefined;
     upsertSearchAttributes([
       { key: TASK_STATE_ATTRIBUTE, value: this.record.state },
       { key: CONTEXT_ID_ATTRIBUTE, value: this.record.contextId },
@@ -230,9 +274,12 @@ export class TaskRuntime {
     // Who may answer, where operators look first (`temporal workflow metadata`, the UI's workflow page).
     const responders = this.record.respondersNow();
     const who = responders ? ` (may answer: ${uiText(responders.join(', '))})` : '';
+    const open = this.record.openQuestions;
+    const prompt =
+      open.length > 1 ? `${open.length} questions: ${open.map((q) => q.prompt).join('; ')}` : pending?.prompt;
     setCurrentDetails(
       pending
-        ? `**${state}**${who}: ${uiText(pending.prompt)}${deadline}`
+        ? `**${state}**${who}: ${uiText(prompt ?? '')}${deadline}`
         : `**${state}**${statusText ? `: ${uiText(statusText)}` : ''}`,
     );
   }
@@ -281,7 +328,8 @@ export class TaskRuntime {
         if (this.heldUntilWaiting()) await this.acceptResumedReply(() => this.validateAuthCompletion(completion));
         const by = completion?.caller?.id ?? (typeof completion?.by === 'string' ? completion.by : 'auth-callback');
         const data = completion?.data;
-        this.deliver({ ...emptyReply(), data, value: data, responder: by }, by, 'temporal');
+        const wait = this.outOfBandWait();
+        if (wait) this.deliver(wait, { ...emptyReply(), data, value: data, responder: by }, by, 'temporal');
         return this.record.header();
       },
       {
@@ -320,18 +368,21 @@ export class TaskRuntime {
     if (problem) reject(TaskErrorType.InvalidReply, problem);
     this.checkOwner(completion?.caller);
     this.checkAgent(completion?.agent);
-    const wait = this.waitingFor();
-    if (!wait?.question.outOfBand || wait.reply) {
-      reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
-    }
-    this.checkDeadline();
+    const wait = this.outOfBandWait();
+    if (!wait) reject(TaskErrorType.TaskNotWaitingForInput, 'Task is not waiting for an out-of-band authorization');
+    this.checkDeadline(wait);
     this.checkResponder(wait, completion?.caller, typeof completion?.by === 'string' ? completion.by : undefined);
   }
 
-  /** The question a reply answers: the agent's, or while it resumes (see questionResuming), the task's. */
-  private waitingFor(): ReplyWait | undefined {
-    if (this.replyWait || !this.questionResuming || !this.record.pending) return this.replyWait;
-    return { question: this.record.pending };
+  /** The out-of-band authorization that waits (the earliest, should there be several). */
+  private outOfBandWait(): ReplyWait | undefined {
+    return this.waitingFor().find((wait) => wait.question.outOfBand);
+  }
+
+  /** The questions a reply may answer: the agent's, or while it resumes (see questionResuming), the task's. */
+  private waitingFor(): ReplyWait[] {
+    if (!this.heldUntilWaiting()) return this.openWaits();
+    return this.record.openQuestions.map((question) => ({ question }));
   }
 
   /**
@@ -339,16 +390,16 @@ export class TaskRuntime {
    * handler's first synchronous step, as it always was, so the history's commands keep their order.
    */
   private heldUntilWaiting(): boolean {
-    return !this.replyWait && this.questionResuming;
+    return this.waits.size === 0 && this.questionResuming;
   }
 
   /**
    * A reply validated while the question resumed waits until the agent waits again (in the same
-   * workflow task, as the journal replays the agent up to its question), then is checked again in
+   * workflow task, as the journal replays the agent up to its questions), then is checked again in
    * full; refused then, the update fails with the same error a validator would have given.
    */
   private async acceptResumedReply(validate: () => void): Promise<void> {
-    await condition(() => !this.questionResuming || !this.record.pending);
+    await condition(() => !this.questionResuming || this.record.openQuestions.length === 0);
     validate();
   }
 
@@ -371,8 +422,9 @@ export class TaskRuntime {
   /** Where the task stands for a refused reply (see RefusedReplyStanding). */
   private standing(incoming: IncomingMessage): RefusedReplyStanding {
     const { pending, timeline } = this.record;
-    const named = incoming.metadata?.[ANSWERS_QUESTION_METADATA];
-    const change = firstChangeSince(timeline, typeof named === 'string' ? named : undefined);
+    const named = answeredQuestion(incoming.metadata);
+    const askedAt = named.askedAt ?? this.record.openQuestions.find((question) => question.id === named.id)?.askedAt;
+    const change = firstChangeSince(timeline, askedAt);
     return {
       state: toWireState(this.record.state),
       ...(pending && { question: { kind: pending.kind, askedAt: pending.askedAt } }),
@@ -383,7 +435,6 @@ export class TaskRuntime {
   /** The checks of validateMessage once the caller may see the task through this agent. */
   private checkReply(incoming: IncomingMessage): void {
     const { record } = this;
-    const wait = this.waitingFor();
     if (incoming.firstMessageOnly && this.firstMessage) {
       reject(
         TaskErrorType.IdempotencyKeyReused,
@@ -403,24 +454,12 @@ export class TaskRuntime {
     const parts = partsOf(incoming);
     if (parts.length === 0) reject(TaskErrorType.InvalidReply, 'The message has no parts: send text, parts or data');
     if (!this.firstMessage) return;
-    if (!wait || wait.reply) {
-      reject(
-        TaskErrorType.TaskNotWaitingForInput,
-        `Task ${record.id} is ${record.state}, not waiting for input; wait for input-required before replying`,
-      );
-    }
+    const wait = this.answeredWait(incoming);
     if (wait.question.outOfBand) {
       reject(TaskErrorType.TaskNotWaitingForInput, 'Task waits for an out-of-band authorization, not a message');
     }
-    this.checkDeadline();
+    this.checkDeadline(wait);
     this.checkResponder(wait, incoming.caller, incoming.responder);
-    const answers = incoming.metadata?.[ANSWERS_QUESTION_METADATA];
-    if (answers !== undefined && answers !== wait.question.askedAt) {
-      reject(
-        TaskErrorType.TaskNotWaitingForInput,
-        `The reply answers the question asked at ${String(answers)}; task ${record.id} now waits on the one asked at ${wait.question.askedAt}`,
-      );
-    }
     if (wait.schema) {
       const parsed = wait.schema.safeParse(dataOf(parts));
       if (!parsed.success) {
@@ -431,11 +470,58 @@ export class TaskRuntime {
   }
 
   /**
+   * The question a reply answers: the one its metadata names (ANSWERS_QUESTION_METADATA: by id, or
+   * by askedAt), else the one open; several open, a reply must name one.
+   */
+  private answeredWait(incoming: IncomingMessage): ReplyWait {
+    const { record } = this;
+    const open = this.waitingFor();
+    if (open.length === 0) {
+      reject(
+        TaskErrorType.TaskNotWaitingForInput,
+        `Task ${record.id} is ${record.state}, not waiting for input; wait for input-required before replying`,
+      );
+    }
+    const ids = open.map((wait) => wait.question.id).join(', ');
+    const named = answeredQuestion(incoming.metadata);
+    if (named.id !== undefined) {
+      const wait = open.find((candidate) => candidate.question.id === named.id);
+      if (!wait) {
+        reject(
+          TaskErrorType.TaskNotWaitingForInput,
+          `The reply answers question ${named.id}, which no longer waits; task ${record.id} waits on ${ids}`,
+        );
+      }
+      return wait;
+    }
+    if (named.askedAt !== undefined) {
+      const asked = open.filter((candidate) => candidate.question.askedAt === named.askedAt);
+      if (asked.length === 1) return asked[0]!;
+      if (asked.length === 0 && open.length === 1) {
+        reject(
+          TaskErrorType.TaskNotWaitingForInput,
+          `The reply answers the question asked at ${named.askedAt}; task ${record.id} now waits on the one asked at ${open[0]!.question.askedAt}`,
+        );
+      }
+      if (asked.length === 0) {
+        reject(
+          TaskErrorType.TaskNotWaitingForInput,
+          `The reply answers the question asked at ${named.askedAt}, which no longer waits; task ${record.id} waits on ${ids}`,
+        );
+      }
+    } else if (open.length === 1) return open[0]!;
+    reject(
+      TaskErrorType.InvalidReply,
+      `Task ${record.id} waits on ${open.length} questions (${ids}): name the one this reply answers with metadata "${ANSWERS_QUESTION_METADATA}": {"question": "<id>"}`,
+    );
+  }
+
+  /**
    * A worker that was down when the deadline passed sees a late answer before the deadline's timer:
    * the deadline's outcome wins, as it would have with the worker up.
    */
-  private checkDeadline(): void {
-    const deadline = this.record.pending?.deadline;
+  private checkDeadline({ question }: ReplyWait): void {
+    const { deadline } = question;
     if (deadline && Date.now() >= Date.parse(deadline)) {
       reject(TaskErrorType.TaskNotWaitingForInput, `The question's deadline passed at ${deadline}; no more replies`);
     }
@@ -566,19 +652,23 @@ export class TaskRuntime {
       this.firstMessage = user;
       this.record.recordFirstResponder(responder, incoming.caller?.id);
     } else {
-      const value = this.replyWait?.schema ? this.replyWait.schema.parse(user.data) : user.data;
+      // Validated just now: the reply names (or is the only) question still waiting.
+      const wait = this.waits.get(this.answeredWait(incoming).question.id);
+      const value = wait?.schema ? wait.schema.parse(user.data) : user.data;
       if (incoming.caller) this.record.addParticipant(incoming.caller.id);
-      const question = this.replyWait?.question;
-      const deputyFor =
-        question && !isDirectResponder(question, incoming.caller, incoming.responder)
-          ? actingFor(question, responder)
-          : undefined;
-      this.deliver(
-        { ...user, value, timedOut: false, ...(deputyFor && { actingFor: deputyFor }) },
-        responder ?? 'user',
-        incoming.channel ?? 'temporal',
-      );
-      if (question) questionAnswered(question);
+      if (wait) {
+        const { question } = wait;
+        const deputyFor = isDirectResponder(question, incoming.caller, incoming.responder)
+          ? undefined
+          : actingFor(question, responder);
+        this.deliver(
+          wait,
+          { ...user, value, timedOut: false, ...(deputyFor && { actingFor: deputyFor }) },
+          responder ?? 'user',
+          incoming.channel ?? 'temporal',
+        );
+        questionAnswered(question);
+      }
     }
     return { ...this.headerAnswer(), lastSeq, duplicate: false };
   }
@@ -638,12 +728,11 @@ export class TaskRuntime {
     }
   }
 
-  /** Hands the reply to the waiting question; the task is working again from this moment. */
-  private deliver(reply: Reply, by: string, channel: AnswerChannel): void {
-    if (!this.replyWait) return;
-    this.replyWait.reply = reply;
-    this.replyWait.answered = { by, channel, at: new Date().toISOString() };
-    this.changeState('working', { by, ...(reply.actingFor && { actingFor: reply.actingFor }) });
+  /** Hands the reply to its waiting question; the task is working again from this moment, unless others wait. */
+  private deliver(wait: ReplyWait, reply: Reply, by: string, channel: AnswerChannel): void {
+    wait.reply = reply;
+    wait.answered = { by, channel, at: new Date().toISOString() };
+    this.questionClosed(wait, by, reply.actingFor);
   }
 
   private isDuplicate(): boolean {
@@ -682,13 +771,13 @@ function withDetails(error: unknown, details: unknown): unknown {
 }
 
 /** Whether the one answering is among the question's responders (by principal and groups, or the name an operator gives). */
-function isDirectResponder(question: PendingQuestion, caller: Caller | undefined, named: string | undefined): boolean {
+function isDirectResponder(question: OpenQuestion, caller: Caller | undefined, named: string | undefined): boolean {
   const responders = question.responders ?? [];
   return caller ? isAllowedResponder(responders, caller) : responders.includes(named ?? '');
 }
 
 /** The approver `who` answers for as a deputy now (the workflow's clock), if any. */
-function actingFor(question: PendingQuestion, who: string | undefined): string | undefined {
+function actingFor(question: OpenQuestion, who: string | undefined): string | undefined {
   return deputiesOf(question, who).find((deputy) => isActingAt(deputy, Date.now()))?.for;
 }
 
@@ -700,6 +789,20 @@ function toUserMessage(message: WireMessage, responder?: string): UserMessage {
     data: dataOf(message.parts),
     ...(message.metadata && { metadata: message.metadata }),
     ...(responder && { responder }),
+  };
+}
+
+/** A question as the several-questions DataPart lists it. */
+function questionEntry(question: OpenQuestion): JsonObject {
+  const { id, prompt, details, responders, deadline, schema } = question;
+  return {
+    id,
+    text: prompt,
+    ...(details?.['tool'] !== undefined && { tool: details['tool'] }),
+    ...(details?.['arguments'] !== undefined && { arguments: details['arguments'] }),
+    ...(responders && { responders }),
+    ...(deadline && { deadline }),
+    ...(schema && { schema }),
   };
 }
 

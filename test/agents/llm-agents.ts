@@ -113,7 +113,38 @@ export const llmNotifyAgent = defineLlmAgent({
   },
 });
 
+const order = z.object({ item: z.string(), quantity: z.number().int().positive(), total: z.number() });
+
+/** A free lookup beside two orders, each approved by a group of its own: the model may ask for all three at once. */
+export const llmParallelAgent = defineLlmAgent({
+  name: 'test-llm-parallel',
+  description: 'Tools in parallel, approvals at once',
+  skills,
+  instructions: 'You buy things for the user.',
+  model: 'fake-model',
+  tools: {
+    lookup_price: lookupPrice,
+    order_furniture: defineTool({
+      description: 'Orders furniture',
+      input: order,
+      activity: 'testPlaceOrder',
+      approval: 'always',
+      approvers: ['group:facilities'],
+      notify: ['webhook'],
+    }),
+    order_laptops: defineTool({
+      description: 'Orders laptops',
+      input: order,
+      activity: 'testPlaceOrder',
+      approval: 'always',
+      approvers: ['group:it'],
+      notify: ['webhook'],
+    }),
+  },
+});
+
 export const llmTestAgents = [
+  llmParallelAgent,
   llmRetryAgent,
   llmBudgetAgent,
   llmCallBudgetAgent,

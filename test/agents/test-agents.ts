@@ -87,6 +87,28 @@ export const askingAgent = defineAgent({
   },
 });
 
+/** Asks every question of the first message's data (`questions`, each as test-ask's) at once, and completes with the answers. */
+export const askingTwiceAgent = defineAgent({
+  name: 'test-ask-several',
+  description: 'Asks several questions at once',
+  skills,
+  async run(ctx) {
+    const { questions = [] } = (ctx.message.data ?? {}) as { questions?: AskRequest[] };
+    const replies = await Promise.all(
+      questions.map((request) =>
+        ctx.ask({
+          question: request.question ?? 'Your answer?',
+          ...(request.deadline && { deadline: request.deadline }),
+          ...(request.responders && { responders: request.responders }),
+          ...(request.notify && { notify: request.notify }),
+          ...(request.remind && { remind: request.remind }),
+        }),
+      ),
+    );
+    return JSON.stringify(replies.map(({ text, responder }) => ({ text, responder })));
+  },
+});
+
 /** auth-required, in-band (message text "in-band") or out-of-band (anything else). */
 export const authAgent = defineAgent({
   name: 'test-auth',
@@ -350,6 +372,7 @@ export const testAgents = [
   failingAgent,
   rejectingAgent,
   askingAgent,
+  askingTwiceAgent,
   authAgent,
   chatAgent,
   blockingAgent,

@@ -11,7 +11,7 @@ import agents from '../../examples/agents/index.js';
 import { createAuthenticator, type Authenticator } from '../../src/gateway/auth/authenticator.js';
 import { hashApiKey } from '../../src/gateway/auth/settings.js';
 import type { InboxSettings } from '../../src/gateway/inbox/index.js';
-import { askingAgent, llmAgent } from '../agents/test-agents.js';
+import { askingAgent, askingTwiceAgent, llmAgent } from '../agents/test-agents.js';
 import { useGatewayHarness } from '../gateway/harness.js';
 import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 
@@ -107,7 +107,7 @@ export async function sendFirstMessage(agentUrl: string, apiKey: string, text: s
 }
 
 /** The agents an inbox test serves: the examples, a question of any shape, an LLM agent. */
-export const INBOX_AGENTS = [...agents, askingAgent, llmAgent];
+export const INBOX_AGENTS = [...agents, askingAgent, askingTwiceAgent, llmAgent];
 
 /** A file's browser and fake model server, started before its tests; nothing when `enabled` is false. */
 export function useBrowser(enabled: boolean) {

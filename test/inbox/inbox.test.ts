@@ -103,6 +103,30 @@ describe.runIf(enabled)('the approvals inbox in a browser', () => {
     await context.close();
   });
 
+  it('a task waiting on two questions has a row for each; answering one from its page leaves the other', async () => {
+    const run = randomUUID().slice(0, 8);
+    const questions = [
+      { question: `Desks ${run}?`, responders: ['group:finance'] },
+      { question: `Chairs ${run}?`, responders: ['group:finance'] },
+    ];
+    const task = await ask('test-ask-several', 'bob', `Furnish ${run}`, { questions });
+    const { context, page } = await signedIn('alice');
+    await expect.poll(() => row(page, task.id).count(), { timeout: 10_000 }).toBe(2);
+    const chairs = row(page, task.id).filter({ hasText: `Chairs ${run}?` });
+    await chairs.locator('a').click();
+    // The page shows the row's question, not the task's earliest.
+    await page
+      .locator('#question-body')
+      .filter({ hasText: `Chairs ${run}?` })
+      .waitFor({ timeout: 10_000 });
+    await page.locator('form.approve button').click();
+    await outcomeOf(page, /Answer sent/);
+    const open = await rpc('test-ask-several', 'GetTask', { id: task.id }, 'bob');
+    expect(open.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(open.metadata.pendingQuestion.prompt).toBe(`Desks ${run}?`);
+    await context.close();
+  });
+
   it('a tool approval: an invalid edit is refused inline and the task still waits; an edited call is approved', async () => {
     const token = `t${randomUUID().slice(0, 8)}`;
     stack.model.script(

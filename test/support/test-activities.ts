@@ -24,7 +24,10 @@ export async function waitForAbort(taskId: string, ms: number): Promise<string> 
 /** Orders the LLM test agent placed, in this process (same process as the test worker). */
 export const placedOrders: { item: string; quantity: number; total: number }[] = [];
 
+/** The items whose price was looked up, one entry per run of the activity. */
+export const priceLookups: string[] = [];
 export async function testLookupPrice(args: { item: string }): Promise<{ item: string; unitPrice: number }> {
+  priceLookups.push(args.item);
   return { item: args.item, unitPrice: 150 };
 }
 

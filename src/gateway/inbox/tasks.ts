@@ -27,6 +27,8 @@ export interface ReplyBody {
   data?: unknown;
   /** The question's askedAt as the page showed it: an answer to a question no longer waiting is refused. */
   askedAt?: string;
+  /** The question's id, when the page showed one of several. */
+  question?: string;
   /** Development only (no authentication): who answers. */
   responder?: string;
 }
@@ -52,12 +54,13 @@ export class InboxTasks {
   async reply(req: Request, caller: InboxCaller, agent: string, taskId: string, body: ReplyBody) {
     const parts = replyParts(body);
     const responder = !this.authenticated && body.responder?.trim().slice(0, MAX_RESPONDER_CHARS);
+    const answers = typeof body.question === 'string' ? { question: body.question } : body.askedAt;
     const message = {
       messageId: randomUUID(),
       role: 'ROLE_USER',
       taskId,
       parts,
-      metadata: { ...(responder && { responder }), ...(body.askedAt && { [ANSWERS_QUESTION_METADATA]: body.askedAt }) },
+      metadata: { ...(responder && { responder }), ...(answers && { [ANSWERS_QUESTION_METADATA]: answers }) },
     };
     // No history: the page reads the task again itself, and the Update's own answer is then enough.
     const configuration = { returnImmediately: true, historyLength: 0 };

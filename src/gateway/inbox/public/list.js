@@ -110,10 +110,12 @@ function render(page) {
 
 function row(item) {
   const { question } = item;
-  const href = `task?${new URLSearchParams({ agent: item.agent, id: item.taskId })}`;
+  // One of several questions of its task: its page shows that one and answers it by its id.
+  const which = question.id ? { question: question.id } : {};
+  const href = `task?${new URLSearchParams({ agent: item.agent, id: item.taskId, ...which })}`;
   return h(
     'li',
-    { class: 'question', 'data-task': item.taskId },
+    { class: 'question', 'data-task': item.taskId, ...(question.id && { 'data-question': question.id }) },
     h(
       'a',
       { class: 'row-link', href },

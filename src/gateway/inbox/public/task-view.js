@@ -31,9 +31,13 @@ export function stateWords(state) {
   return STATE_WORDS[name] ?? name;
 }
 
-/** The question the signed-in person can answer here, if one waits. */
-export function waitingQuestion(task) {
-  const question = task.metadata?.pendingQuestion;
+/**
+ * The question the signed-in person can answer here, if one waits: with several open, the one
+ * `id` names (from the list's row), else the earliest.
+ */
+export function waitingQuestion(task, id) {
+  const several = task.metadata?.pendingQuestions;
+  const question = (id && several?.find((open) => open.id === id)) || task.metadata?.pendingQuestion;
   const waiting = task.status?.state === 'TASK_STATE_INPUT_REQUIRED' && question?.kind === 'input';
   return waiting ? question : undefined;
 }

@@ -27,6 +27,8 @@ const REFRESH_MS = 2_000;
 const params = new URLSearchParams(location.search);
 const agent = params.get('agent') ?? '';
 const taskId = params.get('id') ?? '';
+/** One of several questions of the task (the list's row names it); absent for a task's only question. */
+const questionId = params.get('question') ?? undefined;
 const taskPath = `api/tasks/${encodeURIComponent(agent)}/${encodeURIComponent(taskId)}`;
 /** What the answer form was built for: rebuilt only when the waiting question changes. */
 let shownQuestion;
@@ -79,7 +81,7 @@ function render(task) {
 }
 
 function renderQuestion(task) {
-  const question = waitingQuestion(task);
+  const question = waitingQuestion(task, questionId);
   // A task blocked by a deploy takes no answer: the notice stands where the form would (until a fix runs).
   const blocked = task.metadata?.blocked;
   const key = `${question ? question.askedAt : stateName(task.status?.state)}${blocked ? ' blocked' : ''}`;
@@ -104,7 +106,7 @@ function renderQuestion(task) {
  */
 function showOutcome(task) {
   if (!watched) return;
-  const question = waitingQuestion(task);
+  const question = waitingQuestion(task, questionId);
   const unchanged = question?.askedAt === watched.askedAt;
   if (unchanged && !watched.byMe) return;
   const who = watched.byMe ? 'Answer sent.' : answeredBy(task, watched.askedAt);
@@ -252,7 +254,8 @@ async function send(answer) {
   // Before the answer lands: a re-read meanwhile reports it as this page's.
   if (answering) answering.byMe = true;
   try {
-    await postJson(`${taskPath}/reply`, { ...answer, askedAt: shownQuestion, ...(responder && { responder }) });
+    const which = { askedAt: shownQuestion, ...(questionId && { question: questionId }) };
+    await postJson(`${taskPath}/reply`, { ...answer, ...which, ...(responder && { responder }) });
   } catch (error) {
     if (answering) answering.byMe = false;
     // Lost to another answer: the refusal says who gave it; the next question, if any, is watched anew.
