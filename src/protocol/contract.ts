@@ -310,6 +310,25 @@ export interface ActivityRetrying {
   attempt: number;
 }
 
+/**
+ * Where a worker's code parts from a task's history, in the user's words, for the workflow task it
+ * failed for nondeterminism (worker/divergence-reports.ts): Temporal's own message cannot name, for
+ * instance, an activity inserted before a question. Sent as a signal because a blocked workflow can
+ * write nothing itself, while Temporal records a signal in its history all the same: the Temporal UI
+ * shows it there, and the gateway's blocked marker reads it. The workflow has no handler for it (the
+ * SDK keeps it unread), so a reset that applies it again to the new run changes nothing. After a
+ * signal Temporal counts the workflow task's next attempt as a first one: it fails again (one more
+ * WorkflowTaskFailed in history), and the worker, knowing it said it, does not signal again.
+ */
+export const DIVERGENCE_SIGNAL = 'a2a-temporal.divergence';
+
+export interface DivergenceReport {
+  /** The divergence in words ("the new code runs activity `audit` before the question `Approve?`; ..."). */
+  reason: string;
+  /** The build whose code diverges (the SDK's bundle hash or the Worker Versioning build ID): the words are its own. */
+  buildId?: string;
+}
+
 export const sendMessageUpdate = defineUpdate<MessageAccepted, [IncomingMessage]>('message');
 export const activityRetryingSignal = defineSignal<[ActivityRetrying]>('activityRetrying');
 export const cancelTaskUpdate = defineUpdate<WireTask, [CancelRequest]>('cancel');

@@ -7,10 +7,11 @@
  * Temporal records the first failure and keeps later attempts out of history.
  */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import { workflowIdForTask } from '../protocol/contract.js';
+import { DIVERGENCE_SIGNAL, workflowIdForTask, type DivergenceReport } from '../protocol/contract.js';
 import { describeDivergence } from '../deploy-check/divergence.js';
 import { logger } from '../logging.js';
 import { TaskBlockedError } from './errors.js';
+import { decodeMemo } from './decode-memo.js';
 import type { HistoryEvent } from './history-events.js';
 
 const log = logger.child({ component: 'gateway' });
@@ -45,11 +46,12 @@ export async function blockedMarker(
 ): Promise<BlockedMarker | undefined> {
   if (!failingWorkflowTask(description)) return undefined;
   const pending = description.raw.pendingWorkflowTask!;
-  const failure = lastFailure(await latestEvents(client, taskId, description.runId));
+  const events = await latestEvents(client, taskId, description.runId);
+  const failure = lastFailure(events);
   const since = failure?.eventTime ?? pending.originalScheduledTime;
   const marker: BlockedMarker = {
     reason: failure
-      ? await failureWords(client, taskId, description.runId, failure)
+      ? await failureWords(client, taskId, description.runId, failure, events)
       : 'its workflow task keeps failing',
     since: since?.seconds ? new Date(Number(since.seconds) * 1000).toISOString() : new Date().toISOString(),
     attempt: pending.attempt ?? 2,
@@ -96,12 +98,23 @@ export function lastFailure(newestFirst: HistoryEvent[]): HistoryEvent | undefin
 }
 
 /**
- * The failure in words: for a nondeterminism, the call the deployed code makes differently
- * (divergence.ts), read from the task's whole history, which only a blocked task's marker reads.
+ * The failure in words: for a nondeterminism, the call the deployed code makes differently. The
+ * worker that failed it says so best (it replays the history on its own code: see
+ * worker/divergence-reports.ts), in a signal that follows the failure; until it has, or when no such
+ * worker runs, the words come from Temporal's message and the task's whole history
+ * (divergence.ts), which cannot name an inserted activity.
  */
-async function failureWords(client: Client, taskId: string, runId: string, event: HistoryEvent): Promise<string> {
+async function failureWords(
+  client: Client,
+  taskId: string,
+  runId: string,
+  event: HistoryEvent,
+  newestFirst: HistoryEvent[],
+): Promise<string> {
   const failed = event.workflowTaskFailedEventAttributes;
   if (!failed) return 'its workflow task timed out (a worker took it and never answered)';
+  const reported = await reportedDivergence(client, newestFirst, event);
+  if (reported) return reported;
   const message = failed.failure?.message ?? '';
   // The SDK's code prefix goes: Temporal's own words follow it.
   const divergence = /^\[TMPRL1100\] Nondeterminism error: (.*)$/s.exec(message)?.[1];
@@ -111,4 +124,44 @@ async function failureWords(client: Client, taskId: string, runId: string, event
     describeDivergence(events ?? [], divergence) ??
     `the new code makes other calls than the task recorded (${divergence})`
   );
+}
+
+/**
+ * The words a worker of the build that failed the workflow task `failed` signalled since the last
+ * completed workflow task (events newest first); see worker/divergence-reports.ts.
+ */
+export async function reportedDivergence(
+  client: Client,
+  newestFirst: HistoryEvent[],
+  failed: HistoryEvent,
+): Promise<string | undefined> {
+  const failedUnder = buildOfFailure(failed, newestFirst);
+  for (const event of newestFirst) {
+    if (event.workflowTaskCompletedEventAttributes) return undefined;
+    const signal = event.workflowExecutionSignaledEventAttributes;
+    const payload = signal?.signalName === DIVERGENCE_SIGNAL ? signal.input?.payloads?.[0] : undefined;
+    if (!payload) continue;
+    const { report } = await decodeMemo(client.workflow.options.loadedDataConverter, { report: payload });
+    if ((report as DivergenceReport).buildId === failedUnder) return (report as DivergenceReport).reason;
+  }
+  return undefined;
+}
+
+/** The build a failed workflow task ran under, when Temporal recorded it (the SDK's bundle hash or the Worker Versioning build ID). */
+export function buildOfFailure(failed: HistoryEvent, newestFirst: HistoryEvent[]): string | undefined {
+  return startedEventOf(failed, newestFirst)?.workflowTaskStartedEventAttributes?.workerVersion?.buildId || undefined;
+}
+
+/** The WorkflowTaskStarted event of a failed workflow task, when it is the event just before (where a reset can go). */
+export function startedEventOf(failed: HistoryEvent, newestFirst: HistoryEvent[]): HistoryEvent | undefined {
+  const startedId =
+    failed.workflowTaskFailedEventAttributes?.startedEventId ??
+    failed.workflowTaskTimedOutEventAttributes?.startedEventId;
+  if (!startedId || eventNumber(startedId) !== eventNumber(failed.eventId) - 1) return undefined;
+  return newestFirst.find((event) => eventNumber(event.eventId) === eventNumber(startedId));
+}
+
+/** An event ID as a number (a protobuf Long, which `Number()` cannot read). */
+function eventNumber(id: HistoryEvent['eventId']): number {
+  return Number(id?.toString());
 }

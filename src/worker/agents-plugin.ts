@@ -25,6 +25,7 @@ import { createPackageActivities } from '../activities/index.js';
 import type { ApprovalDefaults } from '../workflows/approver-notifications.js';
 import { reportRetries } from './retry-reports.js';
 import { unblockOnStart } from './unblock-tasks.js';
+import { reportDivergences } from './divergence-reports.js';
 import { checkToolActivities } from './tool-activities-check.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
@@ -196,6 +197,13 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
     async runWorker(worker, next) {
       // Before it polls, so that this worker is not running a task's workflow task while it is reset.
       await unblockOnStart(worker);
+      // A task this worker's code cannot continue is said in words: the log's alert and the task's blocked marker.
+      reportDivergences(worker, {
+        agentsModule: typeof options.agents === 'string' ? options.agents : fileURLToPath(options.agents),
+        agents: [],
+        // What the bundle takes of them (below): the replay's code is this worker's.
+        approvals: approvalDefaults(options.approvals),
+      });
       try {
         await next(worker);
       } finally {

@@ -28,8 +28,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime, type Worker } from '@temporalio/worker';
 import { taskIdOfWorkflow, workflowIdForTask } from '../protocol/contract.js';
-import { failingWorkflowTask, lastFailure, latestEvents } from '../tasks/blocked.js';
-import type { HistoryEvent } from '../tasks/history-events.js';
+import { buildOfFailure, failingWorkflowTask, lastFailure, latestEvents, startedEventOf } from '../tasks/blocked.js';
 import { quote } from '../tasks/visibility.js';
 import { pinnedVersionOf } from '../deploy-check/open-tasks.js';
 import { logger } from '../logging.js';
@@ -71,7 +70,7 @@ export async function unblockTask(client: Client, taskId: string, options: Unblo
   const failed = lastFailure(events);
   const started = failed && startedEventOf(failed, events);
   if (!failed || !started) throw new Error(`Task ${taskId}: its history shows no failed workflow task to reset to`);
-  const failedUnder = started.workflowTaskStartedEventAttributes?.workerVersion?.buildId || undefined;
+  const failedUnder = buildOfFailure(failed, events);
   if (failedUnder && failedUnder === options.unlessFailedUnder) {
     log.warn({ taskId, buildId: failedUnder }, 'task blocked: this build failed it too, left for a fix');
     return { taskId, outcome: 'same-build', failedUnder };
@@ -91,7 +90,9 @@ export async function unblockTask(client: Client, taskId: string, options: Unblo
 
 /**
  * Unblocks the blocked tasks of `taskQueue`'s running workflows (one describe each, a few at a
- * time); tasks pinned to a Worker Versioning version other than `runsVersion` are left to that
+ * time). Not only those Temporal flags in `TemporalReportedProblems`: it flags a task after 5
+ * failures by default (the dev server after 1), a minute or more of retries, and a task blocked for
+ * less would wait for Temporal's next retry instead of going on at once. Tasks pinned to a Worker Versioning version other than `runsVersion` are left to that
  * version's workers. Returns what became of each blocked task.
  */
 export async function unblockQueue(
@@ -116,20 +117,6 @@ export async function unblockQueue(
   const tasks = rows[Symbol.asyncIterator]();
   await Promise.all(Array.from({ length: DESCRIBES_AT_ONCE }, () => lane(tasks)));
   return results;
-}
-
-/** The WorkflowTaskStarted event of a failed workflow task, when it is the event just before (where a reset can go). */
-function startedEventOf(failed: HistoryEvent, newestFirst: HistoryEvent[]): HistoryEvent | undefined {
-  const startedId =
-    failed.workflowTaskFailedEventAttributes?.startedEventId ??
-    failed.workflowTaskTimedOutEventAttributes?.startedEventId;
-  if (!startedId || eventNumber(startedId) !== eventNumber(failed.eventId) - 1) return undefined;
-  return newestFirst.find((event) => eventNumber(event.eventId) === eventNumber(startedId));
-}
-
-/** An event ID as a number (a protobuf Long, which `Number()` cannot read). */
-function eventNumber(id: HistoryEvent['eventId']): number {
-  return Number(id?.toString());
 }
 
 /**

@@ -139,6 +139,11 @@ describe('Worker Versioning', { timeout: 180_000 }, () => {
       message: userMessage([{ text: 'approve' }], { taskId: onB }),
     });
     expect(reply.error?.message).toContain(`no worker for version ${deployment}:b is running`);
+    const cli = await runCli(['tasks', 'reply', onB, 'approve', '--agent', AGENT, '--url', gateway.url]);
+    expect(cli.stderr).toContain(`no worker for version ${deployment}:b is running`);
+    expect(cli.code).toBe(2); // ExitCode.Unreachable: try again later
     expect(gateway.errorLines()).toEqual([]);
+    expect(gateway.output()).not.toContain('MaxListenersExceededWarning');
+    expect(gateway.output()).toMatch(new RegExp(`"level":40[^\\n]*no worker for version ${deployment}:b is running`));
   });
 });

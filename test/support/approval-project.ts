@@ -9,11 +9,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A notifies, then audits; B audits first (no patch: breaks A's waiting tasks); C audits first behind a patch. */
+/**
+ * A notifies, then audits; B audits first (no patch: breaks A's waiting tasks); C audits first behind
+ * a patch; D audits again before the question (an inserted activity, no patch: breaks A's tasks too).
+ */
 const APPROVAL_STEPS = {
   a: 'await notify(ctx.taskId);\n      await audit(ctx.taskId);',
   b: 'await audit(ctx.taskId);\n      await notify(ctx.taskId);',
   c: `if (ctx.patched('audit-first')) {\n        await audit(ctx.taskId);\n        await notify(ctx.taskId);\n      } else {\n        await notify(ctx.taskId);\n        await audit(ctx.taskId);\n      }`,
+  d: 'await notify(ctx.taskId);\n      await audit(ctx.taskId);\n      await audit(ctx.taskId);',
 } as const;
 
 export type ApprovalVersion = keyof typeof APPROVAL_STEPS;
