@@ -32,7 +32,6 @@ import {
 import {
   missingModelSetting,
   MODEL_ENV,
-  modelSettingsFromEnv,
   providerModel,
   type ModelSettings,
 } from '../llm/model-settings.js';
@@ -42,7 +41,7 @@ type ActivityFunction = (...args: never[]) => Promise<unknown>;
 
 export function createLlmActivities(
   projectActivities: object = {},
-  settings: ModelSettings = modelSettingsFromEnv(),
+  settings: ModelSettings,
 ): Record<string, (input: never) => Promise<unknown>> {
   return {
     [MODEL_ACTIVITY]: (input: ModelCallInput) => callModel(settings, input),
