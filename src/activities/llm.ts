@@ -29,12 +29,7 @@ import {
   type ToolRunInput,
   type ToolRunResult,
 } from '../protocol/llm.js';
-import {
-  missingModelSetting,
-  MODEL_ENV,
-  providerModel,
-  type ModelSettings,
-} from '../llm/model-settings.js';
+import { missingModelSetting, MODEL_ENV, providerModel, type ModelSettings } from '../llm/model-settings.js';
 import { recordModelUsage, tokenUsage } from '../llm/usage-telemetry.js';
 
 type ActivityFunction = (...args: never[]) => Promise<unknown>;

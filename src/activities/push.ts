@@ -19,17 +19,8 @@ import {
   type PushNotification,
 } from '../protocol/push.js';
 import type { JWK } from 'jose';
-import {
-  NOTIFICATION_SIGNATURE_HEADER,
-  notificationSigner,
-  type NotificationSigner,
-} from '../push/signing.js';
-import {
-  guardedAgent,
-  PushUrlRefusedError,
-  urlProblem,
-  type PushUrlPolicy,
-} from '../push/url-policy.js';
+import { NOTIFICATION_SIGNATURE_HEADER, notificationSigner, type NotificationSigner } from '../push/signing.js';
+import { guardedAgent, PushUrlRefusedError, urlProblem, type PushUrlPolicy } from '../push/url-policy.js';
 
 /** Per attempt: connecting, sending and the answer's head. */
 const ATTEMPT_TIMEOUT_MS = 10_000;

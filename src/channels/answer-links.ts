@@ -11,12 +11,8 @@
  *                             it serves the confirmation page at ANSWER_LINKS_PATH
  *   A2A_APPROVAL_LINK_TTL     how long a link lasts at most (default 7 days; never past the question's deadline)
  */
-import type { Duration } from '@temporalio/common';
 import type { ApproverNotice } from '../protocol/approvals.js';
-// As the workflows read durations: a link never outlives the deadline their timer enforces.
-import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { hmacSign, hmacVerify } from '../gateway/inbox/session.js';
-import { ConfigError } from '../config/config-error.js';
 import type { Settings } from '../config/settings.js';
 
 export const ANSWER_LINK_SECRET_ENV = 'A2A_APPROVAL_LINK_SECRET';

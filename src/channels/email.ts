@@ -33,7 +33,9 @@ export interface SmtpSettings {
 }
 
 /** The SMTP settings, or undefined when A2A_SMTP_HOST is unset (no email channel). */
-export function smtpSettingsFromEnv(env: Pick<Settings, (typeof SMTP_ENV)[keyof typeof SMTP_ENV]>): SmtpSettings | undefined {
+export function smtpSettingsFromEnv(
+  env: Pick<Settings, (typeof SMTP_ENV)[keyof typeof SMTP_ENV]>,
+): SmtpSettings | undefined {
   const host = env[SMTP_ENV.host];
   if (!host) return undefined;
   const from = env[SMTP_ENV.from];

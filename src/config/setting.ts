@@ -139,7 +139,7 @@ export function secretOf(bytes: number): Parser<string> {
     );
 }
 
-/** A duration as Temporal reads one ('3 days', '90m'), in milliseconds. */
+/** A duration as Temporal reads one ('3 days', '90m'), in milliseconds: as the workflows' timers read it. */
 export const duration: Parser<number> = z
   .string()
   .transform((value) => {

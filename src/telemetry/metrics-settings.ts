@@ -24,10 +24,7 @@ export function metricsPortFromEnv(env: MetricsSettings, variable: MetricsPortVa
  * Under `dev`: the port the variable names, else the usual one when it is free, else a free one.
  * Called just before the port is bound, so that two dev stacks starting together rarely pick the same.
  */
-export async function devMetricsPort(
-  env: MetricsSettings,
-  variable: MetricsPortVariable,
-): Promise<number | undefined> {
+export async function devMetricsPort(env: MetricsSettings, variable: MetricsPortVariable): Promise<number | undefined> {
   if (env[variable] !== undefined) return metricsPortFromEnv(env, variable);
   const usual = DEV_METRICS_PORTS[variable];
   return (await portInUse(usual)) ? freePort() : usual;

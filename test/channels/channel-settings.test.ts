@@ -63,15 +63,22 @@ describe('the SMTP settings', () => {
     expect(smtpSettingsFromEnv(readSettings({}))).toBeUndefined();
     const base = { A2A_SMTP_HOST: 'smtp.example.com', A2A_SMTP_FROM: 'approvals@example.com' };
     expect(smtpSettingsFromEnv(readSettings(base))).toEqual({ ...hostAndFrom(), port: 587, tls: 'starttls' });
-    expect(smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_PORT: '465' }))).toMatchObject({ port: 465, tls: 'implicit' });
+    expect(smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_PORT: '465' }))).toMatchObject({
+      port: 465,
+      tls: 'implicit',
+    });
     expect(smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_TLS: 'implicit' }))).toMatchObject({ port: 465 });
   });
 
   it('refuses settings it cannot use, naming the variable', () => {
     const base = { A2A_SMTP_HOST: 'smtp.example.com', A2A_SMTP_FROM: 'approvals@example.com' };
-    expect(() => smtpSettingsFromEnv(readSettings({ A2A_SMTP_HOST: 'smtp.example.com' }))).toThrow('set A2A_SMTP_FROM too');
+    expect(() => smtpSettingsFromEnv(readSettings({ A2A_SMTP_HOST: 'smtp.example.com' }))).toThrow(
+      'set A2A_SMTP_FROM too',
+    );
     expect(() => smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_TLS: 'maybe' }))).toThrow(ConfigError);
-    expect(() => smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_PORT: 'smtp' }))).toThrow('A2A_SMTP_PORT must be a port');
+    expect(() => smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_PORT: 'smtp' }))).toThrow(
+      'A2A_SMTP_PORT must be a port',
+    );
     expect(() => smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_USER: 'u' }))).toThrow('A2A_SMTP_PASSWORD');
   });
 });
@@ -159,15 +166,21 @@ describe('the email answer links', () => {
 
   it('are off without a secret, and refuse a short secret or a TTL they cannot read', () => {
     expect(answerLinkSettingsFromEnv(readSettings({}))).toBeUndefined();
-    expect(answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: secret }))).toMatchObject({ ttlMs: 7 * 86_400_000 });
-    expect(() => answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: 'short' }))).toThrow('at least 32 bytes');
+    expect(answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: secret }))).toMatchObject({
+      ttlMs: 7 * 86_400_000,
+    });
+    expect(() => answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: 'short' }))).toThrow(
+      'at least 32 bytes',
+    );
     expect(() =>
       answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: 'soon' })),
     ).toThrow('A2A_APPROVAL_LINK_TTL must be a duration');
   });
 
   it("expire at the question's deadline or after the TTL, and only questions and reminders carry them", () => {
-    const settings = answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: '1 day' }))!;
+    const settings = answerLinkSettingsFromEnv(
+      readSettings({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: '1 day' }),
+    )!;
     const now = Date.parse('2026-11-25T14:00:00.000Z');
     const notice = {
       id: 't:3:alice:email:ask',
@@ -204,7 +217,9 @@ describe('the email answer links', () => {
   it("map Slack clicks with the workers' directory too, and refuse a signing secret without one", () => {
     const env = { A2A_SLACK_SIGNING_SECRET: 'slack-signing-secret' };
     const named = { approvals: { directory: '/srv/project/people.json' } };
-    expect(gatewaySettings(readSettings(env), 'development', named).slackInteractions?.directory).toBe('/srv/project/people.json');
+    expect(gatewaySettings(readSettings(env), 'development', named).slackInteractions?.directory).toBe(
+      '/srv/project/people.json',
+    );
     expect(() => gatewaySettings(readSettings(env), 'development', {})).toThrow(
       'A2A_SLACK_SIGNING_SECRET is set (Slack buttons), but no approver directory is',
     );

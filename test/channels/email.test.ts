@@ -30,7 +30,9 @@ let client: Client;
 beforeAll(async () => {
   mail = new MailServer();
   const port = await mail.start();
-  const settings = smtpSettingsFromEnv(readSettings({ ...smtpEnv(port), A2A_SMTP_FROM: 'Approvals <approvals@example.com>' }))!;
+  const settings = smtpSettingsFromEnv(
+    readSettings({ ...smtpEnv(port), A2A_SMTP_FROM: 'Approvals <approvals@example.com>' }),
+  )!;
   worker = await startTestWorker(undefined, {
     approvals: { directory, sendEmail: smtpSender(settings), publicUrl: PUBLIC_URL },
   });

@@ -55,15 +55,17 @@ describe('the Slack channel', () => {
       botToken: 'xoxb-1',
       apiUrl: 'https://slack.com/api',
     });
-    expect(() => slackSettingsFromEnv(readSettings({ A2A_SLACK_BOT_TOKEN: 'x', A2A_SLACK_WEBHOOK_URL: 'https://h' }))).toThrow(
-      'not both',
-    );
+    expect(() =>
+      slackSettingsFromEnv(readSettings({ A2A_SLACK_BOT_TOKEN: 'x', A2A_SLACK_WEBHOOK_URL: 'https://h' })),
+    ).toThrow('not both');
   });
 
   describe('with a bot token (Web API)', () => {
     let worker: TestWorker;
     beforeAll(async () => {
-      const settings = slackSettingsFromEnv(readSettings({ A2A_SLACK_BOT_TOKEN: BOT_TOKEN, A2A_SLACK_API_URL: `${base}/api/` }))!;
+      const settings = slackSettingsFromEnv(
+        readSettings({ A2A_SLACK_BOT_TOKEN: BOT_TOKEN, A2A_SLACK_API_URL: `${base}/api/` }),
+      )!;
       worker = await startTestWorker(undefined, {
         approvals: { directory, slack: settings, publicUrl: 'https://approvals.example.com' },
       });

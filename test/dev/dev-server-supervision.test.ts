@@ -46,7 +46,12 @@ async function startTestStack(): Promise<TestStack> {
   };
   delete env.TEMPORAL_ADDRESS;
   let printed = '';
-  const stack = await startDevStack({ config: 'examples', env, settings: readSettings(env), print: (text) => (printed += text) });
+  const stack = await startDevStack({
+    config: 'examples',
+    env,
+    settings: readSettings(env),
+    print: (text) => (printed += text),
+  });
   log(`stack up: dev server pid ${stack.devServerPid}, gateway ${stack.ready.gatewayUrl}`);
   return { stack, printed: () => printed, dbFile, ports };
 }

@@ -13,6 +13,7 @@ import { serveGateway, type GatewayServerOptions, type ServedGateway } from '../
 import type { ModelSettings } from '../../src/llm/model-settings.js';
 import { blockingAgent, extendedCardAgent } from '../agents/test-agents.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
+import type { Settings } from '../../src/config/settings.js';
 
 export type Transport = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
@@ -28,6 +29,8 @@ export interface Harness {
 export interface HarnessOptions {
   /** The worker's model (a fake model server's URL). */
   model?: ModelSettings;
+  /** The worker's environment; default: every setting's default. */
+  settings?: Settings;
   /** The gateway's options beyond its client and task queue; default: the example and test agents, 200 ms keepalives. */
   gateway?: Partial<Omit<GatewayServerOptions, 'client' | 'taskQueue'>>;
 }
@@ -64,7 +67,10 @@ export function useGatewayHarness(options: HarnessOptions | (() => HarnessOption
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const worker = await startTestWorker(undefined, { ...(options.model && { model: options.model }) });
+  const worker = await startTestWorker(undefined, {
+    ...(options.model && { model: options.model }),
+    ...(options.settings && { settings: options.settings }),
+  });
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new TemporalClient({ connection, namespace: 'default' });
   const gateway = await serveGateway({

@@ -34,7 +34,12 @@ describe('dev', () => {
     ]) {
       delete env[name];
     }
-    stack = await startDevStack({ config: 'examples', env, settings: readSettings(env), print: (text) => (printed += text) });
+    stack = await startDevStack({
+      config: 'examples',
+      env,
+      settings: readSettings(env),
+      print: (text) => (printed += text),
+    });
 
     const [, gateway, worker] = /Metrics \(Prometheus\): gateway (\S+) {3}worker (\S+)/.exec(printed) ?? [];
     expect(gateway, printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);

@@ -368,22 +368,27 @@ describe('authSettingsFromEnv', () => {
   });
 
   it('reads none as no methods, ignoring the rest', () => {
-    expect(authSettingsFromEnv(readSettings({ A2A_AUTH: 'none', A2A_API_KEYS: 'not json' }))).toEqual({ methods: [], apiKeys: [] });
+    expect(authSettingsFromEnv(readSettings({ A2A_AUTH: 'none', A2A_API_KEYS: 'not json' }))).toEqual({
+      methods: [],
+      apiKeys: [],
+    });
   });
 
   it('reads a full environment', () => {
-    const settings = authSettingsFromEnv(readSettings({
-      A2A_AUTH: 'api-key, jwt,trusted-header',
-      A2A_API_KEYS: bobKey,
-      A2A_JWT_JWKS_URL: 'https://issuer.test/.well-known/jwks.json',
-      A2A_JWT_ISSUER: ISSUER,
-      A2A_JWT_AUDIENCE: AUDIENCE,
-      A2A_JWT_CLOCK_SKEW: '5',
-      A2A_JWT_GROUPS_CLAIM: 'roles',
-      A2A_TRUSTED_USER_HEADER: 'X-Forwarded-User',
-      A2A_TRUSTED_GROUPS_HEADER: 'X-Forwarded-Groups',
-      A2A_TRUSTED_PROXY_SECRET: PROXY_SECRET,
-    }));
+    const settings = authSettingsFromEnv(
+      readSettings({
+        A2A_AUTH: 'api-key, jwt,trusted-header',
+        A2A_API_KEYS: bobKey,
+        A2A_JWT_JWKS_URL: 'https://issuer.test/.well-known/jwks.json',
+        A2A_JWT_ISSUER: ISSUER,
+        A2A_JWT_AUDIENCE: AUDIENCE,
+        A2A_JWT_CLOCK_SKEW: '5',
+        A2A_JWT_GROUPS_CLAIM: 'roles',
+        A2A_TRUSTED_USER_HEADER: 'X-Forwarded-User',
+        A2A_TRUSTED_GROUPS_HEADER: 'X-Forwarded-Groups',
+        A2A_TRUSTED_PROXY_SECRET: PROXY_SECRET,
+      }),
+    );
     expect(settings).toEqual({
       methods: ['api-key', 'jwt', 'trusted-header'],
       apiKeys: [{ sha256: hashApiKey('key-of-bob'), principal: 'bob', groups: ['ops'] }],

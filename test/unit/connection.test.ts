@@ -32,14 +32,19 @@ describe('temporalSettings', () => {
       taskQueue: 'from-env',
     });
     expect(settings.connection).toMatchObject({ apiKey: 'secret', tls: true });
-    expect(temporalSettings(readSettings({ TEMPORAL_CONFIG_FILE: '/nonexistent.toml' }), { taskQueue: 'q' }).taskQueue).toBe('q');
+    expect(
+      temporalSettings(readSettings({ TEMPORAL_CONFIG_FILE: '/nonexistent.toml' }), { taskQueue: 'q' }).taskQueue,
+    ).toBe('q');
   });
 
   it('reads a profile from a Temporal config file, and variables win over it', () => {
     const file = join(temp.make('a2a-envconfig-'), 'temporal.toml');
     writeFileSync(file, '[profile.staging]\naddress = "staging.internal:7233"\nnamespace = "agents"\n');
     const env = { TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' };
-    expect(temporalSettings(readSettings(env))).toMatchObject({ address: 'staging.internal:7233', namespace: 'agents' });
+    expect(temporalSettings(readSettings(env))).toMatchObject({
+      address: 'staging.internal:7233',
+      namespace: 'agents',
+    });
     expect(temporalSettings(readSettings({ ...env, TEMPORAL_NAMESPACE: 'override' })).namespace).toBe('override');
   });
 });

@@ -16,7 +16,9 @@ describe('a2a-temporal dev', () => {
     const port = (taken.address() as { port: number }).port;
     try {
       const env = { TEMPORAL_PORT: String(port), TEMPORAL_UI_PORT: String(await freePort()) };
-      await expect(startDevStack({ config: 'examples', env, settings: readSettings(env), print: () => {} })).rejects.toThrow(
+      await expect(
+        startDevStack({ config: 'examples', env, settings: readSettings(env), print: () => {} }),
+      ).rejects.toThrow(
         new RegExp(`Port ${port} \\(TEMPORAL_PORT\\) is in use.*TEMPORAL_ADDRESS=127\\.0\\.0\\.1:${port}`),
       );
     } finally {

@@ -21,7 +21,7 @@ export const GATEWAY_SETTINGS = group('gateway', {
   A2A_GRPC_PUBLIC_ADDRESS: setting({
     parse: text,
     defaultText: '`127.0.0.1:$GRPC_PORT`',
-    description: "The gRPC `host:port` the cards advertise.",
+    description: 'The gRPC `host:port` the cards advertise.',
   }),
   A2A_DEFAULT_AGENT: setting({
     parse: text,

@@ -8,5 +8,5 @@ export const LLM_SETTINGS = group('llm', {
     description: 'The OpenAI-compatible endpoint, e.g. `https://api.openai.com/v1`.',
   }),
   A2A_MODEL_API_KEY: setting({ parse: text, secret: true, description: "The endpoint's API key." }),
-  A2A_MODEL: setting({ parse: text, description: "The model of LLM agents that name none." }),
+  A2A_MODEL: setting({ parse: text, description: 'The model of LLM agents that name none.' }),
 });
