@@ -10,6 +10,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/load-config.js';
 import { createProjectWorker } from '../src/config/project.js';
+import { readSettings } from '../src/config/settings.js';
 import { temporalSettings } from '../src/temporal/connection.js';
 import { installTemporalRuntime } from '../src/temporal/runtime.js';
 
@@ -18,9 +19,10 @@ if (!Number.isInteger(maxCachedWorkflows)) throw new Error('A2A_MAX_CACHED_WORKF
 
 installTemporalRuntime();
 const config = await loadConfig(fileURLToPath(new URL('../examples/a2a-temporal.config.ts', import.meta.url)));
-const settings = temporalSettings(process.env);
+const environment = readSettings(process.env);
+const settings = temporalSettings(environment);
 const connection = await NativeConnection.connect(settings.connection);
-const worker = await createProjectWorker(config, connection, settings, { maxCachedWorkflows });
+const worker = await createProjectWorker(config, connection, settings, environment, { maxCachedWorkflows });
 const running = worker.run();
 process.send?.('ready');
 process.on('disconnect', () => {

@@ -18,6 +18,7 @@ import { startFakeModelServer, type FakeModelServer } from '../src/testing/fake-
 import { cancelTask, finalTask, reply, startTask, waitForState } from '../test/support/tasks.js';
 import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';
+import { readSettings } from '../src/config/settings.js';
 import { scheduleOptions } from '../src/schedules/schedules.js';
 import { ANSWERS_QUESTION_METADATA } from '../src/protocol/contract.js';
 
@@ -26,11 +27,13 @@ const VERSION = process.argv[2];
 if (!VERSION) throw new Error('Usage: npx tsx scripts/record-histories.ts VERSION (e.g. v3)');
 const ONLY = process.argv.slice(3);
 const TASK_QUEUE = 'record-histories';
-// The push scenario's webhook listens on loopback; the worker's delivery activity reads this.
-process.env.A2A_PUSH_ALLOWED_HOSTS = '127.0.0.1';
-// A throwaway key: the worker's receipt activity signs each decision (only the JWS enters history).
+// The worker's settings: the push scenario's webhook listens on loopback; a throwaway key signs each
+// decision's receipt (only the JWS enters history).
 const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-process.env.A2A_RECEIPT_SIGNING_KEY = JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'record', alg: 'ES256' });
+const SETTINGS = readSettings({
+  A2A_PUSH_ALLOWED_HOSTS: '127.0.0.1',
+  A2A_RECEIPT_SIGNING_KEY: JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'record', alg: 'ES256' }),
+});
 
 type Scenario = (client: Client) => Promise<WorkflowHandle>;
 
@@ -301,6 +304,7 @@ async function main(): Promise<void> {
   const worker = await createAgentWorker({
     connection: nativeConnection,
     taskQueue: TASK_QUEUE,
+    settings: SETTINGS,
     agents: TEST_AGENTS_MODULE,
     activities: TEST_ACTIVITIES,
     model: { baseURL: model.url, model: 'fake-model' },

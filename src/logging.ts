@@ -8,9 +8,12 @@ import { format } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { givenValue, SETTINGS, type Settings } from './config/settings.js';
 
-function pretty(env: NodeJS.ProcessEnv): boolean {
-  if (env.LOG_FORMAT) return env.LOG_FORMAT === 'pretty';
+type LogSettings = Pick<Settings, 'LOG_LEVEL' | 'LOG_FORMAT'>;
+
+function pretty(settings: LogSettings): boolean {
+  if (settings.LOG_FORMAT) return settings.LOG_FORMAT === 'pretty';
   return process.stdout.isTTY === true;
 }
 
@@ -27,19 +30,31 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
 }
 
 /** `destination` is for tests; by default lines go to stdout. */
-export function createLogger(env: NodeJS.ProcessEnv = process.env, destination?: DestinationStream): Logger {
+export function createLogger(settings: LogSettings, destination?: DestinationStream): Logger {
   const options = {
-    level: env.LOG_LEVEL ?? 'info',
+    level: settings.LOG_LEVEL ?? 'info',
     base: { service: 'a2a-temporal' },
     mixin: traceFields,
-    ...(pretty(env) && {
+    ...(pretty(settings) && {
       transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname,service' } },
     }),
   };
   return destination ? pino(options, destination) : pino(options);
 }
 
-export const logger = createLogger();
+/**
+ * The process's logger exists before any entrypoint runs (modules take children of it as they load),
+ * so it reads its two variables itself, as declared; a wrong one is left at its default here, and the
+ * entrypoint's readSettings refuses it, naming it.
+ */
+function startupLogSettings(env: NodeJS.ProcessEnv): LogSettings {
+  return {
+    LOG_LEVEL: SETTINGS.LOG_LEVEL.parse.safeParse(givenValue(env, 'LOG_LEVEL') ?? '').data,
+    LOG_FORMAT: SETTINGS.LOG_FORMAT.parse.safeParse(givenValue(env, 'LOG_FORMAT') ?? '').data,
+  };
+}
+
+export const logger = createLogger(startupLogSettings(process.env));
 
 const CONSOLE_LEVELS = { error: 'error', warn: 'warn', info: 'info', log: 'info', debug: 'debug' } as const;
 

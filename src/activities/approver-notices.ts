@@ -16,7 +16,7 @@ import {
   type ResolvedApprovers,
 } from '../protocol/approvals.js';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
-import { notificationSigner, pushSigningKeyFromEnv } from '../push/signing.js';
+import { notificationSigner } from '../push/signing.js';
 import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../push/url-policy.js';
 import { RESOLVE_DEPUTIES_ACTIVITY, type ResolveDeputiesInput, type ResolvedDeputies } from '../protocol/deputies.js';
 import {
@@ -47,8 +47,9 @@ import {
 import { inboxTaskUrl, publicUrlFromEnv } from '../channels/notice-text.js';
 import { APPROVER_WEBHOOK_ENV, postNotice } from '../channels/webhook.js';
 import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
-/** How the worker reaches approvers: the directory and each channel's settings, each defaulting to the environment. */
+/** How the worker reaches approvers: the directory and each channel's settings, each defaulting to the worker's settings. */
 export interface ApproverChannelOptions {
   /** The directory file's path, or the directory itself. Default: A2A_APPROVER_DIRECTORY; none: principals only, no addresses. */
   directory?: string | ApproverDirectory;
@@ -68,16 +69,16 @@ export interface ApproverChannelOptions {
   answerLinks?: AnswerLinkSettings | false;
 }
 
-/** Reads the environment once (a bad A2A_SMTP_* setting stops the worker at start, naming it). */
-export function createApproverActivities(options: ApproverChannelOptions = {}) {
-  const env = process.env;
+/** Sets the channels up now (a bad A2A_SMTP_* setting stops the worker at start, naming it). */
+export function createApproverActivities(options: ApproverChannelOptions | undefined, env: Settings) {
+  options ??= {};
   const smtp = options.sendEmail ? undefined : smtpSettingsFromEnv(env);
   const sendEmail = options.sendEmail ?? (smtp && smtpSender(smtp));
   const webhookUrl = options.webhookUrl ?? env[APPROVER_WEBHOOK_ENV];
   const slackSettings = options.slack ?? slackSettingsFromEnv(env);
   const publicUrl = options.publicUrl ? withoutTrailingSlashes(options.publicUrl) : publicUrlFromEnv(env);
   const policy = options.policy ?? pushUrlPolicyFromEnv(env);
-  const signingKey = options.signingKey ?? pushSigningKeyFromEnv(env);
+  const signingKey = options.signingKey ?? env.A2A_PUSH_SIGNING_KEY;
   const sign = signingKey && notificationSigner(signingKey);
   const source = approverDirectorySource(options.directory, env);
   const links = options.answerLinks === undefined ? answerLinkSettingsFromEnv(env) : options.answerLinks || undefined;

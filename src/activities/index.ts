@@ -4,7 +4,10 @@
  * agents, approver notices, and decision receipts. The worker's agents plugin registers them
  * (src/worker/agents-plugin.ts). What an agent's code may call on its own side is the public `a2a-temporal/activity` (src/activity).
  */
-import type { ModelSettings } from '../llm/model-settings.js';
+import { publicUrlFromEnv } from '../channels/notice-text.js';
+import type { Settings } from '../config/settings.js';
+import { modelSettingsFromEnv, type ModelSettings } from '../llm/model-settings.js';
+import { pushUrlPolicyFromEnv } from '../push/url-policy.js';
 import type { RemoteAgentConfig } from '../protocol/delegation.js';
 import { createApproverActivities, type ApproverChannelOptions } from './approver-notices.js';
 import { createLlmActivities } from './llm.js';
@@ -17,9 +20,11 @@ export interface PackageActivitiesOptions {
   /** The project's activities: the LLM tool runner calls them by name. */
   projectActivities?: object;
   model?: ModelSettings;
-  approvals?: ApproverChannelOptions;
+  approvals?: ApproverChannelOptions | undefined;
   /** The remote A2A agents that delegation calls may name. */
   remoteAgents?: Record<string, RemoteAgentConfig>;
+  /** The worker's environment, read by its entrypoint: what the options above leave unsaid. */
+  settings: Settings;
 }
 
 export interface PackageActivities {
@@ -29,23 +34,24 @@ export interface PackageActivities {
 }
 
 /** Reads its settings now: a bad A2A_SMTP_* setting stops the worker at start, not at a question's first notice. */
-export function createPackageActivities(options: PackageActivitiesOptions = {}): PackageActivities {
-  const approverActivities = createApproverActivities(options.approvals);
+export function createPackageActivities(options: PackageActivitiesOptions): PackageActivities {
+  const { settings } = options;
+  const approverActivities = createApproverActivities(options.approvals, settings);
   const mcp = createMcpActivities();
   return {
     activities: {
       // LLM agents' model calls and tool runner (src/workflows/llm-agent.ts).
-      ...createLlmActivities(options.projectActivities, options.model),
+      ...createLlmActivities(options.projectActivities, options.model ?? modelSettingsFromEnv(settings)),
       // Tools from MCP servers: listing and calling (src/workflows/llm-mcp.ts).
       ...mcp.activities,
       // Push notification deliveries of the task workflow (src/workflows/push-deliveries.ts).
-      ...createPushActivities(),
+      ...createPushActivities(pushUrlPolicyFromEnv(settings), settings.A2A_PUSH_SIGNING_KEY),
       // Delegation to remote A2A agents (ctx.callAgent, src/workflows/remote-agent-call.ts).
-      ...createDelegationActivities(options.remoteAgents),
+      ...createDelegationActivities(options.remoteAgents ?? {}, publicUrlFromEnv(settings)),
       // Approver notices of waiting questions (src/workflows/approver-notifications.ts).
       ...approverActivities,
       // Signed receipts of decided questions (src/workflows/decision-receipts.ts).
-      ...createReceiptActivities(),
+      ...createReceiptActivities(settings.A2A_RECEIPT_SIGNING_KEY),
     },
     close: () => mcp.close(),
   };

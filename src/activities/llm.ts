@@ -29,20 +29,14 @@ import {
   type ToolRunInput,
   type ToolRunResult,
 } from '../protocol/llm.js';
-import {
-  missingModelSetting,
-  MODEL_ENV,
-  modelSettingsFromEnv,
-  providerModel,
-  type ModelSettings,
-} from '../llm/model-settings.js';
+import { missingModelSetting, MODEL_ENV, providerModel, type ModelSettings } from '../llm/model-settings.js';
 import { recordModelUsage, tokenUsage } from '../llm/usage-telemetry.js';
 
 type ActivityFunction = (...args: never[]) => Promise<unknown>;
 
 export function createLlmActivities(
   projectActivities: object = {},
-  settings: ModelSettings = modelSettingsFromEnv(),
+  settings: ModelSettings,
 ): Record<string, (input: never) => Promise<unknown>> {
   return {
     [MODEL_ACTIVITY]: (input: ModelCallInput) => callModel(settings, input),

@@ -19,29 +19,15 @@ import {
   type PushNotification,
 } from '../protocol/push.js';
 import type { JWK } from 'jose';
-import {
-  NOTIFICATION_SIGNATURE_HEADER,
-  notificationSigner,
-  pushSigningKeyFromEnv,
-  type NotificationSigner,
-} from '../push/signing.js';
-import {
-  guardedAgent,
-  PushUrlRefusedError,
-  pushUrlPolicyFromEnv,
-  urlProblem,
-  type PushUrlPolicy,
-} from '../push/url-policy.js';
+import { NOTIFICATION_SIGNATURE_HEADER, notificationSigner, type NotificationSigner } from '../push/signing.js';
+import { guardedAgent, PushUrlRefusedError, urlProblem, type PushUrlPolicy } from '../push/url-policy.js';
 
 /** Per attempt: connecting, sending and the answer's head. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Of an error answer, only this much is read (for the failure's message). */
 const MAX_ERROR_BODY_BYTES = 1_024;
 
-export function createPushActivities(
-  policy: PushUrlPolicy = pushUrlPolicyFromEnv(),
-  signingKey: JWK | undefined = pushSigningKeyFromEnv(),
-) {
+export function createPushActivities(policy: PushUrlPolicy, signingKey: JWK | undefined) {
   const sign = signingKey && notificationSigner(signingKey);
   return { [PUSH_ACTIVITY]: (notification: PushNotification) => deliverNotification(notification, policy, sign) };
 }

@@ -8,9 +8,8 @@
 import { Message, SendMessageConfiguration, SendMessageRequest, Task, type SendMessageResult } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { Context } from '@temporalio/activity';
-import { IDEMPOTENCY_KEY_HEADER, taskIdOfWorkflow, type PendingQuestion } from '../protocol/contract.js';
+import { IDEMPOTENCY_KEY_HEADER, type PendingQuestion } from '../protocol/contract.js';
 import {
-  REMOTE_PUSH_PATH,
   type QuestionHop,
   type RemoteSendInput,
   type RemoteTaskInput,
@@ -20,7 +19,6 @@ import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { JsonObject, WireMessage, WirePart, WireTask } from '../protocol/wire.js';
 import { remoteAgentClient, requestOptions } from '../delegation/remote-agents.js';
 import { carried } from '../delegation/carried-results.js';
-import { publicUrlFromEnv } from '../channels/notice-text.js';
 
 /** Polling a remote task: quick at first (an approval answered at once), then every few seconds. */
 const FIRST_POLL_MS = 250;
@@ -57,17 +55,12 @@ export async function sendToRemoteAgent(input: RemoteSendInput): Promise<RemoteT
  */
 export function pushConfigOf(input: Pick<RemoteSendInput, 'push'>, pushes: boolean) {
   const { push } = input;
-  return push && pushes ? { url: push.url ?? pushUrlOfThisGateway(), token: push.token } : undefined;
+  // Without a URL of its own, the call was given this gateway's (delegation-activities.ts).
+  return push?.url && pushes ? { url: push.url, token: push.token } : undefined;
 }
 
 export function idempotencyHeaders(input: RemoteSendInput | { idempotencyKey?: string }): Record<string, string> {
   return input.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: input.idempotencyKey } : {};
-}
-
-/** This gateway's route for pushes about the calling task's remote tasks (src/gateway/http/remote-pushes.ts). */
-function pushUrlOfThisGateway(): string {
-  const callingTask = taskIdOfWorkflow(Context.current().info.workflowExecution?.workflowId ?? '');
-  return `${publicUrlFromEnv()}${REMOTE_PUSH_PATH}/${encodeURIComponent(callingTask ?? '')}`;
 }
 
 /** The remote task as it is now (a push only says that it changed). */

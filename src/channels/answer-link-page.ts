@@ -15,7 +15,6 @@ import { A2AError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import express, { Router, type Request, type Response } from 'express';
 import { ANSWERS_QUESTION_METADATA, type OpenQuestion, type PendingQuestion } from '../protocol/contract.js';
-import { hmacSecretFromEnv } from '../gateway/inbox/session.js';
 import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
 import { standingOf } from '../tasks/errors.js';
 import { GatewayUser } from '../gateway/http/request-context.js';
@@ -30,6 +29,7 @@ import {
 } from './directory.js';
 import { escapeHtml } from './notice-text.js';
 import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
 /** The confirmation page of approval emails' one-click answers, at /inbox/answer. */
 export interface AnswerLinkPageSettings {
@@ -46,11 +46,12 @@ export interface AnswerLinkPageSettings {
  * be refused (as used up, or as not the principal's to answer): a ConfigError instead, at start.
  */
 export function answerLinkPageFromEnv(
-  env: NodeJS.ProcessEnv,
+  env: Pick<Settings, typeof ANSWER_LINK_SECRET_ENV | typeof APPROVER_DIRECTORY_ENV>,
   configured: string | undefined,
 ): AnswerLinkPageSettings | undefined {
-  const secret = hmacSecretFromEnv(env, ANSWER_LINK_SECRET_ENV);
-  if (!secret) return undefined;
+  const secretText = env[ANSWER_LINK_SECRET_ENV];
+  if (!secretText) return undefined;
+  const secret = Buffer.from(secretText, 'utf8');
   const directory = approverDirectorySource(configured, env);
   if (directory === undefined) {
     throw new ConfigError(

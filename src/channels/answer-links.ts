@@ -11,18 +11,13 @@
  *                             it serves the confirmation page at ANSWER_LINKS_PATH
  *   A2A_APPROVAL_LINK_TTL     how long a link lasts at most (default 7 days; never past the question's deadline)
  */
-import type { Duration } from '@temporalio/common';
 import type { ApproverNotice } from '../protocol/approvals.js';
-// As the workflows read durations: a link never outlives the deadline their timer enforces.
-import { msToNumber } from '../protocol/temporal-sdk-compat.js';
-import { hmacSecretFromEnv, hmacSign, hmacVerify } from '../gateway/inbox/session.js';
-import { ConfigError } from '../config/config-error.js';
+import { hmacSign, hmacVerify } from '../gateway/inbox/session.js';
+import type { Settings } from '../config/settings.js';
 
 export const ANSWER_LINK_SECRET_ENV = 'A2A_APPROVAL_LINK_SECRET';
-const ANSWER_LINK_TTL_ENV = 'A2A_APPROVAL_LINK_TTL';
 /** The confirmation page, under the inbox (its stylesheet, its security headers). */
 export const ANSWER_LINKS_PATH = '/inbox/answer';
-const DEFAULT_ANSWER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const ANSWER_DECISIONS = ['approve', 'deny'] as const;
 type AnswerDecision = (typeof ANSWER_DECISIONS)[number];
@@ -54,22 +49,12 @@ export interface AnswerLinkSettings {
 }
 
 /** The worker's link settings, or undefined when A2A_APPROVAL_LINK_SECRET is unset (no links in emails). */
-export function answerLinkSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): AnswerLinkSettings | undefined {
-  const secret = hmacSecretFromEnv(env, ANSWER_LINK_SECRET_ENV);
+export function answerLinkSettingsFromEnv(
+  env: Pick<Settings, typeof ANSWER_LINK_SECRET_ENV | 'A2A_APPROVAL_LINK_TTL'>,
+): AnswerLinkSettings | undefined {
+  const secret = env[ANSWER_LINK_SECRET_ENV];
   if (!secret) return undefined;
-  const ttlText = env[ANSWER_LINK_TTL_ENV]?.trim();
-  let ttlMs = DEFAULT_ANSWER_LINK_TTL_MS;
-  if (ttlText) {
-    try {
-      ttlMs = msToNumber(ttlText as Duration);
-    } catch {
-      ttlMs = Number.NaN;
-    }
-    if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-      throw new ConfigError(`${ANSWER_LINK_TTL_ENV} must be a duration such as '3 days' (got "${ttlText}")`);
-    }
-  }
-  return { secret, ttlMs };
+  return { secret: Buffer.from(secret, 'utf8'), ttlMs: env.A2A_APPROVAL_LINK_TTL };
 }
 
 export function mintAnswerToken(secret: Buffer, claims: AnswerClaims): string {

@@ -18,6 +18,7 @@ import { GROUP_PREFIX } from '../protocol/contract.js';
 import type { ResolveApproversInput, ResolvedApprovers } from '../protocol/approvals.js';
 import type { Deputy, ResolveDeputiesInput, ResolvedDeputies } from '../protocol/deputies.js';
 import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
 export const APPROVER_DIRECTORY_ENV = 'A2A_APPROVER_DIRECTORY';
 
@@ -25,8 +26,11 @@ export const APPROVER_DIRECTORY_ENV = 'A2A_APPROVER_DIRECTORY';
  * The directory the worker and the gateway both read: the one given (the project config's
  * `approvals.directory`, or a test's), else A2A_APPROVER_DIRECTORY; undefined when neither names one.
  */
-export function approverDirectorySource<T>(given: T | undefined, env: NodeJS.ProcessEnv): T | string | undefined {
-  return given ?? (env[APPROVER_DIRECTORY_ENV]?.trim() || undefined);
+export function approverDirectorySource<T>(
+  given: T | undefined,
+  env: Pick<Settings, typeof APPROVER_DIRECTORY_ENV>,
+): T | string | undefined {
+  return given ?? env[APPROVER_DIRECTORY_ENV];
 }
 
 /** How one approver is reached, by channel. */

@@ -1,12 +1,6 @@
 /**
  * The email channel: one message per notice over SMTP (nodemailer), plain text and HTML. Set up from
- * the worker's environment:
- *
- *   A2A_SMTP_HOST, A2A_SMTP_FROM      required to send email (the From address)
- *   A2A_SMTP_PORT                     default 587 (465 with A2A_SMTP_TLS=implicit)
- *   A2A_SMTP_TLS                      implicit (TLS from the start), starttls (required; the default
- *                                     but on port 465), or none (plain text: a relay on the same host)
- *   A2A_SMTP_USER, A2A_SMTP_PASSWORD  SMTP authentication, when the server wants it
+ * the worker's A2A_SMTP_* settings (src/config/settings/channels.ts).
  *
  * Every attempt of one notice sends the same Message-ID (derived from its idempotency key), so a
  * retry after a lost acknowledgement threads with, and is dropped by clients as, the message before.
@@ -17,6 +11,7 @@ import type { ApproverNotice } from '../protocol/approvals.js';
 import type { AnswerLinks } from './answer-links.js';
 import { noticeHtml, noticeSubject, noticeText } from './notice-text.js';
 import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
 export const SMTP_ENV = {
   host: 'A2A_SMTP_HOST',
@@ -27,8 +22,7 @@ export const SMTP_ENV = {
   from: 'A2A_SMTP_FROM',
 } as const;
 
-const TLS_MODES = ['implicit', 'starttls', 'none'] as const;
-type TlsMode = (typeof TLS_MODES)[number];
+type TlsMode = NonNullable<Settings['A2A_SMTP_TLS']>;
 
 export interface SmtpSettings {
   host: string;
@@ -39,21 +33,16 @@ export interface SmtpSettings {
 }
 
 /** The SMTP settings, or undefined when A2A_SMTP_HOST is unset (no email channel). */
-export function smtpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SmtpSettings | undefined {
-  const host = env[SMTP_ENV.host]?.trim();
+export function smtpSettingsFromEnv(
+  env: Pick<Settings, (typeof SMTP_ENV)[keyof typeof SMTP_ENV]>,
+): SmtpSettings | undefined {
+  const host = env[SMTP_ENV.host];
   if (!host) return undefined;
-  const from = env[SMTP_ENV.from]?.trim();
+  const from = env[SMTP_ENV.from];
   if (!from) throw new ConfigError(`${SMTP_ENV.host} is set: set ${SMTP_ENV.from} too (the sender address)`);
-  const tlsText = env[SMTP_ENV.tls]?.trim().toLowerCase();
-  if (tlsText && !(TLS_MODES as readonly string[]).includes(tlsText)) {
-    throw new ConfigError(`${SMTP_ENV.tls} must be one of ${TLS_MODES.join(', ')} (got "${tlsText}")`);
-  }
-  const portText = env[SMTP_ENV.port]?.trim();
-  const port = portText ? Number(portText) : tlsText === 'implicit' ? 465 : 587;
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new ConfigError(`${SMTP_ENV.port} must be a port number (got "${portText}")`);
-  }
-  const tls = (tlsText as TlsMode | undefined) ?? (port === 465 ? 'implicit' : 'starttls');
+  const tlsMode = env[SMTP_ENV.tls];
+  const port = env[SMTP_ENV.port] ?? (tlsMode === 'implicit' ? 465 : 587);
+  const tls = tlsMode ?? (port === 465 ? 'implicit' : 'starttls');
   const user = env[SMTP_ENV.user];
   const pass = env[SMTP_ENV.password];
   if (Boolean(user) !== Boolean(pass)) {

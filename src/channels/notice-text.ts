@@ -7,12 +7,13 @@ import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import type { ApproverNotice } from '../protocol/approvals.js';
 import type { AnswerLinks } from './answer-links.js';
 import { utcMinuteText } from '../protocol/time-text.js';
+import type { Settings } from '../config/settings.js';
 
 const SUBJECT_QUESTION_CHARS = 120;
 
 /** Where people open the inbox: the gateway's public URL (the worker reads the same variable). */
-export function publicUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return withoutTrailingSlashes(env.A2A_PUBLIC_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`);
+export function publicUrlFromEnv(env: Pick<Settings, 'A2A_PUBLIC_URL' | 'PORT'>): string {
+  return withoutTrailingSlashes(env.A2A_PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`);
 }
 
 /** The task's page in the approvals inbox (src/gateway/inbox/public/task.js reads `agent` and `id`). */

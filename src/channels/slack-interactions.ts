@@ -26,6 +26,7 @@ import {
   type ApproverDirectory,
 } from './directory.js';
 import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
 export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
 const SLACK_SIGNING_SECRET_ENV = 'A2A_SLACK_SIGNING_SECRET';
@@ -41,7 +42,7 @@ export interface SlackInteractionSettings {
 
 /** `configured`: the project config's approvals.directory, the workers' directory (else A2A_APPROVER_DIRECTORY). */
 export function slackInteractionsFromEnv(
-  env: NodeJS.ProcessEnv,
+  env: Pick<Settings, typeof SLACK_SIGNING_SECRET_ENV | typeof APPROVER_DIRECTORY_ENV>,
   configured: string | undefined,
 ): SlackInteractionSettings | undefined {
   const signingSecret = env[SLACK_SIGNING_SECRET_ENV]?.trim();

@@ -27,6 +27,7 @@ import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { refuseNotice } from './failures.js';
 import { noticeSubject } from './notice-text.js';
 import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
 export const SLACK_ENV = {
   botToken: 'A2A_SLACK_BOT_TOKEN',
@@ -72,16 +73,18 @@ export type SlackSettings =
       webhookUrl: string;
     };
 
-export function slackSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SlackSettings | undefined {
+export function slackSettingsFromEnv(
+  env: Pick<Settings, (typeof SLACK_ENV)[keyof typeof SLACK_ENV]>,
+): SlackSettings | undefined {
   const botToken = env[SLACK_ENV.botToken]?.trim();
-  const webhookUrl = env[SLACK_ENV.webhookUrl]?.trim();
+  const webhookUrl = env[SLACK_ENV.webhookUrl];
   if (botToken && webhookUrl) {
     throw new ConfigError(`Set ${SLACK_ENV.botToken} or ${SLACK_ENV.webhookUrl}, not both`);
   }
   if (webhookUrl) return { webhookUrl };
   if (!botToken) return undefined;
-  const apiUrl = withoutTrailingSlashes(env[SLACK_ENV.apiUrl]?.trim() || 'https://slack.com/api');
-  return { botToken, apiUrl, ...(env[SLACK_ENV.interactive] === 'true' && { interactive: true }) };
+  const apiUrl = withoutTrailingSlashes(env[SLACK_ENV.apiUrl]);
+  return { botToken, apiUrl, ...(env[SLACK_ENV.interactive] && { interactive: true }) };
 }
 
 /** Slack's mrkdwn treats these three as markup: agent and user text stays text. */

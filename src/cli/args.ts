@@ -39,6 +39,7 @@ export type Command =
   | { kind: 'help'; topic?: string }
   | { kind: 'init'; dir: string; name?: string }
   | { kind: 'dev' | 'worker' | 'gateway'; config?: string }
+  | { kind: 'config'; config?: string; json: boolean }
   | ({ kind: 'setup'; json: boolean } & TemporalTarget)
   | ({ kind: 'schedules list'; json: boolean } & TemporalTarget)
   | ({ kind: 'schedules pause'; id: string; note?: string } & TemporalTarget)

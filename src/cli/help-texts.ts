@@ -125,6 +125,11 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
       'a2a-temporal check-deploy --histories test/histories',
     ],
   },
+  config: {
+    summary: 'Print the settings a worker, gateway or dev stack here would run with, and where each comes from',
+    details: `Every environment variable the package reads, grouped by feature, with its effective value and its source: env (the environment), project config (the config's taskQueue, defaultAgent, workerDeployment, approvals.directory) or default. Secrets are masked. A wrong value exits 1 naming the variable. docs/configuration.md describes each.`,
+    examples: ['a2a-temporal config', 'A2A_AUTH=jwt a2a-temporal config --json'],
+  },
   setup: {
     summary: 'Register the A2A search attributes on a Temporal namespace (idempotent)',
     details: `Adds ${SEARCH_ATTRIBUTES_TEXT} where missing. Connects with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS* (flags win). The dev stack registers them by itself; on Temporal Cloud add them in the Cloud UI or with tcld (the operator API is not open to namespace users there).`,

@@ -5,6 +5,7 @@
 import { parseCommandLine, type Command } from './args.js';
 import { runChat } from './commands/chat.js';
 import { runCheckDeploy } from './commands/check-deploy.js';
+import { runConfig } from './commands/config.js';
 import { runInbox } from './commands/inbox.js';
 import { runDev, runGateway, runWorker } from './commands/serve.js';
 import { runInit } from './commands/init.js';
@@ -45,6 +46,8 @@ async function dispatch(command: Command, io: Io): Promise<ExitCode> {
       return runWorker(command, io);
     case 'gateway':
       return runGateway(command, io);
+    case 'config':
+      return runConfig(command, io);
     case 'send':
     case 'tasks reply':
       return runSend(command, io);

@@ -53,6 +53,7 @@ const COMMAND_LINE = {
   dev: [CONFIG],
   worker: [CONFIG],
   gateway: [CONFIG],
+  config: [CONFIG, new Option('--json', 'Machine-readable JSON on stdout: each setting with its value and source')],
   send: [
     AGENT,
     text('message'),

@@ -25,7 +25,7 @@ export type Conversation = z.infer<typeof ConversationSchema>;
 type StateFile = z.infer<typeof StateFileSchema>;
 
 /** A2A_CLI_STATE, else $XDG_STATE_HOME/a2a-temporal/chat.json, else ~/.local/state/a2a-temporal/chat.json. */
-export function chatStatePath(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+export function chatStatePath(env: NodeJS.ProcessEnv, home: string = homedir()): string {
   if (env.A2A_CLI_STATE) return env.A2A_CLI_STATE;
   // The XDG spec says relative values are invalid and must be ignored.
   const stateHome = env.XDG_STATE_HOME?.startsWith('/') ? env.XDG_STATE_HOME : join(home, '.local', 'state');

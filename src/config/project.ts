@@ -13,6 +13,7 @@ import { modelSettingsFromEnv } from '../llm/model-settings.js';
 import { logger } from '../logging.js';
 import { reconcileSchedules } from '../schedules/schedules.js';
 import type { LoadedConfig } from './load-config.js';
+import type { Settings } from './settings.js';
 
 /**
  * The project's worker; once it is made (its agents bundled), the config's scheduled tasks become
@@ -22,6 +23,7 @@ export async function createProjectWorker(
   config: LoadedConfig,
   connection: NativeConnection,
   settings: TemporalSettings,
+  environment: Settings,
   options: { deployment?: WorkerDeployment; maxCachedWorkflows?: number } = {},
 ): Promise<Worker> {
   const worker = await createAgentWorker({
@@ -30,7 +32,8 @@ export async function createProjectWorker(
     taskQueue: settings.taskQueue,
     agents: config.agentsModule,
     activities: await config.loadActivities(),
-    model: { ...modelSettingsFromEnv(), providers: await config.loadModelProviders() },
+    model: { ...modelSettingsFromEnv(environment), providers: await config.loadModelProviders() },
+    settings: environment,
     ...(config.approvals && { approvals: config.approvals }),
     ...(config.remoteAgents && { remoteAgents: config.remoteAgents }),
     ...(options.deployment && { deployment: options.deployment }),

@@ -12,12 +12,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { watch, type FSWatcher } from 'chokidar';
 import { findConfigFile } from '../config/load-config.js';
+import type { Settings } from '../config/settings.js';
 import { temporalCliCommand } from '../temporal/cli.js';
 import { portInUse, startDevServer, type DevServer, type DevServerExit } from '../temporal/dev-server.js';
 import type { ServeReady } from './serve-process.js';
 import { checkWaitingTasks } from './waiting-tasks-check.js';
 
-const DEFAULT_DB_FILE = '.data/temporal.db';
 /** Folders whose changes never reload the project. */
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.data|\.tools|dist|coverage)([/\\]|$)/;
 /**
@@ -39,7 +39,10 @@ const SERVE_PROCESS = fileURLToPath(new URL(`./serve-process${EXTENSION}`, impor
 export interface DevStackOptions {
   /** Config file, or a folder holding one; default: the current folder. */
   config?: string;
-  env?: NodeJS.ProcessEnv;
+  /** The environment the serving process is given (it reads its settings from it). */
+  env: NodeJS.ProcessEnv;
+  /** What this process read of `env`. */
+  settings: Settings;
   /** Progress lines for a person (the banner, reloads). */
   print: (text: string) => void;
 }
@@ -52,16 +55,15 @@ export interface RunningDevStack {
 }
 
 export async function startDevStack(options: DevStackOptions): Promise<RunningDevStack> {
-  const env = options.env ?? process.env;
+  const { env, settings } = options;
   const configFile = findConfigFile(options.config);
   let devServer: SupervisedDevServer | undefined;
   let dbFile: string | undefined;
   let uiUrl: string | undefined;
-  if (!env.TEMPORAL_ADDRESS) {
-    dbFile = resolve(env.A2A_DATA_DB ?? DEFAULT_DB_FILE);
+  if (!settings.TEMPORAL_ADDRESS) {
+    dbFile = resolve(settings.A2A_DATA_DB);
     mkdirSync(dirname(dbFile), { recursive: true });
-    const uiPort = Number(env.TEMPORAL_UI_PORT ?? 8233);
-    const port = Number(env.TEMPORAL_PORT ?? 7233);
+    const { TEMPORAL_UI_PORT: uiPort, TEMPORAL_PORT: port } = settings;
     // The CLI would fail to bind, and this stack would then talk to whatever server holds the port.
     for (const [name, taken] of [
       ['TEMPORAL_PORT', port],
@@ -79,7 +81,9 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
   }
   // The CLI the warnings tell the user to type: the one this stack runs (or would run).
   const temporalCli = temporalCliCommand(env);
-  const childEnv = { ...env, ...(devServer && { TEMPORAL_ADDRESS: devServer.address, TEMPORAL_NAMESPACE: 'default' }) };
+  const devTemporal = devServer && { TEMPORAL_ADDRESS: devServer.address, TEMPORAL_NAMESPACE: 'default' };
+  const childEnv = { ...env, ...devTemporal };
+  const childSettings = { ...settings, ...devTemporal };
 
   let current = startServeChild(configFile, childEnv);
   let firstReady: ServeReady;
@@ -119,7 +123,7 @@ export async function startDevStack(options: DevStackOptions): Promise<RunningDe
     await Promise.all([
       checkWaitingTasks({
         previous: lastReady,
-        env: childEnv,
+        settings: childSettings,
         ...(uiUrl && { uiUrl }),
         ...(temporalCli && { temporalCli }),
         ...(dbFile && { dbFile: shortPath(dbFile) }),

@@ -4,6 +4,7 @@
  * project's modules are always imported anew. Tells its parent when it is ready (IPC).
  */
 import { loadConfig } from '../config/load-config.js';
+import { readSettings } from '../config/settings.js';
 import { missingModelSetting, modelSettingsFromEnv } from '../llm/model-settings.js';
 import { logger, routeConsoleToLogger } from '../logging.js';
 import { workerMetricsAddress } from '../telemetry/metrics-settings.js';
@@ -34,14 +35,20 @@ export interface ServeReady {
 
 routeConsoleToLogger();
 try {
+  // The environment the dev stack gave this process, read once.
+  const environment = readSettings(process.env);
   // Before any Temporal client or worker: they take their tracing plugins when built.
-  const tracing = startTracing({ serviceName: 'a2a-temporal' });
-  const workerMetrics = await workerMetricsAddress(process.env, 'development');
+  const tracing = startTracing({ serviceName: 'a2a-temporal', settings: environment });
+  const workerMetrics = await workerMetricsAddress(environment, 'development');
   // The parent orders shutdown: gateway first, then the worker.
-  installTemporalRuntime({ ownSignals: true, ...(workerMetrics && { metricsAddress: workerMetrics }) });
+  installTemporalRuntime({
+    ownSignals: true,
+    level: environment.TEMPORAL_LOG_LEVEL,
+    ...(workerMetrics && { metricsAddress: workerMetrics }),
+  });
   const config = await loadConfig(process.argv[2]);
-  const settings = temporalSettings(process.env, { ...(config.taskQueue && { taskQueue: config.taskQueue }) });
-  const served = await serveProject(config, settings);
+  const settings = temporalSettings(environment, { ...(config.taskQueue && { taskQueue: config.taskQueue }) });
+  const served = await serveProject(config, settings, environment);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -66,14 +73,14 @@ try {
       name: agent.name,
       ...(agent.skills[0]?.examples?.[0] && { example: agent.skills[0].examples[0] }),
     })),
-    defaultAgent: process.env.A2A_DEFAULT_AGENT ?? config.defaultAgent ?? config.agents[0]!.name,
+    defaultAgent: environment.A2A_DEFAULT_AGENT ?? config.defaultAgent ?? config.agents[0]!.name,
     metrics: {
       ...(served.metricsUrl && { gateway: served.metricsUrl }),
       ...(workerMetrics && { worker: `http://${workerMetrics}/metrics` }),
     },
-    ...(tracing && { traces: tracesDestination(process.env) }),
+    ...(tracing && { traces: tracesDestination(environment) }),
   };
-  const modelSettings = { ...modelSettingsFromEnv(), providers: await config.loadModelProviders() };
+  const modelSettings = { ...modelSettingsFromEnv(environment), providers: await config.loadModelProviders() };
   const unable = config.agents.filter((agent) => agent.llm && missingModelSetting(modelSettings, agent.llm.model));
   if (unable.length > 0) {
     ready.modelMissing = {

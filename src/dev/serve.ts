@@ -5,6 +5,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { LoadedConfig } from '../config/load-config.js';
+import type { Settings } from '../config/settings.js';
 import { createProjectWorker, startProjectGateway } from '../config/project.js';
 import { gatewaySettings } from '../gateway/config.js';
 import { devMetricsPort } from '../telemetry/metrics-settings.js';
@@ -24,10 +25,10 @@ export interface ServedProject {
 export async function serveProject(
   config: LoadedConfig,
   settings: TemporalSettings,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Settings,
 ): Promise<ServedProject> {
   const nativeConnection = await NativeConnection.connect(settings.connection);
-  const worker = await createProjectWorker(config, nativeConnection, settings);
+  const worker = await createProjectWorker(config, nativeConnection, settings, env);
   const workerRun = worker.run();
 
   const connection = await Connection.connect(settings.connection);

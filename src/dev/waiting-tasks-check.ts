@@ -14,6 +14,7 @@ import { openTaskHistories, waitingTasksQuery } from '../deploy-check/open-tasks
 import { replayTaskHistories, type BrokenTask, type DeployCheck } from '../deploy-check/replay.js';
 import { temporalSettings } from '../temporal/connection.js';
 import type { ServeReady } from './serve-process.js';
+import type { Settings } from '../config/settings.js';
 
 /** A check that takes longer than this is given up (with a note): the reload does not wait for ever. */
 const CHECK_TIMEOUT_MS = 60_000;
@@ -23,8 +24,8 @@ const LISTED_TASKS = 5;
 export interface WaitingTasksCheckOptions {
   /** The child that serves the code before the save: its agents, task queue and agents module. */
   previous: ServeReady;
-  /** The environment of the worker (its Temporal connection settings). */
-  env: NodeJS.ProcessEnv;
+  /** The settings of the worker (its Temporal connection). */
+  settings: Settings;
   /** Where discarding the tasks is done by hand: the UI, the CLI as the user types it (temporalCliCommand), the database. */
   uiUrl?: string;
   temporalCli?: string;
@@ -73,7 +74,7 @@ export async function checkWaitingTasks(options: WaitingTasksCheckOptions): Prom
 /** The replay of the waiting tasks, or undefined when none waits (after one visibility count). */
 async function replayWaitingTasks(options: WaitingTasksCheckOptions): Promise<DeployCheck | undefined> {
   const { previous } = options;
-  const settings = temporalSettings(options.env, { taskQueue: previous.taskQueue });
+  const settings = temporalSettings(options.settings, { taskQueue: previous.taskQueue });
   const connection = await Connection.connect({ ...settings.connection, connectTimeout: '5 seconds' });
   try {
     const client = new Client({ connection, namespace: previous.namespace });

@@ -14,10 +14,12 @@ import { DEFAULT_TASK_QUEUE } from '../protocol/contract.js';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { gatewayTracer } from '../telemetry/tracing.js';
 import type { AgentDefinition } from '../workflows/agent-api.js';
-import { publicJwks, pushSigningKeyFromEnv, PUSH_JWKS_PATH } from '../push/signing.js';
+import { publicJwks, PUSH_JWKS_PATH } from '../push/signing.js';
+import type { PushUrlPolicy } from '../push/url-policy.js';
+import type { JWK } from 'jose';
 import { buildAgentCards } from './cards/agent-card.js';
-import { CARD_JWKS_PATH, cardSigningFromEnv } from './cards/card-signing.js';
-import { RECEIPTS_JWKS_PATH, receiptsJwks } from '../receipts/receipts.js';
+import { CARD_JWKS_PATH, cardSigner } from './cards/card-signing.js';
+import { RECEIPTS_JWKS_PATH } from '../receipts/receipts.js';
 import { agentDirectory, AGENT_DIRECTORY_PATH } from './cards/agent-directory.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticator.js';
 import type { RateLimit } from './auth/rate-limit.js';
@@ -97,6 +99,14 @@ export interface GatewayOptions {
   slackInteractions?: SlackInteractionSettings;
   /** The confirmation page of emails' one-click answers, at /inbox/answer (src/channels/answer-link-page.ts); off when omitted. */
   answerLinks?: AnswerLinkPageSettings;
+  /** Which webhook hosts push configs may name although they resolve inward. Default: none. */
+  pushUrlPolicy?: PushUrlPolicy;
+  /** The private JWK the workers sign push notifications with (A2A_PUSH_SIGNING_KEY): its public half is served. */
+  pushSigningKey?: JWK;
+  /** The private JWK the agent cards are signed with (A2A_CARD_SIGNING_KEY); unsigned when omitted. */
+  cardSigningKey?: JWK;
+  /** The private JWK the workers sign decision receipts with (A2A_RECEIPT_SIGNING_KEY): its public half is served. */
+  receiptSigningKey?: JWK;
 }
 
 /** What `createGatewayApp` returns: the express app to serve, or mount on an app of your own. */
@@ -149,9 +159,9 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   const base = withoutTrailingSlashes(options.publicBaseUrl);
   const authenticator = options.authenticator ?? NO_AUTHENTICATION;
   const handlers = new Map<string, TemporalRequestHandler>();
-  const pushSigningKey = pushSigningKeyFromEnv();
-  const cardSigning = cardSigningFromEnv(`${base}${CARD_JWKS_PATH}`);
-  const receiptKeys = receiptsJwks();
+  const { pushSigningKey } = options;
+  const cardSigning = options.cardSigningKey && cardSigner(options.cardSigningKey, `${base}${CARD_JWKS_PATH}`);
+  const receiptKeys = options.receiptSigningKey && publicJwks(options.receiptSigningKey);
   const signed = (card: AgentCard) => (cardSigning ? cardSigning.sign(card) : card);
   // One for all the agents: one visibility list every 2 s and one listener of the other gateways.
   const waitingTasks = new WaitingTaskWatch(options.client, { changeBusTaskQueue: taskQueueOf(options) });
@@ -173,6 +183,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
         ...(extendedCard && { extendedCard: signed(extendedCard) }),
         taskQueue,
         waiting: waitingTasks,
+        ...(options.pushUrlPolicy && { pushUrlPolicy: options.pushUrlPolicy }),
       }),
     );
   }

@@ -4,6 +4,7 @@
  * providers the project names (an agent's `model: 'anthropic:claude-sonnet-4-5'`).
  */
 import type { Provider } from 'ai';
+import type { Settings } from '../config/settings.js';
 
 /** An AI SDK provider (`createAnthropic(...)`, `createGoogleGenerativeAI(...)`, ...): what the worker asks of it. */
 export type ModelProvider = Pick<Provider, 'languageModel'>;
@@ -33,7 +34,7 @@ export function providerModel(
 
 export const MODEL_ENV = { baseURL: 'A2A_MODEL_BASE_URL', apiKey: 'A2A_MODEL_API_KEY', model: 'A2A_MODEL' } as const;
 
-export function modelSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ModelSettings {
+export function modelSettingsFromEnv(env: Pick<Settings, (typeof MODEL_ENV)[keyof typeof MODEL_ENV]>): ModelSettings {
   return {
     ...(env[MODEL_ENV.baseURL] && { baseURL: env[MODEL_ENV.baseURL] }),
     ...(env[MODEL_ENV.apiKey] && { apiKey: env[MODEL_ENV.apiKey] }),

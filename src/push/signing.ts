@@ -7,9 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import { importJWK, SignJWT, type JWK } from 'jose';
-import { ConfigError } from '../config/config-error.js';
-
-const PUSH_SIGNING_KEY_ENV = 'A2A_PUSH_SIGNING_KEY';
 export const NOTIFICATION_SIGNATURE_HEADER = 'X-A2A-Notification-Signature';
 /** Where the gateway serves the public keys (one set for every agent: the workers sign for all). */
 export const PUSH_JWKS_PATH = '/.well-known/a2a-push-jwks.json';
@@ -19,30 +16,6 @@ export const PUSH_SIGNING_EXTENSION = 'urn:a2a-temporal:push-signing:v1';
 const SIGNATURE_LIFETIME = '5m';
 /** Members of a JWK that are private (RFC 7518 section 6): never published. */
 const PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
-
-/** The signing key, if configured; a key that cannot sign or cannot be published stops the process. */
-export function pushSigningKeyFromEnv(env: NodeJS.ProcessEnv = process.env): JWK | undefined {
-  return signingKeyFromEnv(PUSH_SIGNING_KEY_ENV, env);
-}
-
-/**
- * A private JWK from `variable` (also the agent cards' key, src/gateway/cards/card-signing.ts), if set;
- * one that cannot sign or cannot be published stops the process.
- */
-export function signingKeyFromEnv(variable: string, env: NodeJS.ProcessEnv): JWK | undefined {
-  const text = env[variable];
-  if (!text) return undefined;
-  let key: JWK;
-  try {
-    key = JSON.parse(text) as JWK;
-  } catch {
-    throw new ConfigError(`${variable} must be a private JWK (JSON)`);
-  }
-  if (key.kty === 'oct' || !key.d || !key.kid || !key.alg) {
-    throw new ConfigError(`${variable} must be an asymmetric private JWK with "kid" and "alg" (e.g. ES256)`);
-  }
-  return key;
-}
 
 /** The JWKS receivers verify with: the key without its private members. */
 export function publicJwks(key: JWK): { keys: JWK[] } {

@@ -8,6 +8,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import type { Settings } from '../config/settings.js';
 
 /** Hosts (names or IP literals) webhooks may use although they resolve inward: `A2A_PUSH_ALLOWED_HOSTS`. */
 export interface PushUrlPolicy {
@@ -17,14 +18,11 @@ export interface PushUrlPolicy {
   resolve?: typeof dnsLookup;
 }
 
-const PUSH_ALLOWED_HOSTS_ENV = 'A2A_PUSH_ALLOWED_HOSTS';
+/** Nothing is allowed inward by default, in development too (say so explicitly). */
+export const NO_INWARD_HOSTS: PushUrlPolicy = { allowedHosts: new Set() };
 
-/** Comma-separated; nothing is allowed inward by default, in development too (say so explicitly). */
-export function pushUrlPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): PushUrlPolicy {
-  const hosts = (env[PUSH_ALLOWED_HOSTS_ENV] ?? '')
-    .split(',')
-    .map((host) => bareHost(host.trim().toLowerCase()))
-    .filter(Boolean);
+export function pushUrlPolicyFromEnv(env: Pick<Settings, 'A2A_PUSH_ALLOWED_HOSTS'>): PushUrlPolicy {
+  const hosts = env.A2A_PUSH_ALLOWED_HOSTS.map((host) => bareHost(host.toLowerCase())).filter(Boolean);
   return { allowedHosts: new Set(hosts) };
 }
 
@@ -169,7 +167,7 @@ function addressOf({ address }: LookupAddress): string {
 }
 
 function refusal(reason: string | undefined): string | undefined {
-  return reason && `The webhook URL is refused: ${reason} (allow it with ${PUSH_ALLOWED_HOSTS_ENV})`;
+  return reason && `The webhook URL is refused: ${reason} (allow it with A2A_PUSH_ALLOWED_HOSTS)`;
 }
 
 /** `[::1]` as URL.hostname gives it, `::1` as an address. */

@@ -8,22 +8,9 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { CompactSign, compactVerify, createLocalJWKSet, errors, importJWK, type JWK } from 'jose';
 import { askingParts, RECEIPT_TYPE, type DecisionFacts, type DecisionReceipt } from '../protocol/receipts.js';
-import { publicJwks, signingKeyFromEnv } from '../push/signing.js';
 
-const RECEIPT_SIGNING_KEY_ENV = 'A2A_RECEIPT_SIGNING_KEY';
 /** Where the gateway serves the receipts' public keys. */
 export const RECEIPTS_JWKS_PATH = '/.well-known/a2a-temporal/receipts-jwks.json';
-
-/** The signing key, if configured; one that cannot sign or be published stops the process at start. */
-export function receiptKeyFromEnv(env: NodeJS.ProcessEnv = process.env): JWK | undefined {
-  return signingKeyFromEnv(RECEIPT_SIGNING_KEY_ENV, env);
-}
-
-/** The public keys receipts are checked with, when a key is configured. */
-export function receiptsJwks(env: NodeJS.ProcessEnv = process.env): { keys: JWK[] } | undefined {
-  const key = receiptKeyFromEnv(env);
-  return key && publicJwks(key);
-}
 
 /** SHA-256 (hex) of a JSON value's RFC 8785 canonical form. */
 export function canonicalSha256(value: unknown): string {

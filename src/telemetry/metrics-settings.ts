@@ -6,39 +6,32 @@
  * either off. The endpoints are unauthenticated: keep them on the internal network.
  */
 import { freePort, portInUse } from '../temporal/dev-server.js';
-import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
 const DEV_METRICS_PORTS = { A2A_METRICS_PORT: 9464, A2A_WORKER_METRICS_PORT: 9465 } as const;
 
 type MetricsPortVariable = keyof typeof DEV_METRICS_PORTS;
+type MetricsSettings = Pick<Settings, MetricsPortVariable | 'HOST'>;
 type Mode = 'production' | 'development';
 
 /** The port a variable names; undefined when unset or "off". */
-export function metricsPortFromEnv(env: NodeJS.ProcessEnv, variable: MetricsPortVariable): number | undefined {
-  const value = env[variable]?.trim();
-  if (!value || value === 'off') return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new ConfigError(`${variable} must be a port number (0 to 65535) or "off", not "${value}"`);
-  }
-  return port;
+export function metricsPortFromEnv(env: MetricsSettings, variable: MetricsPortVariable): number | undefined {
+  const port = env[variable];
+  return port === false ? undefined : port;
 }
 
 /**
  * Under `dev`: the port the variable names, else the usual one when it is free, else a free one.
  * Called just before the port is bound, so that two dev stacks starting together rarely pick the same.
  */
-export async function devMetricsPort(
-  env: NodeJS.ProcessEnv,
-  variable: MetricsPortVariable,
-): Promise<number | undefined> {
+export async function devMetricsPort(env: MetricsSettings, variable: MetricsPortVariable): Promise<number | undefined> {
   if (env[variable] !== undefined) return metricsPortFromEnv(env, variable);
   const usual = DEV_METRICS_PORTS[variable];
   return (await portInUse(usual)) ? freePort() : usual;
 }
 
 /** `host:port` of the worker's endpoint, for the Temporal runtime; undefined when off. */
-export async function workerMetricsAddress(env: NodeJS.ProcessEnv, mode: Mode): Promise<string | undefined> {
+export async function workerMetricsAddress(env: MetricsSettings, mode: Mode): Promise<string | undefined> {
   const variable = 'A2A_WORKER_METRICS_PORT';
   const port = mode === 'production' ? metricsPortFromEnv(env, variable) : await devMetricsPort(env, variable);
   if (port === undefined) return undefined;

@@ -29,15 +29,27 @@ import type { SimplePlugin } from '@temporalio/plugin';
 import { temporalTracingPlugins } from './temporal-tracing.js';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
 export type TracesExporter = 'otlp' | 'console';
+
+/** The variables that say whether spans are exported, and where (the exporter reads the rest of OTEL_EXPORTER_OTLP_* itself). */
+export type TracingSettings = Pick<
+  Settings,
+  | 'OTEL_SDK_DISABLED'
+  | 'OTEL_TRACES_EXPORTER'
+  | 'OTEL_EXPORTER_OTLP_PROTOCOL'
+  | 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+  | 'OTEL_EXPORTER_OTLP_ENDPOINT'
+  | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
+>;
 
 /** The only OTLP protocol this build exports with. */
 const OTLP_PROTOCOL = 'http/protobuf';
 
 /** Which exporter the environment asks for; undefined when tracing is off. */
-export function tracesExporterFromEnv(env: NodeJS.ProcessEnv): TracesExporter | undefined {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+export function tracesExporterFromEnv(env: TracingSettings): TracesExporter | undefined {
+  if (env.OTEL_SDK_DISABLED) return undefined;
   const named = (env.OTEL_TRACES_EXPORTER ?? '')
     .split(',')
     .map((name) => name.trim().toLowerCase())
@@ -56,7 +68,7 @@ export function tracesExporterFromEnv(env: NodeJS.ProcessEnv): TracesExporter | 
 }
 
 /** Where the environment sends spans, for a person to read (the dev banner); undefined when tracing is off. */
-export function tracesDestination(env: NodeJS.ProcessEnv): string | undefined {
+export function tracesDestination(env: TracingSettings): string | undefined {
   const exporter = tracesExporterFromEnv(env);
   if (exporter !== 'otlp') return exporter && 'the console';
   const base = withoutTrailingSlashes(env.OTEL_EXPORTER_OTLP_ENDPOINT || 'http://localhost:4318');
@@ -69,6 +81,8 @@ export interface TracingOptions {
   serviceName: string;
   /** Where spans go instead of the exporter the environment names (tests: an in-memory exporter). */
   spanProcessor?: SpanProcessor;
+  /** The OTEL_* variables (`readSettings()`); none: no exporter, only `spanProcessor`'s spans. */
+  settings?: TracingSettings;
 }
 
 interface ActiveTracing {
@@ -85,7 +99,7 @@ let active: ActiveTracing | undefined;
  */
 export function startTracing(options: TracingOptions): boolean {
   if (active) throw new Error('Tracing has already started in this process');
-  const exporter = tracesExporterFromEnv(process.env);
+  const exporter = options.settings && tracesExporterFromEnv(options.settings);
   if (!options.spanProcessor && !exporter) return false;
   const spanProcessor =
     options.spanProcessor ??

@@ -31,7 +31,7 @@ function isExecutable(path: string): boolean {
 }
 
 /** Where the CLI will come from, without downloading anything. */
-export function locateTemporalCli(env: NodeJS.ProcessEnv = process.env): CliSource {
+export function locateTemporalCli(env: NodeJS.ProcessEnv): CliSource {
   const explicit = env[CLI_ENV_VAR];
   if (explicit) {
     if (!isExecutable(explicit))
@@ -58,7 +58,7 @@ function cliOnPath(env: NodeJS.ProcessEnv): string | undefined {
  * copy: `temporal` when that is what PATH gives, else its full path; undefined when there is none
  * but the Temporal SDK's own download (a binary in a cache folder, not meant to be typed).
  */
-export function temporalCliCommand(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function temporalCliCommand(env: NodeJS.ProcessEnv): string | undefined {
   const source = locateTemporalCli(env);
   if (source.kind !== 'path') return undefined;
   const onPath = cliOnPath(env);

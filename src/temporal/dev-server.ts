@@ -121,7 +121,7 @@ const DEV_DYNAMIC_CONFIG = { 'system.numConsecutiveWorkflowTaskProblemsToTrigger
  * await server.stop();
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
-  const source = locateTemporalCli();
+  const source = locateTemporalCli(process.env);
   const port = options.port ?? (await freePort());
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));

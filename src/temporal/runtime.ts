@@ -7,6 +7,7 @@
  */
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
 import { logger } from '../logging.js';
 import { APPROVAL_BUCKETS_SECONDS, APPROVAL_METRICS } from '../protocol/telemetry.js';
 
@@ -24,11 +25,13 @@ export interface TemporalRuntimeOptions {
   ownSignals?: boolean;
   /** `host:port` of the Prometheus endpoint (`/metrics`); no metrics when omitted. */
   metricsAddress?: string;
+  /** The lowest level of the SDK's own logs (TEMPORAL_LOG_LEVEL); default warn. */
+  level?: Settings['TEMPORAL_LOG_LEVEL'];
 }
 
 export function installTemporalRuntime(options: TemporalRuntimeOptions = {}): void {
   const log = options.log ?? logger;
-  const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
+  const level = (options.level ?? 'warn').toUpperCase() as LogLevel;
   Runtime.install({
     ...(options.ownSignals && { shutdownSignals: [] }),
     logger: new DefaultLogger(level, ({ level: entryLevel, message, meta }) => {

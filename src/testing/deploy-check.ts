@@ -11,6 +11,7 @@ import { readHistoryFiles } from '../deploy-check/history-files.js';
 import { replayOpenTaskHistories } from '../deploy-check/replay-open-tasks.js';
 import { replayTaskHistories, type DeployCheck, type ReplayOptions } from '../deploy-check/replay.js';
 import { quietLogs } from './test-logs.js';
+import { readSettings } from '../config/settings.js';
 
 export { describeDeployCheck } from '../deploy-check/report.js';
 export { saveTaskHistory } from '../deploy-check/history-files.js';
@@ -22,7 +23,7 @@ export interface ReplayOpenTasksOptions extends ReplayOptions {
   client: Client;
   /** Config file, or a folder holding one. Default: the current folder. */
   config?: string;
-  /** Task queue of the project's workers. Default: env A2A_TASK_QUEUE, else the config's, else 'a2a-temporal'. */
+  /** Task queue of the project's workers. Default: A2A_TASK_QUEUE, else the config's, else 'a2a-temporal'. */
   taskQueue?: string;
   /** Replay at most this many tasks, those waiting for input first. Default: all. */
   sample?: number;
@@ -37,9 +38,11 @@ export interface ReplayOpenTasksOptions extends ReplayOptions {
  * if (check.broken.length > 0) throw new Error(describeDeployCheck(check, 'production').join('\n'));
  */
 export async function replayOpenTasks(options: ReplayOpenTasksOptions): Promise<DeployCheck> {
-  quietLogs();
+  // A test's entrypoint: the test process's environment, read once.
+  const settings = readSettings(process.env);
+  quietLogs(settings);
   const config = await loadConfig(options.config);
-  const taskQueue = options.taskQueue ?? (process.env.A2A_TASK_QUEUE || config.taskQueue || DEFAULT_TASK_QUEUE);
+  const taskQueue = options.taskQueue ?? (settings.A2A_TASK_QUEUE || config.taskQueue || DEFAULT_TASK_QUEUE);
   const query = { taskQueue, ...(options.sample !== undefined && { sample: options.sample }) };
   return replayOpenTaskHistories(options.client, config, query, options);
 }
@@ -63,7 +66,7 @@ export interface ReplayHistoryFilesOptions extends ReplayOptions {
  * });
  */
 export async function replayHistoryFiles(options: ReplayHistoryFilesOptions): Promise<DeployCheck> {
-  quietLogs();
+  quietLogs(readSettings(process.env));
   const config = await loadConfig(options.config);
   return replayTaskHistories(config, await readHistoryFiles(options.histories), options);
 }

@@ -13,6 +13,7 @@ import { tracingPlugins } from '../telemetry/tracing.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { agentsPlugin, bundleAgents } from '../worker/agents-plugin.js';
 import { quietLogs } from './test-logs.js';
+import { readSettings } from '../config/settings.js';
 
 /** Which project {@link startTestEnvironment} runs, and on which Temporal server. */
 export interface TestEnvironmentOptions {
@@ -91,7 +92,9 @@ const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
  * });
  */
 export async function startTestEnvironment(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
-  quietLogs();
+  // The test process's environment, read once: the worker and gateway run as the project's would.
+  const settings = readSettings(process.env);
+  quietLogs(settings);
   const config = await loadConfig(options.config);
   // The config's approval defaults are part of the workflow code (src/worker/agents-plugin.ts): a bundle per defaults.
   const { notify, remind } = config.approvals ?? {};
@@ -103,7 +106,7 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
     bundle = bundleAgents(config.agentsModule, bundleOptions, defaults);
     bundles.set(bundleKey, bundle);
   }
-  const address = options.temporalAddress ?? process.env.TEMPORAL_ADDRESS;
+  const address = options.temporalAddress ?? settings.TEMPORAL_ADDRESS;
   const devServer: DevServer | undefined = address ? undefined : await startDevServer();
   const temporalAddress = address ?? devServer!.address;
   const taskQueue = `test-${randomUUID()}`;
@@ -118,9 +121,10 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
       agentsPlugin({
         agents: config.agentsModule,
         activities: await config.loadActivities(),
-        model: { ...modelSettingsFromEnv(), providers: await config.loadModelProviders(), ...options.model },
+        model: { ...modelSettingsFromEnv(settings), providers: await config.loadModelProviders(), ...options.model },
         // Questions reach their approvers as on the project's own worker (channels from the A2A_* environment).
         ...(config.approvals && { approvals: config.approvals }),
+        settings,
       }),
     ],
   });

@@ -8,6 +8,7 @@
  */
 import { inspect } from 'node:util';
 import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
+import type { Settings } from '../config/settings.js';
 import { logger } from '../logging.js';
 
 /** Temporal's levels by LOG_LEVEL's (pino's) names. */
@@ -26,10 +27,10 @@ const NOISE = new Set(['sdkComponent', 'taskQueue', 'namespace', 'runId', 'taskT
 let logsQuieted = false;
 
 /** Installs the test process's Temporal runtime, unless the test installed one of its own first. */
-export function quietLogs(env: NodeJS.ProcessEnv = process.env): void {
+export function quietLogs(env: Pick<Settings, 'LOG_LEVEL'>): void {
   if (logsQuieted) return;
   logsQuieted = true;
-  const asked = env.LOG_LEVEL ? TEMPORAL_LEVELS[env.LOG_LEVEL.toLowerCase()] : undefined;
+  const asked = env.LOG_LEVEL && TEMPORAL_LEVELS[env.LOG_LEVEL];
   if (!asked) logger.level = 'warn';
   try {
     Runtime.install({ logger: asked ? new DefaultLogger(asked) : new DefaultLogger('WARN', toConsole) });

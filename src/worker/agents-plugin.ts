@@ -29,6 +29,7 @@ import { reportDivergences } from './divergence-reports.js';
 import { checkToolActivities } from './tool-activities-check.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import type { ModelSettings } from '../llm/model-settings.js';
+import { readSettings, type Settings } from '../config/settings.js';
 import type { RemoteAgentConfig } from '../protocol/delegation.js';
 import { SHARED_MODULES_GLOBAL, SHARED_ZOD_ENTRIES, type SharedZodEntry } from '../workflows/shared-modules-global.js';
 
@@ -141,6 +142,12 @@ export interface AgentsPluginOptions {
   approvals?: ApprovalSettings;
   /** The remote A2A agents that `ctx.callAgent` may name (the config's `remoteAgents`). */
   remoteAgents?: Record<string, RemoteAgentConfig>;
+  /**
+   * The worker's environment, `readSettings()`: what the options above leave unsaid (the model, the
+   * approver channels, push webhooks' hosts and signing key, the public URL). Default: every
+   * setting's default; the plugin reads no environment itself.
+   */
+  settings?: Settings;
 }
 
 /** Notifying approvers: how the worker reaches them, and the defaults of questions (the config's `approvals`). */
@@ -171,6 +178,7 @@ export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
     model: options.model,
     approvals: options.approvals,
     remoteAgents: options.remoteAgents,
+    settings: options.settings ?? readSettings({}),
   });
   return {
     name: 'a2a-temporal.agents',

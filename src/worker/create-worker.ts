@@ -43,7 +43,8 @@ export interface AgentWorkerOptions extends AgentsPluginOptions, Partial<Omit<Wo
  * await worker.run();
  */
 export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const { agents, activities, model, approvals, remoteAgents, plugins, deployment, ...workerOptions } = options;
+  const { agents, activities, model, approvals, remoteAgents, settings, plugins, deployment, ...workerOptions } =
+    options;
   return Worker.create({
     namespace: 'default',
     taskQueue: DEFAULT_TASK_QUEUE,
@@ -58,6 +59,7 @@ export function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> 
         ...(model && { model }),
         ...(approvals && { approvals }),
         ...(remoteAgents && { remoteAgents }),
+        ...(settings && { settings }),
       }),
     ],
   });

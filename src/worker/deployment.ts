@@ -11,6 +11,7 @@ import {
   type AgentVersioning,
 } from '../protocol/versioning.js';
 import { ConfigError } from '../config/config-error.js';
+import type { Settings } from '../config/settings.js';
 
 /** Worker Versioning: which version of which worker deployment a worker is (docs/deploying.md). */
 export interface WorkerDeployment {
@@ -37,7 +38,7 @@ export function workerDeploymentOptions(deployment: WorkerDeployment): WorkerDep
  * each winning over the config's `workerDeployment`; none when neither names a deployment.
  */
 export function workerDeploymentFrom(
-  env: NodeJS.ProcessEnv,
+  env: Pick<Settings, 'A2A_WORKER_DEPLOYMENT' | 'A2A_WORKER_BUILD_ID' | 'A2A_WORKER_VERSIONING'>,
   configured: Partial<WorkerDeployment> = {},
 ): WorkerDeployment | undefined {
   const name = env.A2A_WORKER_DEPLOYMENT || configured.name;
@@ -56,9 +57,10 @@ export function workerDeploymentFrom(
       `Worker deployment "${name}" needs this version's build ID: set A2A_WORKER_BUILD_ID (e.g. to the commit) or workerDeployment.buildId.`,
     );
   }
+  // The config's value; the variable's was checked as it was read.
   if (defaultVersioning !== undefined && !isAgentVersioning(defaultVersioning)) {
     throw new ConfigError(
-      `A2A_WORKER_VERSIONING is "${defaultVersioning}": use one of ${AGENT_VERSIONINGS.join(', ')}.`,
+      `workerDeployment.defaultVersioning is "${defaultVersioning}": use one of ${AGENT_VERSIONINGS.join(', ')}.`,
     );
   }
   return { name, buildId, ...(defaultVersioning && { defaultVersioning }) };

@@ -33,4 +33,11 @@ export type { EmailSender } from '../channels/email.js';
 export type { ApproverNotice, NoteKind, NoticeKind, PostedMessage } from '../protocol/approvals.js';
 export type { SlackSettings } from '../channels/slack.js';
 export type { PushUrlPolicy } from '../push/url-policy.js';
-export { startTracing, stopTracing, tracingPlugins, type TracingOptions } from '../telemetry/tracing.js';
+export {
+  startTracing,
+  stopTracing,
+  tracingPlugins,
+  type TracingOptions,
+  type TracingSettings,
+} from '../telemetry/tracing.js';
+export { readSettings, type Settings } from '../config/settings.js';

@@ -18,6 +18,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { gatewaySettings } from '../../src/gateway/config.js';
 import type { ApproverNotice } from '../../src/protocol/approvals.js';
 import { ConfigError } from '../../src/config/config-error.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const directory = parseDirectory(
   {
@@ -59,19 +60,26 @@ describe('the approver directory', () => {
 
 describe('the SMTP settings', () => {
   it('defaults to STARTTLS on 587 and implicit TLS on 465', () => {
-    expect(smtpSettingsFromEnv({})).toBeUndefined();
+    expect(smtpSettingsFromEnv(readSettings({}))).toBeUndefined();
     const base = { A2A_SMTP_HOST: 'smtp.example.com', A2A_SMTP_FROM: 'approvals@example.com' };
-    expect(smtpSettingsFromEnv(base)).toEqual({ ...hostAndFrom(), port: 587, tls: 'starttls' });
-    expect(smtpSettingsFromEnv({ ...base, A2A_SMTP_PORT: '465' })).toMatchObject({ port: 465, tls: 'implicit' });
-    expect(smtpSettingsFromEnv({ ...base, A2A_SMTP_TLS: 'implicit' })).toMatchObject({ port: 465 });
+    expect(smtpSettingsFromEnv(readSettings(base))).toEqual({ ...hostAndFrom(), port: 587, tls: 'starttls' });
+    expect(smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_PORT: '465' }))).toMatchObject({
+      port: 465,
+      tls: 'implicit',
+    });
+    expect(smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_TLS: 'implicit' }))).toMatchObject({ port: 465 });
   });
 
   it('refuses settings it cannot use, naming the variable', () => {
     const base = { A2A_SMTP_HOST: 'smtp.example.com', A2A_SMTP_FROM: 'approvals@example.com' };
-    expect(() => smtpSettingsFromEnv({ A2A_SMTP_HOST: 'smtp.example.com' })).toThrow('set A2A_SMTP_FROM too');
-    expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_TLS: 'maybe' })).toThrow(ConfigError);
-    expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_PORT: 'smtp' })).toThrow('A2A_SMTP_PORT must be a port');
-    expect(() => smtpSettingsFromEnv({ ...base, A2A_SMTP_USER: 'u' })).toThrow('A2A_SMTP_PASSWORD');
+    expect(() => smtpSettingsFromEnv(readSettings({ A2A_SMTP_HOST: 'smtp.example.com' }))).toThrow(
+      'set A2A_SMTP_FROM too',
+    );
+    expect(() => smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_TLS: 'maybe' }))).toThrow(ConfigError);
+    expect(() => smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_PORT: 'smtp' }))).toThrow(
+      'A2A_SMTP_PORT must be a port',
+    );
+    expect(() => smtpSettingsFromEnv(readSettings({ ...base, A2A_SMTP_USER: 'u' }))).toThrow('A2A_SMTP_PASSWORD');
   });
 });
 
@@ -157,16 +165,22 @@ describe('the email answer links', () => {
   const secret = 'a'.repeat(32);
 
   it('are off without a secret, and refuse a short secret or a TTL they cannot read', () => {
-    expect(answerLinkSettingsFromEnv({})).toBeUndefined();
-    expect(answerLinkSettingsFromEnv({ A2A_APPROVAL_LINK_SECRET: secret })).toMatchObject({ ttlMs: 7 * 86_400_000 });
-    expect(() => answerLinkSettingsFromEnv({ A2A_APPROVAL_LINK_SECRET: 'short' })).toThrow('at least 32 bytes');
+    expect(answerLinkSettingsFromEnv(readSettings({}))).toBeUndefined();
+    expect(answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: secret }))).toMatchObject({
+      ttlMs: 7 * 86_400_000,
+    });
+    expect(() => answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: 'short' }))).toThrow(
+      'at least 32 bytes',
+    );
     expect(() =>
-      answerLinkSettingsFromEnv({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: 'soon' }),
+      answerLinkSettingsFromEnv(readSettings({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: 'soon' })),
     ).toThrow('A2A_APPROVAL_LINK_TTL must be a duration');
   });
 
   it("expire at the question's deadline or after the TTL, and only questions and reminders carry them", () => {
-    const settings = answerLinkSettingsFromEnv({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: '1 day' })!;
+    const settings = answerLinkSettingsFromEnv(
+      readSettings({ A2A_APPROVAL_LINK_SECRET: secret, A2A_APPROVAL_LINK_TTL: '1 day' }),
+    )!;
     const now = Date.parse('2026-11-25T14:00:00.000Z');
     const notice = {
       id: 't:3:alice:email:ask',
@@ -192,19 +206,21 @@ describe('the email answer links', () => {
     const env = { A2A_APPROVAL_LINK_SECRET: secret };
     const named = { approvals: { directory: '/srv/project/people.json' } };
     const linksWith = (given: NodeJS.ProcessEnv, project: typeof named | object) =>
-      gatewaySettings(given, 'development', project).answerLinks?.directory;
+      gatewaySettings(readSettings(given), 'development', project).answerLinks?.directory;
     expect(linksWith(env, named)).toBe('/srv/project/people.json');
     expect(linksWith({ ...env, A2A_APPROVER_DIRECTORY: '/etc/people.json' }, {})).toBe('/etc/people.json');
     // The config wins, as on the worker.
     expect(linksWith({ ...env, A2A_APPROVER_DIRECTORY: '/etc/people.json' }, named)).toBe('/srv/project/people.json');
-    expect(gatewaySettings({}, 'development', named).answerLinks).toBeUndefined();
+    expect(gatewaySettings(readSettings({}), 'development', named).answerLinks).toBeUndefined();
   });
 
   it("map Slack clicks with the workers' directory too, and refuse a signing secret without one", () => {
     const env = { A2A_SLACK_SIGNING_SECRET: 'slack-signing-secret' };
     const named = { approvals: { directory: '/srv/project/people.json' } };
-    expect(gatewaySettings(env, 'development', named).slackInteractions?.directory).toBe('/srv/project/people.json');
-    expect(() => gatewaySettings(env, 'development', {})).toThrow(
+    expect(gatewaySettings(readSettings(env), 'development', named).slackInteractions?.directory).toBe(
+      '/srv/project/people.json',
+    );
+    expect(() => gatewaySettings(readSettings(env), 'development', {})).toThrow(
       'A2A_SLACK_SIGNING_SECRET is set (Slack buttons), but no approver directory is',
     );
   });

@@ -26,6 +26,7 @@ import { finalTask, startTask, waitForState } from '../support/tasks.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
 import { eventually, MailServer, smtpEnv, type ReceivedMail } from './mail-server.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const SECRET = randomBytes(32).toString('base64url');
 const directory = {
@@ -65,7 +66,7 @@ beforeAll(async () => {
   const taskQueue = `test-links-${randomUUID()}`;
   const config = await projectConfig();
   // The link settings as the `gateway` command makes them: the secret from the environment, the directory from the config.
-  const { answerLinks } = gatewaySettings({ A2A_APPROVAL_LINK_SECRET: SECRET }, 'development', config);
+  const { answerLinks } = gatewaySettings(readSettings({ A2A_APPROVAL_LINK_SECRET: SECRET }), 'development', config);
   gateway = await startGateway({
     client,
     agents: [askingAgent, chatAgent],
@@ -75,7 +76,7 @@ beforeAll(async () => {
     grpcPort: false,
     ...(answerLinks && { answerLinks }),
   });
-  const settings = smtpSettingsFromEnv(smtpEnv(port))!;
+  const settings = smtpSettingsFromEnv(readSettings(smtpEnv(port)))!;
   worker = await startTestWorker(taskQueue, {
     approvals: {
       ...config.approvals,

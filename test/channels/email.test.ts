@@ -11,6 +11,7 @@ import type { NoticeState } from '../../src/protocol/approvals.js';
 import { finalTask, historyText, reply, startTask, waitForState } from '../support/tasks.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
 import { eventually, MailServer, smtpEnv } from './mail-server.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const PUBLIC_URL = 'https://approvals.example.com';
 const directory = {
@@ -29,7 +30,9 @@ let client: Client;
 beforeAll(async () => {
   mail = new MailServer();
   const port = await mail.start();
-  const settings = smtpSettingsFromEnv({ ...smtpEnv(port), A2A_SMTP_FROM: 'Approvals <approvals@example.com>' })!;
+  const settings = smtpSettingsFromEnv(
+    readSettings({ ...smtpEnv(port), A2A_SMTP_FROM: 'Approvals <approvals@example.com>' }),
+  )!;
   worker = await startTestWorker(undefined, {
     approvals: { directory, sendEmail: smtpSender(settings), publicUrl: PUBLIC_URL },
   });

@@ -13,6 +13,7 @@ import { finalTask, reply, startTask, waitForState } from '../support/tasks.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
 import { eventually } from './mail-server.js';
 import { BOT_TOKEN, SlackStandIn } from './slack-stand-in.js';
+import { readSettings } from '../../src/config/settings.js';
 
 /** Slack markup in an agent's question: a mention of everyone, a disguised link, and the three escaped characters. */
 const HOSTILE_QUESTION = '<!channel> <https://evil.example|Open the inbox> & 1 < 2 > 0?';
@@ -49,20 +50,22 @@ function notices(task: { metadata?: Record<string, unknown> }): NoticeState[] {
 
 describe('the Slack channel', () => {
   it('reads its settings from the environment, refusing two ways at once', () => {
-    expect(slackSettingsFromEnv({})).toBeUndefined();
-    expect(slackSettingsFromEnv({ A2A_SLACK_BOT_TOKEN: 'xoxb-1' })).toEqual({
+    expect(slackSettingsFromEnv(readSettings({}))).toBeUndefined();
+    expect(slackSettingsFromEnv(readSettings({ A2A_SLACK_BOT_TOKEN: 'xoxb-1' }))).toEqual({
       botToken: 'xoxb-1',
       apiUrl: 'https://slack.com/api',
     });
-    expect(() => slackSettingsFromEnv({ A2A_SLACK_BOT_TOKEN: 'x', A2A_SLACK_WEBHOOK_URL: 'https://h' })).toThrow(
-      'not both',
-    );
+    expect(() =>
+      slackSettingsFromEnv(readSettings({ A2A_SLACK_BOT_TOKEN: 'x', A2A_SLACK_WEBHOOK_URL: 'https://h' })),
+    ).toThrow('not both');
   });
 
   describe('with a bot token (Web API)', () => {
     let worker: TestWorker;
     beforeAll(async () => {
-      const settings = slackSettingsFromEnv({ A2A_SLACK_BOT_TOKEN: BOT_TOKEN, A2A_SLACK_API_URL: `${base}/api/` })!;
+      const settings = slackSettingsFromEnv(
+        readSettings({ A2A_SLACK_BOT_TOKEN: BOT_TOKEN, A2A_SLACK_API_URL: `${base}/api/` }),
+      )!;
       worker = await startTestWorker(undefined, {
         approvals: { directory, slack: settings, publicUrl: 'https://approvals.example.com' },
       });

@@ -21,6 +21,7 @@ import { Webhook, type Received } from '../support/webhook.js';
 import { startTestWorker, testClient, type TestWorker } from '../support/worker.js';
 import { eventually, MailServer, smtpEnv } from './mail-server.js';
 import { BOT_TOKEN, SlackStandIn } from './slack-stand-in.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const SECRET = Buffer.from(randomBytes(32).toString('base64url'));
 const BUYER = { id: 'buyer', groups: [] };
@@ -61,13 +62,15 @@ beforeAll(async () => {
   worker = await startTestWorker(taskQueue, {
     approvals: {
       directory,
-      sendEmail: smtpSender(smtpSettingsFromEnv(smtpEnv(smtpPort))!),
+      sendEmail: smtpSender(smtpSettingsFromEnv(readSettings(smtpEnv(smtpPort)))!),
       policy: { allowedHosts: new Set(['127.0.0.1']) },
-      slack: slackSettingsFromEnv({
-        A2A_SLACK_BOT_TOKEN: BOT_TOKEN,
-        A2A_SLACK_API_URL: `${slackBase}/api`,
-        A2A_SLACK_INTERACTIVE: 'true',
-      })!,
+      slack: slackSettingsFromEnv(
+        readSettings({
+          A2A_SLACK_BOT_TOKEN: BOT_TOKEN,
+          A2A_SLACK_API_URL: `${slackBase}/api`,
+          A2A_SLACK_INTERACTIVE: 'true',
+        }),
+      )!,
       publicUrl: gateway.url,
       answerLinks: { secret: SECRET, ttlMs: 60 * 60 * 1000 },
     },

@@ -132,7 +132,7 @@ describe('a2a-temporal check-deploy', { timeout: 150_000 }, () => {
     const histories = join(dir, 'histories');
     mkdirSync(histories);
     await saveTaskHistory(temporal, waiting[0]!, join(histories, 'first.json'));
-    const cli = locateTemporalCli();
+    const cli = locateTemporalCli(process.env);
     const shown = spawnSync(
       cli.kind === 'path' ? cli.path : 'temporal',
       [

@@ -16,6 +16,7 @@ import { startDevStack, type RunningDevStack } from '../../src/dev/dev-stack.js'
 import { freePort } from '../../src/temporal/dev-server.js';
 import { approvalAgentsModule, writeApprovalProjectBase } from '../support/approval-project.js';
 import { useTempDirs } from '../support/temp-dirs.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const AGENT = 'dev-check-approval';
 const temp = useTempDirs();
@@ -54,7 +55,7 @@ beforeAll(async () => {
   delete env.A2A_TASK_QUEUE;
   // No model: an LLM agent added by a save gets the hint (below).
   for (const name of ['A2A_MODEL_BASE_URL', 'A2A_MODEL_API_KEY', 'A2A_MODEL']) delete env[name];
-  stack = await startDevStack({ config: dir, env, print: (text) => (printed += text) });
+  stack = await startDevStack({ config: dir, env, settings: readSettings(env), print: (text) => (printed += text) });
   temporal = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
   log(`stack up: gateway ${stack.ready.gatewayUrl}`);
 });

@@ -12,6 +12,7 @@ import { startDevStack, type RunningDevStack } from '../../src/dev/dev-stack.js'
 import { freePort, portInUse } from '../../src/temporal/dev-server.js';
 import { EXPENSE_REQUEST } from '../gateway/harness.js';
 import { useTempDirs } from '../support/temp-dirs.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const temp = useTempDirs();
 
@@ -45,7 +46,12 @@ async function startTestStack(): Promise<TestStack> {
   };
   delete env.TEMPORAL_ADDRESS;
   let printed = '';
-  const stack = await startDevStack({ config: 'examples', env, print: (text) => (printed += text) });
+  const stack = await startDevStack({
+    config: 'examples',
+    env,
+    settings: readSettings(env),
+    print: (text) => (printed += text),
+  });
   log(`stack up: dev server pid ${stack.devServerPid}, gateway ${stack.ready.gatewayUrl}`);
   return { stack, printed: () => printed, dbFile, ports };
 }

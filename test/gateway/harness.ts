@@ -14,6 +14,7 @@ import type { ModelSettings } from '../../src/llm/model-settings.js';
 import type { ApprovalSettings } from '../../src/worker/agents-plugin.js';
 import { blockingAgent, extendedCardAgent } from '../agents/test-agents.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
+import type { Settings } from '../../src/config/settings.js';
 
 export type Transport = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
@@ -31,6 +32,8 @@ export interface HarnessOptions {
   model?: ModelSettings;
   /** The worker's approver directory and channels. */
   approvals?: ApprovalSettings;
+  /** The worker's environment; default: every setting's default. */
+  settings?: Settings;
   /** The gateway's options beyond its client and task queue; default: the example and test agents, 200 ms keepalives. */
   gateway?: Partial<Omit<GatewayServerOptions, 'client' | 'taskQueue'>>;
 }
@@ -70,6 +73,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const worker = await startTestWorker(undefined, {
     ...(options.model && { model: options.model }),
     ...(options.approvals && { approvals: options.approvals }),
+    ...(options.settings && { settings: options.settings }),
   });
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new TemporalClient({ connection, namespace: 'default' });

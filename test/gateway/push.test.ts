@@ -17,22 +17,34 @@ import { startGateway } from '../../src/gateway/server.js';
 import { Webhook, type Received } from '../support/webhook.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
 import { EXPENSE_REQUEST, useGatewayHarness, userMessage, type Transport } from './harness.js';
+import { readSettings, type Settings } from '../../src/config/settings.js';
+import { pushUrlPolicyFromEnv } from '../../src/push/url-policy.js';
 
 let webhook: Webhook;
 let hookUrl: string;
 /** The worker that replaces the harness's after the restart test stopped it. */
 let replacement: TestWorker | undefined;
+/** Both the gateway (save time, JWKS) and the worker (send time, signing) take them. */
+let settings: Settings;
 
 beforeAll(async () => {
-  // Both the gateway (save time, JWKS) and the worker (send time, signing) read them.
-  process.env.A2A_PUSH_ALLOWED_HOSTS = '127.0.0.1';
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  process.env.A2A_PUSH_SIGNING_KEY = JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'push-1', alg: 'ES256' });
+  settings = readSettings({
+    A2A_PUSH_ALLOWED_HOSTS: '127.0.0.1',
+    A2A_PUSH_SIGNING_KEY: JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'push-1', alg: 'ES256' }),
+  });
   webhook = new Webhook();
   hookUrl = await webhook.start();
 });
-// After the settings above: the gateway reads them when it starts.
-const harness = useGatewayHarness({ gateway: { agents: [...exampleAgents, selectivePushAgent] } });
+// After the settings above, as the `gateway` and `worker` commands hand them down.
+const harness = useGatewayHarness(() => ({
+  gateway: {
+    agents: [...exampleAgents, selectivePushAgent],
+    pushUrlPolicy: pushUrlPolicyFromEnv(settings),
+    pushSigningKey: settings.A2A_PUSH_SIGNING_KEY!,
+  },
+  settings,
+}));
 
 afterAll(async () => {
   await replacement?.shutdown();
@@ -145,6 +157,7 @@ describe('push configs and gateways', () => {
       client: harness.temporal,
       agents: [expenseApproval],
       taskQueue: harness.worker.taskQueue,
+      pushUrlPolicy: pushUrlPolicyFromEnv(settings),
     });
     try {
       const response = await fetch(
@@ -310,7 +323,7 @@ describe('push delivery', () => {
     ]);
     await harness.worker.shutdown();
     try {
-      replacement = await startTestWorker(harness.worker.taskQueue);
+      replacement = await startTestWorker(harness.worker.taskQueue, { settings });
       webhook.failing = false;
       await waitFor(() => kinds(webhook.forTask(first.id)).includes('status:TASK_STATE_COMPLETED'), 60_000);
       const received = webhook.forTask(first.id);

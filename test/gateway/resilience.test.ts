@@ -17,6 +17,7 @@ import { sseRpc, stateOf } from './sse.js';
 import { startTestWorker } from '../support/worker.js';
 import { freePort, startDevServer } from '../../src/temporal/dev-server.js';
 import { EXPENSE_REQUEST, useGatewayHarness } from './harness.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const harness = useGatewayHarness();
 
@@ -338,7 +339,11 @@ describe('host names', () => {
     });
 
   it('answer the names A2A_ALLOWED_HOSTS lists, and no other', async () => {
-    const { allowedHosts } = gatewaySettings({ A2A_ALLOWED_HOSTS: 'agents.example.com, 127.0.0.1' }, 'development', {});
+    const { allowedHosts } = gatewaySettings(
+      readSettings({ A2A_ALLOWED_HOSTS: 'agents.example.com, 127.0.0.1' }),
+      'development',
+      {},
+    );
     const gateway = await startGateway({ client: harness.temporal, agents, grpcPort: false, allowedHosts });
     try {
       expect(await card('agents.example.com', gateway.url)).toBe(200);

@@ -28,6 +28,7 @@ import {
   signIn,
   useBrowser,
 } from './browser.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const PEOPLE = { alice: ['finance'], carol: ['finance'] } as const;
 type Person = keyof typeof PEOPLE;
@@ -64,7 +65,7 @@ beforeAll(async () => {
     model: { baseURL: stack.model.url, model: 'fake-model' },
     approvals: {
       directory,
-      sendEmail: smtpSender(smtpSettingsFromEnv(smtpEnv(smtpPort))!),
+      sendEmail: smtpSender(smtpSettingsFromEnv(readSettings(smtpEnv(smtpPort)))!),
       publicUrl: gateway.url,
       answerLinks: false,
     },

@@ -35,11 +35,10 @@ beforeAll(async () => {
   schema = loadA2aSchema();
   // Signed cards, so that their signatures go through the strict parser too.
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  process.env.A2A_CARD_SIGNING_KEY = JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'card-1', alg: 'ES256' });
-  harness = await startHarness({ gateway: { authenticator: apiKeyAuthenticator() } });
+  const cardSigningKey = { ...(await exportJWK(privateKey)), kid: 'card-1', alg: 'ES256' };
+  harness = await startHarness({ gateway: { authenticator: apiKeyAuthenticator(), cardSigningKey } });
 });
 afterAll(async () => {
-  delete process.env.A2A_CARD_SIGNING_KEY;
   await harness?.close();
 });
 

@@ -55,7 +55,7 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 300_000):
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'a2a-temporal-package-'));
   project = join(work, 'my-agents');
-  const cli = locateTemporalCli();
+  const cli = locateTemporalCli(process.env);
   // A user's shell: none of this run's npm lifecycle variables, nothing pointing at this repository's server.
   env = Object.fromEntries(
     // (LOG_LEVEL: this repository's vitest config sets it for its own tests.)

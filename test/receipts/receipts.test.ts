@@ -6,10 +6,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Task, TaskState } from '@a2a-js/sdk';
 import { run } from '../../src/cli/run.js';
+import { readSettings } from '../../src/config/settings.js';
 import type { Io } from '../../src/cli/io.js';
 import { RECEIPTS_JWKS_PATH } from '../../src/receipts/receipts.js';
 import { EXPENSE_REQUEST, useGatewayHarness, userMessage } from '../gateway/harness.js';
@@ -43,16 +44,16 @@ beforeAll(() => {
 });
 
 describe('with A2A_RECEIPT_SIGNING_KEY', () => {
+  let key: JWK;
   beforeAll(async () => {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-    const key = { ...(await exportJWK(privateKey)), kid: 'receipts-1', alg: 'ES256' };
-    // Read by the worker's signing activity and the gateway's JWKS route as they start.
-    process.env.A2A_RECEIPT_SIGNING_KEY = JSON.stringify(key);
+    key = { ...(await exportJWK(privateKey)), kid: 'receipts-1', alg: 'ES256' };
   });
-  afterAll(() => {
-    delete process.env.A2A_RECEIPT_SIGNING_KEY;
-  });
-  const harness = useGatewayHarness();
+  // The worker's signing activity and the gateway's JWKS route take the key as they start.
+  const harness = useGatewayHarness(() => ({
+    settings: readSettings({ A2A_RECEIPT_SIGNING_KEY: JSON.stringify(key) }),
+    gateway: { receiptSigningKey: key },
+  }));
   let taskId: string;
   let receiptFile: string;
 

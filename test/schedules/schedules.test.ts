@@ -26,6 +26,7 @@ import { askingAgent } from '../agents/test-agents.js';
 import { useGatewayHarness } from '../gateway/harness.js';
 import { temporalSettings } from '../../src/temporal/connection.js';
 import { useTempDirs } from '../support/temp-dirs.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const PEOPLE = ['alice', 'bob'] as const;
 type Person = (typeof PEOPLE)[number];
@@ -291,10 +292,11 @@ describe('scheduled tasks', () => {
         })};\n`,
       );
       const config = await loadConfig(dir);
-      const settings = temporalSettings({ TEMPORAL_ADDRESS: inject('temporalAddress') }, { taskQueue });
+      const environment = readSettings({ TEMPORAL_ADDRESS: inject('temporalAddress') });
+      const settings = temporalSettings(environment, { taskQueue });
       const connection = await NativeConnection.connect(settings.connection);
       try {
-        const worker = await createProjectWorker(config, connection, settings);
+        const worker = await createProjectWorker(config, connection, settings, environment);
         const description = await harness.temporal.schedule.getHandle(scheduleIdOf(entry.id)).describe();
         expect(description.action).toMatchObject({ workflowType: 'echo', taskQueue });
         await worker.runUntil(async () => {

@@ -12,6 +12,7 @@ import * as exampleActivities from '../../examples/activities/index.js';
 import type { ModelSettings } from '../../src/llm/model-settings.js';
 import { agentsPlugin, bundleAgents, type ApprovalSettings } from '../../src/worker/agents-plugin.js';
 import * as testActivities from './test-activities.js';
+import type { Settings } from '../../src/config/settings.js';
 
 /** The tests' agents module: the example agents and the test agents. */
 export const TEST_AGENTS_MODULE = fileURLToPath(new URL('../agents/index.ts', import.meta.url));
@@ -35,6 +36,8 @@ export async function startTestWorker(
   taskQueue = `test-${randomUUID()}`,
   options: {
     model?: ModelSettings;
+    /** The worker's environment (push hosts and signing key, ...); default: every setting's default. */
+    settings?: Settings;
     reuseV8Context?: boolean;
     approvals?: ApprovalSettings;
     workflowBundle?: WorkflowBundleWithSourceMap;
@@ -62,6 +65,7 @@ export async function startTestWorker(
         activities: TEST_ACTIVITIES,
         ...(options.model && { model: options.model }),
         ...(options.approvals && { approvals: options.approvals }),
+        ...(options.settings && { settings: options.settings }),
       }),
     ],
   });

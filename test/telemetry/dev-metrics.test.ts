@@ -8,6 +8,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startDevStack, type RunningDevStack } from '../../src/dev/dev-stack.js';
 import { freePort, startDevServer } from '../../src/temporal/dev-server.js';
 import { rpc, taskOf, userMessage } from '../fault/support.js';
+import { readSettings } from '../../src/config/settings.js';
 
 let stack: RunningDevStack | undefined;
 
@@ -33,7 +34,12 @@ describe('dev', () => {
     ]) {
       delete env[name];
     }
-    stack = await startDevStack({ config: 'examples', env, print: (text) => (printed += text) });
+    stack = await startDevStack({
+      config: 'examples',
+      env,
+      settings: readSettings(env),
+      print: (text) => (printed += text),
+    });
 
     const [, gateway, worker] = /Metrics \(Prometheus\): gateway (\S+) {3}worker (\S+)/.exec(printed) ?? [];
     expect(gateway, printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);

@@ -21,6 +21,8 @@ import { createAgentWorker } from '../../src/worker/create-worker.js';
 import { startFakeModelServer, type FakeModelServer } from '../../src/testing/fake-model-server.js';
 import { Webhook } from '../support/webhook.js';
 import { quietLogger, TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../support/worker.js';
+import { readSettings } from '../../src/config/settings.js';
+import { pushUrlPolicyFromEnv } from '../../src/push/url-policy.js';
 
 const exporter = new InMemorySpanExporter();
 const taskQueue = `test-tracing-${randomUUID()}`;
@@ -39,8 +41,8 @@ beforeAll(async () => {
     true,
   );
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  // Both the gateway (when a config is saved) and the worker (when it delivers) read it.
-  process.env.A2A_PUSH_ALLOWED_HOSTS = '127.0.0.1';
+  // Both the gateway (when a config is saved) and the worker (when it delivers) take it.
+  const settings = readSettings({ A2A_PUSH_ALLOWED_HOSTS: '127.0.0.1' });
   hookUrl = await webhook.start();
   model = await startFakeModelServer();
   nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
@@ -51,11 +53,18 @@ beforeAll(async () => {
     activities: TEST_ACTIVITIES,
     model: { baseURL: model.url, model: 'fake-model' },
     workflowBundle: await bundleAgents(TEST_AGENTS_MODULE, { plugins: tracingPlugins(), logger: quietLogger }),
+    settings,
   });
   workerRun = worker.run();
   connection = await Connection.connect({ address: inject('temporalAddress') });
   const client = new Client({ connection, plugins: tracingPlugins() });
-  gateway = await startGateway({ client, agents: testAgents, taskQueue, grpcPort: 0 });
+  gateway = await startGateway({
+    client,
+    agents: testAgents,
+    taskQueue,
+    grpcPort: 0,
+    pushUrlPolicy: pushUrlPolicyFromEnv(settings),
+  });
 });
 
 afterAll(async () => {

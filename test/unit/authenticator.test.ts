@@ -19,6 +19,7 @@ import {
 import { authSettingsFromEnv, hashApiKey, type AuthSettings } from '../../src/gateway/auth/settings.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { ConfigError } from '../../src/config/config-error.js';
+import { readSettings } from '../../src/config/settings.js';
 
 const temp = useTempDirs();
 
@@ -362,27 +363,32 @@ describe('authSettingsFromEnv', () => {
   const bobKey = JSON.stringify([{ sha256: hashApiKey('key-of-bob'), principal: 'bob', groups: ['ops'] }]);
 
   it('is undefined when A2A_AUTH is unset or blank', () => {
-    expect(authSettingsFromEnv({})).toBeUndefined();
-    expect(authSettingsFromEnv({ A2A_AUTH: ' ' })).toBeUndefined();
+    expect(authSettingsFromEnv(readSettings({}))).toBeUndefined();
+    expect(authSettingsFromEnv(readSettings({ A2A_AUTH: ' ' }))).toBeUndefined();
   });
 
   it('reads none as no methods, ignoring the rest', () => {
-    expect(authSettingsFromEnv({ A2A_AUTH: 'none', A2A_API_KEYS: 'not json' })).toEqual({ methods: [], apiKeys: [] });
+    expect(authSettingsFromEnv(readSettings({ A2A_AUTH: 'none', A2A_API_KEYS: 'not json' }))).toEqual({
+      methods: [],
+      apiKeys: [],
+    });
   });
 
   it('reads a full environment', () => {
-    const settings = authSettingsFromEnv({
-      A2A_AUTH: 'api-key, jwt,trusted-header',
-      A2A_API_KEYS: bobKey,
-      A2A_JWT_JWKS_URL: 'https://issuer.test/.well-known/jwks.json',
-      A2A_JWT_ISSUER: ISSUER,
-      A2A_JWT_AUDIENCE: AUDIENCE,
-      A2A_JWT_CLOCK_SKEW: '5',
-      A2A_JWT_GROUPS_CLAIM: 'roles',
-      A2A_TRUSTED_USER_HEADER: 'X-Forwarded-User',
-      A2A_TRUSTED_GROUPS_HEADER: 'X-Forwarded-Groups',
-      A2A_TRUSTED_PROXY_SECRET: PROXY_SECRET,
-    });
+    const settings = authSettingsFromEnv(
+      readSettings({
+        A2A_AUTH: 'api-key, jwt,trusted-header',
+        A2A_API_KEYS: bobKey,
+        A2A_JWT_JWKS_URL: 'https://issuer.test/.well-known/jwks.json',
+        A2A_JWT_ISSUER: ISSUER,
+        A2A_JWT_AUDIENCE: AUDIENCE,
+        A2A_JWT_CLOCK_SKEW: '5',
+        A2A_JWT_GROUPS_CLAIM: 'roles',
+        A2A_TRUSTED_USER_HEADER: 'X-Forwarded-User',
+        A2A_TRUSTED_GROUPS_HEADER: 'X-Forwarded-Groups',
+        A2A_TRUSTED_PROXY_SECRET: PROXY_SECRET,
+      }),
+    );
     expect(settings).toEqual({
       methods: ['api-key', 'jwt', 'trusted-header'],
       apiKeys: [{ sha256: hashApiKey('key-of-bob'), principal: 'bob', groups: ['ops'] }],
@@ -400,7 +406,7 @@ describe('authSettingsFromEnv', () => {
   });
 
   it('defaults the clock skew to 30 seconds and the groups claim to groups', () => {
-    expect(authSettingsFromEnv({ A2A_AUTH: 'jwt', A2A_JWT_SECRET: SECRET })?.jwt).toEqual({
+    expect(authSettingsFromEnv(readSettings({ A2A_AUTH: 'jwt', A2A_JWT_SECRET: SECRET }))?.jwt).toEqual({
       secret: SECRET,
       clockToleranceSeconds: 30,
       groupsClaim: 'groups',
@@ -410,7 +416,7 @@ describe('authSettingsFromEnv', () => {
   it('reads API keys from a file', async () => {
     const file = join(temp.make('a2a-auth-'), 'keys.json');
     writeFileSync(file, bobKey);
-    const settings = authSettingsFromEnv({ A2A_AUTH: 'api-key', A2A_API_KEYS_FILE: file });
+    const settings = authSettingsFromEnv(readSettings({ A2A_AUTH: 'api-key', A2A_API_KEYS_FILE: file }));
     expect(settings?.apiKeys).toEqual([{ sha256: hashApiKey('key-of-bob'), principal: 'bob', groups: ['ops'] }]);
     const principal = await createAuthenticator(settings!).authenticate(headers({ 'x-api-key': 'key-of-bob' }));
     expect(principal).toEqual({ id: 'bob', groups: ['ops'], via: 'api-key' });
@@ -507,7 +513,7 @@ describe('authSettingsFromEnv', () => {
       /A2A_JWT_AUDIENCE is not/,
     ],
   ])('refuses %s', (_case, env, reason) => {
-    expect(() => authSettingsFromEnv(env)).toThrow(ConfigError);
-    expect(() => authSettingsFromEnv(env)).toThrow(reason);
+    expect(() => authSettingsFromEnv(readSettings(env))).toThrow(ConfigError);
+    expect(() => authSettingsFromEnv(readSettings(env))).toThrow(reason);
   });
 });

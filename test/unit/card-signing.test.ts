@@ -1,18 +1,24 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { cardSigningFromEnv } from '../../src/gateway/cards/card-signing.js';
+import { readSettings } from '../../src/config/settings.js';
+import { cardSigner } from '../../src/gateway/cards/card-signing.js';
 
 const JWKS_URL = 'https://agents.example.com/.well-known/jwks.json';
 const envWith = (key: unknown) => ({ A2A_CARD_SIGNING_KEY: typeof key === 'string' ? key : JSON.stringify(key) });
+/** The key as the gateway command reads and signs with it: first the variable's parser, then the signer. */
+const signingOf = (env: NodeJS.ProcessEnv) => {
+  const key = readSettings(env).A2A_CARD_SIGNING_KEY;
+  return key && cardSigner(key, JWKS_URL);
+};
 
 describe('the agent cards’ signing key', () => {
   it('signs nothing without one', () => {
-    expect(cardSigningFromEnv(JWKS_URL, {})).toBeUndefined();
+    expect(signingOf({})).toBeUndefined();
   });
 
   it('publishes only the public half', async () => {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-    const signing = cardSigningFromEnv(JWKS_URL, envWith({ ...(await exportJWK(privateKey)), kid: 'c', alg: 'ES256' }));
+    const signing = signingOf(envWith({ ...(await exportJWK(privateKey)), kid: 'c', alg: 'ES256' }));
     expect(signing!.jwks.keys).toEqual([expect.not.objectContaining({ d: expect.anything() })]);
   });
 
@@ -34,6 +40,6 @@ describe('the agent cards’ signing key', () => {
     ],
   ])('stops the gateway at start for %s', async (_, key, message) => {
     const env = envWith(await key());
-    expect(() => cardSigningFromEnv(JWKS_URL, env)).toThrow(message);
+    expect(() => signingOf(env)).toThrow(message);
   });
 });

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { startDevStack, watchProjectFiles } from '../../src/dev/dev-stack.js';
 import { freePort } from '../../src/temporal/dev-server.js';
+import { readSettings } from '../../src/config/settings.js';
 
 describe('a2a-temporal dev', () => {
   it('refuses a Temporal port that is already in use, and says what to do', async () => {
@@ -15,7 +16,9 @@ describe('a2a-temporal dev', () => {
     const port = (taken.address() as { port: number }).port;
     try {
       const env = { TEMPORAL_PORT: String(port), TEMPORAL_UI_PORT: String(await freePort()) };
-      await expect(startDevStack({ config: 'examples', env, print: () => {} })).rejects.toThrow(
+      await expect(
+        startDevStack({ config: 'examples', env, settings: readSettings(env), print: () => {} }),
+      ).rejects.toThrow(
         new RegExp(`Port ${port} \\(TEMPORAL_PORT\\) is in use.*TEMPORAL_ADDRESS=127\\.0\\.0\\.1:${port}`),
       );
     } finally {

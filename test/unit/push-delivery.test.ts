@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_URL_REFUSED, type PushNotification } from '../../src/protocol/push.js';
 import { deliverNotification } from '../../src/activities/push.js';
-import { publicJwks, pushSigningKeyFromEnv } from '../../src/push/signing.js';
+import { publicJwks } from '../../src/push/signing.js';
 import {
   guardedAgent,
   guardedLookup,
@@ -21,9 +21,10 @@ import {
   resolvedUrlProblem,
   urlProblem,
 } from '../../src/push/url-policy.js';
+import { readSettings } from '../../src/config/settings.js';
 
-const nobodyAllowed = pushUrlPolicyFromEnv({});
-const loopbackAllowed = pushUrlPolicyFromEnv({ A2A_PUSH_ALLOWED_HOSTS: '127.0.0.1, [::1]' });
+const nobodyAllowed = pushUrlPolicyFromEnv(readSettings({}));
+const loopbackAllowed = pushUrlPolicyFromEnv(readSettings({ A2A_PUSH_ALLOWED_HOSTS: '127.0.0.1, [::1]' }));
 
 describe('webhook URL policy', () => {
   it.each([
@@ -191,7 +192,7 @@ describe('one delivery attempt', () => {
     );
     expect(looked).toBeInstanceOf(PushUrlRefusedError);
     const allowed = await new Promise<unknown>((resolve) =>
-      guardedLookup(pushUrlPolicyFromEnv({ A2A_PUSH_ALLOWED_HOSTS: 'localhost' }))('localhost', {}, ((
+      guardedLookup(pushUrlPolicyFromEnv(readSettings({ A2A_PUSH_ALLOWED_HOSTS: 'localhost' })))('localhost', {}, ((
         error: unknown,
         address: unknown,
       ) => resolve(error ?? address)) as never),
@@ -203,14 +204,14 @@ describe('one delivery attempt', () => {
 describe('the push signing key', () => {
   it('must be an asymmetric private JWK with kid and alg; only its public part is published', () => {
     const key = { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'secret', kid: 'k1', alg: 'ES256' };
-    expect(pushSigningKeyFromEnv({})).toBeUndefined();
-    expect(pushSigningKeyFromEnv({ A2A_PUSH_SIGNING_KEY: JSON.stringify(key) })).toEqual(key);
+    expect(readSettings({}).A2A_PUSH_SIGNING_KEY).toBeUndefined();
+    expect(readSettings({ A2A_PUSH_SIGNING_KEY: JSON.stringify(key) }).A2A_PUSH_SIGNING_KEY).toEqual(key);
     for (const bad of [
       'not json',
       JSON.stringify({ ...key, kid: undefined }),
       JSON.stringify({ kty: 'oct', k: 'x' }),
     ]) {
-      expect(() => pushSigningKeyFromEnv({ A2A_PUSH_SIGNING_KEY: bad })).toThrow(/A2A_PUSH_SIGNING_KEY/);
+      expect(() => readSettings({ A2A_PUSH_SIGNING_KEY: bad }).A2A_PUSH_SIGNING_KEY).toThrow(/A2A_PUSH_SIGNING_KEY/);
     }
     expect(publicJwks(key)).toEqual({
       keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'k1', alg: 'ES256', use: 'sig' }],

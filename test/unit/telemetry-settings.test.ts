@@ -5,6 +5,7 @@ import { traceFields } from '../../src/logging.js';
 import { hostPort, metricsPortFromEnv, workerMetricsAddress } from '../../src/telemetry/metrics-settings.js';
 import { gatewayTracer, startTracing, tracesExporterFromEnv, tracingPlugins } from '../../src/telemetry/tracing.js';
 import { ConfigError } from '../../src/config/config-error.js';
+import { readSettings } from '../../src/config/settings.js';
 
 describe('tracesExporterFromEnv', () => {
   it.each([
@@ -17,16 +18,18 @@ describe('tracesExporterFromEnv', () => {
     [{ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }, undefined],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, 'otlp'],
   ])('%j: %s', (env, exporter) => {
-    expect(tracesExporterFromEnv(env)).toBe(exporter);
+    expect(tracesExporterFromEnv(readSettings(env))).toBe(exporter);
   });
 
   it('refuses exporters and protocols it cannot serve, rather than dropping spans', () => {
-    expect(() => tracesExporterFromEnv({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(ConfigError);
+    expect(() => tracesExporterFromEnv(readSettings({ OTEL_TRACES_EXPORTER: 'zipkin' }))).toThrow(ConfigError);
     expect(() =>
-      tracesExporterFromEnv({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
-      }),
+      tracesExporterFromEnv(
+        readSettings({
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317',
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        }),
+      ),
     ).toThrow(/grpc is not supported: traces go over http\/protobuf/);
   });
 });
@@ -49,20 +52,24 @@ describe('startTracing with nothing configured', () => {
 
 describe('metrics settings', () => {
   it('reads the ports, "off" and nothing alike', () => {
-    expect(metricsPortFromEnv({ A2A_METRICS_PORT: '9464' }, 'A2A_METRICS_PORT')).toBe(9464);
-    expect(metricsPortFromEnv({ A2A_METRICS_PORT: 'off' }, 'A2A_METRICS_PORT')).toBeUndefined();
-    expect(metricsPortFromEnv({}, 'A2A_METRICS_PORT')).toBeUndefined();
-    expect(() => metricsPortFromEnv({ A2A_METRICS_PORT: 'ninety' }, 'A2A_METRICS_PORT')).toThrow(ConfigError);
+    expect(metricsPortFromEnv(readSettings({ A2A_METRICS_PORT: '9464' }), 'A2A_METRICS_PORT')).toBe(9464);
+    expect(metricsPortFromEnv(readSettings({ A2A_METRICS_PORT: 'off' }), 'A2A_METRICS_PORT')).toBeUndefined();
+    expect(metricsPortFromEnv(readSettings({}), 'A2A_METRICS_PORT')).toBeUndefined();
+    expect(() => metricsPortFromEnv(readSettings({ A2A_METRICS_PORT: 'ninety' }), 'A2A_METRICS_PORT')).toThrow(
+      ConfigError,
+    );
   });
 
   it('serves the worker’s endpoint on every interface in production, on HOST when set', async () => {
-    expect(await workerMetricsAddress({}, 'production')).toBeUndefined();
-    expect(await workerMetricsAddress({ A2A_WORKER_METRICS_PORT: '9465' }, 'production')).toBe('0.0.0.0:9465');
-    expect(await workerMetricsAddress({ A2A_WORKER_METRICS_PORT: '9465', HOST: '::1' }, 'production')).toBe(
-      '[::1]:9465',
+    expect(await workerMetricsAddress(readSettings({}), 'production')).toBeUndefined();
+    expect(await workerMetricsAddress(readSettings({ A2A_WORKER_METRICS_PORT: '9465' }), 'production')).toBe(
+      '0.0.0.0:9465',
     );
-    expect(await workerMetricsAddress({ A2A_WORKER_METRICS_PORT: 'off' }, 'development')).toBeUndefined();
-    expect(await workerMetricsAddress({}, 'development')).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(
+      await workerMetricsAddress(readSettings({ A2A_WORKER_METRICS_PORT: '9465', HOST: '::1' }), 'production'),
+    ).toBe('[::1]:9465');
+    expect(await workerMetricsAddress(readSettings({ A2A_WORKER_METRICS_PORT: 'off' }), 'development')).toBeUndefined();
+    expect(await workerMetricsAddress(readSettings({}), 'development')).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(hostPort('10.0.0.1', 80)).toBe('10.0.0.1:80');
   });
 });

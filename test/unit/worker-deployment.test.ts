@@ -7,42 +7,51 @@ import {
   workerDeploymentOptions,
 } from '../../src/worker/deployment.js';
 import type { AgentVersioning } from '../../src/protocol/versioning.js';
+import { readSettings } from '../../src/config/settings.js';
 
 describe('the worker deployment', () => {
   it('is off unless a deployment is named', () => {
-    expect(workerDeploymentFrom({})).toBeUndefined();
-    expect(workerDeploymentFrom({}, { defaultVersioning: 'pinned' })).toBeUndefined();
+    expect(workerDeploymentFrom(readSettings({}))).toBeUndefined();
+    expect(workerDeploymentFrom(readSettings({}), { defaultVersioning: 'pinned' })).toBeUndefined();
   });
 
   it('takes the environment over the config, and defaults agents to pinned', () => {
-    const deployment = workerDeploymentFrom(
-      { A2A_WORKER_BUILD_ID: 'abc123' },
-      { name: 'shop-agents', buildId: 'from-config' },
-    );
+    const deployment = workerDeploymentFrom(readSettings({ A2A_WORKER_BUILD_ID: 'abc123' }), {
+      name: 'shop-agents',
+      buildId: 'from-config',
+    });
     expect(deployment).toEqual({ name: 'shop-agents', buildId: 'abc123' });
     expect(workerDeploymentOptions(deployment!)).toEqual({
       useWorkerVersioning: true,
       version: { deploymentName: 'shop-agents', buildId: 'abc123' },
       defaultVersioningBehavior: 'PINNED',
     });
-    const upgrading = workerDeploymentFrom({
-      A2A_WORKER_DEPLOYMENT: 'shop-agents',
-      A2A_WORKER_BUILD_ID: 'v2',
-      A2A_WORKER_VERSIONING: 'auto-upgrade',
-    });
+    const upgrading = workerDeploymentFrom(
+      readSettings({
+        A2A_WORKER_DEPLOYMENT: 'shop-agents',
+        A2A_WORKER_BUILD_ID: 'v2',
+        A2A_WORKER_VERSIONING: 'auto-upgrade',
+      }),
+    );
     expect(workerDeploymentOptions(upgrading!).defaultVersioningBehavior).toBe('AUTO_UPGRADE');
   });
 
   it('refuses half a version and unknown behaviours, saying what to set', () => {
-    expect(() => workerDeploymentFrom({ A2A_WORKER_DEPLOYMENT: 'shop' })).toThrow(/set A2A_WORKER_BUILD_ID/);
-    expect(() => workerDeploymentFrom({ A2A_WORKER_BUILD_ID: 'v1' })).toThrow(/set A2A_WORKER_DEPLOYMENT/);
+    expect(() => workerDeploymentFrom(readSettings({ A2A_WORKER_DEPLOYMENT: 'shop' }))).toThrow(
+      /set A2A_WORKER_BUILD_ID/,
+    );
+    expect(() => workerDeploymentFrom(readSettings({ A2A_WORKER_BUILD_ID: 'v1' }))).toThrow(
+      /set A2A_WORKER_DEPLOYMENT/,
+    );
     expect(() =>
-      workerDeploymentFrom({
-        A2A_WORKER_DEPLOYMENT: 'shop',
-        A2A_WORKER_BUILD_ID: 'v1',
-        A2A_WORKER_VERSIONING: 'sticky',
-      }),
-    ).toThrow('A2A_WORKER_VERSIONING is "sticky": use one of pinned, auto-upgrade.');
+      workerDeploymentFrom(
+        readSettings({
+          A2A_WORKER_DEPLOYMENT: 'shop',
+          A2A_WORKER_BUILD_ID: 'v1',
+          A2A_WORKER_VERSIONING: 'sticky',
+        }),
+      ),
+    ).toThrow('A2A_WORKER_VERSIONING must be one of pinned, auto-upgrade (got "sticky")');
   });
 
   it("refuses an agent's unknown versioning", () => {

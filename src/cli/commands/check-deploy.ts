@@ -14,6 +14,7 @@ import { temporalSettings } from '../../temporal/connection.js';
 import { grpcCode } from '../../temporal/grpc-code.js';
 import { installTemporalRuntime } from '../../temporal/runtime.js';
 import { logger } from '../../logging.js';
+import { readSettings, type Settings } from '../../config/settings.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { connectTemporal, temporalError, temporalWhere } from './setup.js';
@@ -22,11 +23,12 @@ type CheckDeployCommand = Extract<Command, { kind: 'check-deploy' }>;
 
 export async function runCheckDeploy(command: CheckDeployCommand, io: Io): Promise<ExitCode> {
   // The replay worker logs each nondeterminism as a warning: the report says it better.
-  installTemporalRuntime({ log: logger.child({}, { level: 'error' }) });
+  const settings = readSettings(io.env);
+  installTemporalRuntime({ log: logger.child({}, { level: 'error' }), level: settings.TEMPORAL_LOG_LEVEL });
   const config = await loadConfig(command.config);
   const { check, source } = command.histories
     ? { check: await replayFiles(config, command.histories), source: `the saved histories in ${command.histories}` }
-    : await replayOpenTasks(config, command, io.env);
+    : await replayOpenTasks(config, command, settings);
   if (command.json) io.out(JSON.stringify({ source, ...check }));
   else io.out(describeDeployCheck(check, source).join('\n'));
   return check.broken.length > 0 ? ExitCode.WouldBreak : ExitCode.Ok;
@@ -42,7 +44,7 @@ async function replayFiles(config: LoadedConfig, path: string): Promise<DeployCh
 async function replayOpenTasks(
   config: LoadedConfig,
   command: CheckDeployCommand,
-  env: NodeJS.ProcessEnv,
+  env: Settings,
 ): Promise<{ check: DeployCheck; source: string }> {
   const settings = temporalSettings(env, config.taskQueue ? { taskQueue: config.taskQueue } : {});
   const where = temporalWhere(settings);

@@ -5,6 +5,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import type { Command } from '../args.js';
 import { loadConfig, type LoadedConfig } from '../../config/load-config.js';
+import { readSettings } from '../../config/settings.js';
 import { createProjectWorker, startProjectGateway } from '../../config/project.js';
 import { startDevStack } from '../../dev/dev-stack.js';
 import { gatewaySettings } from '../../gateway/config.js';
@@ -28,10 +29,17 @@ import {
 type ServeCommand = Extract<Command, { kind: 'dev' | 'worker' | 'gateway' }>;
 
 export async function runDev(command: ServeCommand, io: Io): Promise<ExitCode> {
+  // Read here to refuse a wrong one at once; the serving process reads the same environment again.
+  const settings = readSettings(io.env);
   // Before the dev server: without a Temporal CLI at hand the SDK runs one, on a native runtime of
   // its own otherwise, whose logs would bypass the logger. This process orders shutdown.
-  installTemporalRuntime({ ownSignals: true });
-  const stack = await startDevStack({ ...(command.config && { config: command.config }), env: io.env, print: io.out });
+  installTemporalRuntime({ ownSignals: true, level: settings.TEMPORAL_LOG_LEVEL });
+  const stack = await startDevStack({
+    ...(command.config && { config: command.config }),
+    env: io.env,
+    settings,
+    print: io.out,
+  });
   const signal = await nextShutdownSignal();
   logger.info({ signal }, 'stopping');
   await stack.stop();
@@ -39,19 +47,20 @@ export async function runDev(command: ServeCommand, io: Io): Promise<ExitCode> {
 }
 
 export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode> {
-  startTracing({ serviceName: 'a2a-temporal-worker' });
-  const metricsAddress = await workerMetricsAddress(io.env, 'production');
+  const environment = readSettings(io.env);
+  startTracing({ serviceName: 'a2a-temporal-worker', settings: environment });
+  const metricsAddress = await workerMetricsAddress(environment, 'production');
   // The SDK stops the worker on SIGINT/SIGTERM; run() then resolves.
-  installTemporalRuntime({ ...(metricsAddress && { metricsAddress }) });
+  installTemporalRuntime({ ...(metricsAddress && { metricsAddress }), level: environment.TEMPORAL_LOG_LEVEL });
   const config = await loadConfig(command.config);
-  const deployment = await workerDeploymentFrom(io.env, config.workerDeployment);
-  const settings = temporalSettings(io.env, taskQueueOf(config));
+  const deployment = workerDeploymentFrom(environment, config.workerDeployment);
+  const settings = temporalSettings(environment, taskQueueOf(config));
   // One line saying what to do, as `setup` says it, rather than the native client's error.
   const connection = await NativeConnection.connect(settings.connection).catch((error: unknown) => {
     throw temporalError(error, temporalWhere(settings), 'TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE)');
   });
   await checkSearchAttributes(connection, settings.namespace, (message) => logger.warn(message));
-  const worker = await createProjectWorker(config, connection, settings, { deployment });
+  const worker = await createProjectWorker(config, connection, settings, environment, { deployment });
   const { address, namespace, taskQueue } = settings;
   const metrics = metricsAddress && `http://${metricsAddress}/metrics`;
   const version = deployment && {
@@ -72,11 +81,12 @@ export async function runWorker(command: ServeCommand, io: Io): Promise<ExitCode
 }
 
 export async function runGateway(command: ServeCommand, io: Io): Promise<ExitCode> {
+  const environment = readSettings(io.env);
   routeConsoleToLogger();
-  await startTracing({ serviceName: 'a2a-temporal-gateway' });
+  startTracing({ serviceName: 'a2a-temporal-gateway', settings: environment });
   const config = await loadConfig(command.config);
-  const gateway = await gatewaySettings(io.env, 'production', config);
-  const settings = temporalSettings(io.env, taskQueueOf(config));
+  const gateway = gatewaySettings(environment, 'production', config);
+  const settings = temporalSettings(environment, taskQueueOf(config));
   // Lazy: the gateway starts (and answers "Temporal is unreachable, retry later") while Temporal is down.
   const { client, connection } = createTemporalClient(settings.connection, settings.namespace);
   const running = await startProjectGateway(config, client, settings, gateway);

@@ -13,6 +13,7 @@ import { temporalSettings, type TemporalSettings } from '../../temporal/connecti
 import { grpcCode } from '../../temporal/grpc-code.js';
 import { registerSearchAttributes } from '../../temporal/search-attributes.js';
 import { renderTable } from '../table.js';
+import { readSettings } from '../../config/settings.js';
 
 type SetupCommand = Extract<Command, { kind: 'setup' }>;
 
@@ -94,7 +95,7 @@ export function commandTemporalSettings(
   env: NodeJS.ProcessEnv,
 ): TemporalSettings {
   return temporalSettings({
-    ...env,
+    ...readSettings(env),
     ...(command.address && { TEMPORAL_ADDRESS: command.address }),
     ...(command.namespace && { TEMPORAL_NAMESPACE: command.namespace }),
   });

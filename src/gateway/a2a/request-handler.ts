@@ -39,7 +39,7 @@ import { taskNotFound } from '../../tasks/errors.js';
 import { listTasks } from './list-tasks.js';
 import { deliverMessage } from './message-sender.js';
 import { PushConfigs, toSdkPushConfig } from './push-config-requests.js';
-import { pushUrlPolicyFromEnv, type PushUrlPolicy } from '../../push/url-policy.js';
+import { NO_INWARD_HOSTS, type PushUrlPolicy } from '../../push/url-policy.js';
 import { callerOf, channelOf, idempotencyKeyOf, responderOf, signalOf } from '../http/request-context.js';
 import { TaskEventHub } from './task-events.js';
 import { TaskWorkflows, type SubscribableTask, type WaitingTaskWatch } from '../../tasks/index.js';
@@ -76,7 +76,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       ...(options.waiting && { waiting: options.waiting }),
     });
     this.events = new TaskEventHub(this.workflows);
-    this.pushConfigs = new PushConfigs(this.workflows, options.pushUrlPolicy ?? pushUrlPolicyFromEnv());
+    this.pushConfigs = new PushConfigs(this.workflows, options.pushUrlPolicy ?? NO_INWARD_HOSTS);
     this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;
   }
 

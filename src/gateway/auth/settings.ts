@@ -1,25 +1,33 @@
 /**
- * How the gateway authenticates callers, read from the environment once at startup. Every mistake is
- * an ConfigError naming the variable and what to set, so a misconfigured gateway refuses to start
- * rather than serving with weaker authentication than intended. A blank variable counts as unset.
- *
- * A2A_AUTH                   `none`, or a comma list of `api-key`, `jwt`, `trusted-header`
- * A2A_API_KEYS_FILE          path of a JSON array of {sha256, principal, groups?} (api-key)
- * A2A_API_KEYS               the same JSON inline (api-key)
- * A2A_JWT_JWKS_URL           the issuer's JWKS (jwt; or A2A_JWT_SECRET)
- * A2A_JWT_SECRET             HS256 shared secret, at least 32 bytes (jwt; or A2A_JWT_JWKS_URL)
- * A2A_JWT_ISSUER             expected `iss`, checked when set
- * A2A_JWT_AUDIENCE           expected `aud`, checked when set
- * A2A_JWT_CLOCK_SKEW         seconds of tolerance on exp/nbf (30)
- * A2A_JWT_GROUPS_CLAIM       claim holding the caller's groups (groups)
- * A2A_TRUSTED_USER_HEADER    header a trusted proxy sets to the caller's id (trusted-header)
- * A2A_TRUSTED_GROUPS_HEADER  header the proxy sets to the caller's comma-separated groups (optional)
+ * How the gateway authenticates callers, from the auth settings (src/config/settings/auth.ts declares
+ * each variable): what no single variable can say is checked here, at startup. Every mistake is a
+ * ConfigError naming the variable and what to set, so a misconfigured gateway refuses to start
+ * rather than serving with weaker authentication than intended.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { GROUP_PREFIX } from '../../protocol/contract.js';
 import { ConfigError } from '../../config/config-error.js';
+import { commaItems } from '../../config/setting.js';
+import type { Settings } from '../../config/settings.js';
+import { MIN_SECRET_BYTES } from '../../config/settings/auth.js';
+
+type AuthVariables = Pick<
+  Settings,
+  | 'A2A_AUTH'
+  | 'A2A_API_KEYS_FILE'
+  | 'A2A_API_KEYS'
+  | 'A2A_JWT_JWKS_URL'
+  | 'A2A_JWT_SECRET'
+  | 'A2A_JWT_ISSUER'
+  | 'A2A_JWT_AUDIENCE'
+  | 'A2A_JWT_CLOCK_SKEW'
+  | 'A2A_JWT_GROUPS_CLAIM'
+  | 'A2A_TRUSTED_USER_HEADER'
+  | 'A2A_TRUSTED_PROXY_SECRET'
+  | 'A2A_TRUSTED_GROUPS_HEADER'
+>;
 
 /** A way callers authenticate (`A2A_AUTH`): an API key, a JWT, or an authenticating proxy's headers. */
 export type AuthMethod = 'api-key' | 'jwt' | 'trusted-header';
@@ -60,8 +68,6 @@ export const TRUSTED_PROXY_SECRET_HEADER = 'x-a2a-proxy-secret';
 const METHODS: readonly AuthMethod[] = ['api-key', 'jwt', 'trusted-header'];
 const KEY_FORMAT =
   '[{"sha256": "<sha256 hex of the key>", "principal": "<caller id>", "groups": ["<group>"]}] (hash a key with `printf %s "$KEY" | sha256sum`)';
-/** RFC 7518 §3.2: an HS256 key must be at least as long as the hash. */
-const MIN_SECRET_BYTES = 32;
 
 /** The SHA-256 of an API key as lowercase hex, the form A2A_API_KEYS stores. */
 export function hashApiKey(key: string): string {
@@ -69,8 +75,8 @@ export function hashApiKey(key: string): string {
 }
 
 /** The auth settings, or undefined when A2A_AUTH is unset (the gateway then keeps its older behaviour). */
-export function authSettingsFromEnv(env: NodeJS.ProcessEnv): AuthSettings | undefined {
-  const methodList = value(env, 'A2A_AUTH');
+export function authSettingsFromEnv(env: AuthVariables): AuthSettings | undefined {
+  const methodList = env.A2A_AUTH;
   if (methodList === undefined) return undefined;
   const methods = parseMethods(methodList);
   return {
@@ -86,16 +92,8 @@ const methodSchema = z.enum(METHODS, {
     `A2A_AUTH: unknown method "${String(issue.input)}". Use none, or a comma list of ${METHODS.join(', ')}.`,
 });
 
-/** The items of a comma-separated setting, trimmed, without empty ones. */
-export function commaList(value: string): string[] {
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
 function parseMethods(list: string): AuthMethod[] {
-  const names = commaList(list).map((name) => name.toLowerCase());
+  const names = commaItems(list).map((name) => name.toLowerCase());
   if (names.includes('none')) {
     if (names.length > 1) {
       throw new ConfigError(`A2A_AUTH: "none" cannot be combined with other methods (got "${list}").`);
@@ -126,9 +124,9 @@ const apiKeyEntrySchema = z.strictObject({
 });
 const apiKeysSchema = z.array(apiKeyEntrySchema).min(1, 'no keys: list at least one');
 
-function apiKeys(env: NodeJS.ProcessEnv): ApiKeyEntry[] {
-  const file = value(env, 'A2A_API_KEYS_FILE');
-  const inline = value(env, 'A2A_API_KEYS');
+function apiKeys(env: AuthVariables): ApiKeyEntry[] {
+  const file = env.A2A_API_KEYS_FILE;
+  const inline = env.A2A_API_KEYS;
   if (file !== undefined && inline !== undefined) {
     throw new ConfigError('A2A_API_KEYS_FILE and A2A_API_KEYS are both set: keep one of them.');
   }
@@ -170,26 +168,8 @@ function parseJson(text: string, source: string): unknown {
   }
 }
 
-const jwksUrlSchema = z.url({
-  protocol: /^https?$/,
-  error:
-    'A2A_JWT_JWKS_URL must be an http(s) URL of the issuer JWKS, e.g. https://issuer.example/.well-known/jwks.json',
-});
-const secretSchema = z
-  .string()
-  .refine(
-    (secret) => Buffer.byteLength(secret, 'utf8') >= MIN_SECRET_BYTES,
-    `A2A_JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (e.g. \`openssl rand -hex 32\`)`,
-  );
-const skewSchema = z
-  .string()
-  .regex(/^\d+$/, 'A2A_JWT_CLOCK_SKEW must be a whole number of seconds, e.g. 30')
-  .transform(Number);
-const claimSchema = z.string().trim().min(1);
-
-function jwtSettings(env: NodeJS.ProcessEnv): NonNullable<AuthSettings['jwt']> {
-  const jwksUrl = value(env, 'A2A_JWT_JWKS_URL');
-  const secret = value(env, 'A2A_JWT_SECRET');
+function jwtSettings(env: AuthVariables): NonNullable<AuthSettings['jwt']> {
+  const { A2A_JWT_JWKS_URL: jwksUrl, A2A_JWT_SECRET: secret } = env;
   if (jwksUrl === undefined && secret === undefined) {
     throw new ConfigError(
       'A2A_AUTH includes jwt but no key is configured: set A2A_JWT_JWKS_URL to the issuer JWKS URL, or A2A_JWT_SECRET to the HS256 shared secret.',
@@ -198,21 +178,19 @@ function jwtSettings(env: NodeJS.ProcessEnv): NonNullable<AuthSettings['jwt']> {
   if (jwksUrl !== undefined && secret !== undefined) {
     throw new ConfigError('A2A_JWT_JWKS_URL and A2A_JWT_SECRET are both set: keep one of them.');
   }
-  const issuer = value(env, 'A2A_JWT_ISSUER');
-  const audience = value(env, 'A2A_JWT_AUDIENCE');
+  const { A2A_JWT_ISSUER: issuer, A2A_JWT_AUDIENCE: audience } = env;
   if (jwksUrl !== undefined && audience === undefined) {
     throw new ConfigError(
       'A2A_JWT_JWKS_URL is set but A2A_JWT_AUDIENCE is not: set the audience your identity provider issues tokens for this gateway with, or tokens it issued for other applications would be accepted.',
     );
   }
-  const skew = value(env, 'A2A_JWT_CLOCK_SKEW');
   return {
-    ...(jwksUrl !== undefined && { jwksUrl: parse(jwksUrlSchema, jwksUrl) }),
-    ...(secret !== undefined && { secret: parse(secretSchema, secret) }),
+    ...(jwksUrl !== undefined && { jwksUrl }),
+    ...(secret !== undefined && { secret }),
     ...(issuer !== undefined && { issuer }),
     ...(audience !== undefined && { audience }),
-    clockToleranceSeconds: skew === undefined ? 30 : parse(skewSchema, skew),
-    groupsClaim: parse(claimSchema, value(env, 'A2A_JWT_GROUPS_CLAIM') ?? 'groups'),
+    clockToleranceSeconds: env.A2A_JWT_CLOCK_SKEW,
+    groupsClaim: env.A2A_JWT_GROUPS_CLAIM,
   };
 }
 
@@ -224,21 +202,22 @@ const headerNameSchema = (variable: string) =>
     .transform((name) => name.toLowerCase());
 
 function trustedHeaders(
-  env: NodeJS.ProcessEnv,
+  env: AuthVariables,
 ): Pick<AuthSettings, 'trustedHeader' | 'trustedGroupsHeader' | 'trustedProxySecret'> {
-  const header = value(env, 'A2A_TRUSTED_USER_HEADER');
+  const header = env.A2A_TRUSTED_USER_HEADER;
   if (header === undefined) {
     throw new ConfigError(
       'A2A_AUTH includes trusted-header but A2A_TRUSTED_USER_HEADER is unset: set it to the header your authenticating proxy sets to the caller id, e.g. x-forwarded-user.',
     );
   }
-  const secret = value(env, 'A2A_TRUSTED_PROXY_SECRET');
-  if (secret === undefined || Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
+  // Its length is the declaration's to check (src/config/settings/auth.ts).
+  const secret = env.A2A_TRUSTED_PROXY_SECRET;
+  if (secret === undefined) {
     throw new ConfigError(
       `A2A_AUTH includes trusted-header but A2A_TRUSTED_PROXY_SECRET is unset or shorter than ${MIN_SECRET_BYTES} bytes: set it to a random secret your proxy sends in the ${TRUSTED_PROXY_SECRET_HEADER} header, so clients that bypass the proxy cannot name themselves.`,
     );
   }
-  const groups = value(env, 'A2A_TRUSTED_GROUPS_HEADER');
+  const groups = env.A2A_TRUSTED_GROUPS_HEADER;
   return {
     trustedProxySecret: secret,
     trustedHeader: parse(headerNameSchema('A2A_TRUSTED_USER_HEADER'), header),
@@ -246,12 +225,6 @@ function trustedHeaders(
       trustedGroupsHeader: parse(headerNameSchema('A2A_TRUSTED_GROUPS_HEADER'), groups),
     }),
   };
-}
-
-/** The variable's value as given (a secret keeps its spaces), or undefined when unset or blank. */
-function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name];
-  return raw?.trim() ? raw : undefined;
 }
 
 /** Parses with a schema whose messages already name the variable. */

@@ -1,6 +1,6 @@
 /**
  * Signed agent cards (A2A 1.0 `AgentCard.signatures`): with `A2A_CARD_SIGNING_KEY` set (a private
- * JWK with `kid` and `alg`, ES256 or RS256), the gateway signs its v1.0 cards, the extended ones too,
+ * JWK with `kid` and `alg`, ES256 or RS256; its declaration checks that much), the gateway signs its v1.0 cards, the extended ones too,
  * with a JWS over the card's RFC 8785 canonical JSON without `signatures` (detached payload), and
  * serves the public key at CARD_JWKS_PATH, which each signature's `jku` names. The canonical form
  * and the JWS are the SDK's (`generateAgentCardSignature`), so that other SDKs' verifiers agree.
@@ -8,7 +8,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { AgentCard, generateAgentCardSignature } from '@a2a-js/sdk';
 import type { JWK } from 'jose';
-import { publicJwks, signingKeyFromEnv } from '../../push/signing.js';
+import { publicJwks } from '../../push/signing.js';
 import { ConfigError } from '../../config/config-error.js';
 
 const CARD_SIGNING_KEY_ENV = 'A2A_CARD_SIGNING_KEY';
@@ -29,12 +29,10 @@ export interface CardSigning {
 }
 
 /**
- * The cards' signing, if a key is configured; `jwksUrl` is where the gateway serves its JWKS. A key
- * that cannot sign stops the gateway at start, not at the first card request.
+ * The cards' signing with `key`; `jwksUrl` is where the gateway serves its JWKS. A key that cannot
+ * sign stops the gateway at start, not at the first card request.
  */
-export function cardSigningFromEnv(jwksUrl: string, env: NodeJS.ProcessEnv = process.env): CardSigning | undefined {
-  const key = signingKeyFromEnv(CARD_SIGNING_KEY_ENV, env);
-  if (!key) return undefined;
+export function cardSigner(key: JWK, jwksUrl: string): CardSigning {
   checkKey(key);
   const signer = generateAgentCardSignature(key, { alg: key.alg!, kid: key.kid!, typ: 'JOSE', jku: jwksUrl });
   return {
@@ -53,7 +51,7 @@ function checkKey(key: JWK): void {
   }
   const fits = ALGORITHMS[key.alg!];
   if (!fits?.(keyObject)) {
-    throw new Error(
+    throw new ConfigError(
       `${CARD_SIGNING_KEY_ENV} must be an ES256 (EC P-256) or RS256 (RSA) key; its "alg" is ${key.alg} on a ${keyObject.asymmetricKeyType} key`,
     );
   }

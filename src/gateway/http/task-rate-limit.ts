@@ -3,17 +3,10 @@ import * as grpc from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
 import { grpcRefusal, sendRefusal } from './refusals.js';
 import { RateLimit } from '../auth/rate-limit.js';
-import { ConfigError } from '../../config/config-error.js';
+import type { Settings } from '../../config/settings.js';
 
-const DEFAULT_NEW_TASKS_PER_MINUTE = 120;
-
-export function newTaskRateLimitFromEnv(env: NodeJS.ProcessEnv): RateLimit {
-  const raw = env.A2A_NEW_TASKS_PER_MINUTE;
-  const perMinute = raw === undefined || raw === '' ? DEFAULT_NEW_TASKS_PER_MINUTE : Number(raw);
-  if (!Number.isFinite(perMinute) || perMinute <= 0) {
-    throw new ConfigError(`A2A_NEW_TASKS_PER_MINUTE must be a positive number (got "${raw}")`);
-  }
-  return new RateLimit(perMinute);
+export function newTaskRateLimitFromEnv(env: Pick<Settings, 'A2A_NEW_TASKS_PER_MINUTE'>): RateLimit {
+  return new RateLimit(env.A2A_NEW_TASKS_PER_MINUTE);
 }
 
 const NEW_TASK_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);

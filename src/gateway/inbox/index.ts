@@ -78,9 +78,10 @@ export function inboxRouter(options: InboxOptions): express.Router {
 }
 
 function sessionSecret(options: InboxSettings & { authenticator: Authenticator }): Buffer {
-  if (options.sessionSecret !== undefined)
-    return sessionSecretFromEnv({ [SESSION_SECRET_ENV]: options.sessionSecret }).secret;
-  const { secret, ephemeral } = sessionSecretFromEnv(process.env);
+  // A2A_INBOX_SESSION_SECRET reaches here as `sessionSecret` (src/gateway/config.ts).
+  const { secret, ephemeral } = sessionSecretFromEnv(
+    options.sessionSecret === undefined ? {} : { [SESSION_SECRET_ENV]: options.sessionSecret },
+  );
   // Info, not warn: the default level shows it, and a development gateway has no sessions to lose.
   if (ephemeral && options.authenticator.required) {
     logger.info(

@@ -48,7 +48,7 @@ export function sessionSecretFromEnv(env: NodeJS.ProcessEnv): { secret: Buffer; 
  * An HMAC key read from `variable` (undefined when unset), refused when shorter than
  * MIN_SESSION_SECRET_BYTES. Also the key of other gateway-signed tokens (the email answer links).
  */
-export function hmacSecretFromEnv(env: NodeJS.ProcessEnv, variable: string): Buffer | undefined {
+function hmacSecretFromEnv(env: NodeJS.ProcessEnv, variable: string): Buffer | undefined {
   const value = env[variable]?.trim();
   if (!value) return undefined;
   const secret = Buffer.from(value, 'utf8');
