@@ -1,18 +1,17 @@
 /**
- * Runs the gateway: the HTTP app, the gRPC server and, when asked, the Prometheus endpoint. Ports may
- * be 0 (tests): the agent cards name the addresses actually bound, so both A2A listeners start before
- * the cards are built.
+ * Runs the gateway: the HTTP app, the gRPC server and, when asked, the Prometheus endpoint. It builds
+ * the gateway first and then binds, HTTP last, so that a failed build leaves no listener and no request
+ * finds the gateway half started. Ports may be 0 (tests): a free port is picked before the build, as
+ * the agent cards name the addresses.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { createServer, type Server } from 'node:http';
 import { buildGateway, NO_AUTHENTICATION, taskQueueOf, type GatewayOptions, type GatewayParts } from './app.js';
 import type { RunningGrpcServer } from './http/grpc-server.js';
 import { isLoopbackAddress, LOOPBACK_HOSTS } from './http/host-check.js';
-import { restErrorBody } from './http/refusals.js';
 import { GatewayMetrics } from './monitoring/metrics.js';
 import { serveMetrics, type RunningMetricsServer } from './monitoring/metrics-server.js';
 import { WaitingApprovals } from './monitoring/waiting-approvals.js';
+import { freePort } from '../temporal/dev-server.js';
 
 /** What {@link startGateway} serves and where: the app's options, and the addresses to listen on. */
 export interface GatewayServerOptions extends Omit<GatewayOptions, 'publicBaseUrl' | 'grpcPublicAddress' | 'metrics'> {
@@ -69,92 +68,66 @@ export function startGateway(options: GatewayServerOptions): Promise<RunningGate
 
 export async function serveGateway(options: GatewayServerOptions): Promise<ServedGateway> {
   const host = options.host ?? '127.0.0.1';
-  let metrics: { measured: GatewayMetrics; server: RunningMetricsServer } | undefined;
-  // First: under dev its port was found free a moment ago (src/telemetry/metrics-settings.ts).
-  if (options.metricsPort !== undefined) {
-    const agents = options.agents.map((agent) => agent.name);
-    const approvals = new WaitingApprovals(options.client, agents, taskQueueOf(options));
-    const measured = new GatewayMetrics(approvals);
-    metrics = { measured, server: await serveMetrics(measured.registry, host, options.metricsPort) };
-  }
-  // Filled once the cards can name the bound ports; the gRPC service reaches it through this.
-  const ready: { gateway?: GatewayParts } = {};
-  // Answers from the first accepted connection: "starting" until the app exists (load balancers retry).
-  const http = createServer((req, res) => (ready.gateway ? ready.gateway.app(req, res) : answerStarting(req, res)));
+  // The cards name the ports, so a port 0 becomes a free one before the build; nothing listens until
+  // the gateway is built, so a build that throws leaves nothing behind.
+  const port = await portToBind(options.port);
+  const grpcPort = options.grpcPort === false ? false : await portToBind(options.grpcPort);
+  const url = options.publicBaseUrl ?? `http://${host}:${port}`;
+  const grpcAddress = grpcPort === false ? undefined : (options.grpcPublicAddress ?? `${host}:${grpcPort}`);
+  const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(host) ? LOOPBACK_HOSTS : undefined);
+  const metrics =
+    options.metricsPort === undefined ? undefined : { port: options.metricsPort, measured: measure(options) };
+  const gateway = buildGateway({
+    ...options,
+    publicBaseUrl: url,
+    ...(grpcAddress && { grpcPublicAddress: grpcAddress }),
+    ...(allowedHosts && { allowedHosts }),
+    ...(metrics && { metrics: metrics.measured }),
+  });
+  const http = createServer(gateway.app);
   let grpc: RunningGrpcServer | undefined;
-  // Listeners bind before the build (the cards name the bound ports), so a build that throws must close them.
-  const closeListeners = async (): Promise<void> => {
+  let metricsServer: RunningMetricsServer | undefined;
+  const close = async (): Promise<void> => {
+    gateway.waitingTasks.close();
     await grpc?.stop();
     if (http.listening) await closeHttp(http);
-    await metrics?.server.close();
+    await metricsServer?.close();
   };
-  let url: string;
-  let grpcAddress: string | undefined;
-  let gateway: GatewayParts;
   try {
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(options.port ?? 0, host, () => resolve());
-    });
-    if (options.grpcPort !== false) {
+    // Metrics first: under dev its port was found free a moment ago (src/telemetry/metrics-settings.ts).
+    if (metrics) metricsServer = await serveMetrics(metrics.measured.registry, host, metrics.port);
+    if (grpcPort !== false) {
       // Loaded only when served: the SDK's gRPC adapter needs the optional @bufbuild/protobuf peer.
       const { startGrpcServer } = await import('./http/grpc-server.js');
-      grpc = await startGrpcServer(
-        deferred(() => ready.gateway?.grpcHandler),
-        host,
-        options.grpcPort ?? 0,
-        options.authenticator ?? NO_AUTHENTICATION,
-        () => ready.gateway?.newTaskLimit,
-      );
+      const authenticator = options.authenticator ?? NO_AUTHENTICATION;
+      grpc = await startGrpcServer(gateway.grpcHandler, host, grpcPort, authenticator, gateway.newTaskLimit);
     }
-    url = options.publicBaseUrl ?? `http://${host}:${(http.address() as AddressInfo).port}`;
-    grpcAddress = grpc ? (options.grpcPublicAddress ?? `${host}:${grpc.port}`) : undefined;
-    const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(host) ? LOOPBACK_HOSTS : undefined);
-    gateway = buildGateway({
-      ...options,
-      publicBaseUrl: url,
-      ...(grpcAddress && { grpcPublicAddress: grpcAddress }),
-      ...(allowedHosts && { allowedHosts }),
-      ...(metrics && { metrics: metrics.measured }),
+    // Last: the first connection HTTP accepts finds everything served (cards, A2A, the gRPC they name).
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(port, host, () => resolve());
     });
   } catch (error) {
-    await closeListeners();
+    await close();
     throw error;
   }
-  ready.gateway = gateway;
   return {
     url,
     ...(grpcAddress && { grpcAddress }),
-    ...(metrics && { metricsUrl: metrics.server.url }),
+    ...(metricsServer && { metricsUrl: metricsServer.url }),
     gateway,
-    async close() {
-      gateway.waitingTasks.close();
-      await closeListeners();
-    },
+    close,
   };
 }
 
-/** The gRPC service is registered before the handler exists; calls reach it once it does. */
-function deferred(get: () => A2ARequestHandler | undefined): A2ARequestHandler {
-  return new Proxy({} as A2ARequestHandler, {
-    get(_target, property) {
-      const handler = get();
-      if (!handler) throw new Error('The gateway is still starting');
-      const value: unknown = Reflect.get(handler, property);
-      return typeof value === 'function' ? value.bind(handler) : value;
-    },
-  });
+/** The port asked for; for 0 (or none), a free one, picked the way the dev stack picks its ports. */
+async function portToBind(port: number | undefined): Promise<number> {
+  return port || freePort();
 }
 
-function answerStarting(req: IncomingMessage, res: ServerResponse): void {
-  // Alive, not ready: liveness probes must not restart a gateway that is only starting.
-  const alive = req.url === '/healthz';
-  res.writeHead(alive ? 200 : 503, { 'content-type': 'application/json', ...(!alive && { 'retry-after': '1' }) });
-  res.end(
-    JSON.stringify(
-      alive ? { status: 'ok' } : restErrorBody(503, 'UNAVAILABLE', 'The gateway is starting; retry in a moment'),
-    ),
-  );
+function measure(options: GatewayServerOptions): GatewayMetrics {
+  const agents = options.agents.map((agent) => agent.name);
+  return new GatewayMetrics(new WaitingApprovals(options.client, agents, taskQueueOf(options)));
 }
 
 function closeHttp(server: Server): Promise<void> {

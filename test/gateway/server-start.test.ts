@@ -1,4 +1,4 @@
-/** A gateway whose build fails frees the ports it bound first (they are bound first so the cards can name them). */
+/** A gateway whose build fails leaves no port bound: it builds before it listens. */
 import { createServer } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';

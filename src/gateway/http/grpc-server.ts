@@ -27,7 +27,7 @@ export async function startGrpcServer(
   host: string,
   port: number,
   authenticator: Authenticator,
-  newTaskLimit: () => RateLimit | undefined,
+  newTaskLimit: RateLimit | undefined,
 ): Promise<RunningGrpcServer> {
   // The same request size limit as the HTTP transports.
   const server = new grpc.Server({ 'grpc.max_receive_message_length': BODY_LIMIT });
@@ -59,7 +59,7 @@ export async function startGrpcServer(
 function authenticated(
   service: grpc.UntypedServiceImplementation,
   authenticator: Authenticator,
-  newTaskLimit: () => RateLimit | undefined,
+  newTaskLimit: RateLimit | undefined,
 ): grpc.UntypedServiceImplementation {
   if (!authenticator.required) return service;
   const wrapped: grpc.UntypedServiceImplementation = {};
@@ -69,7 +69,7 @@ function authenticated(
       void authenticateGrpc(authenticator, call).then((refused) => {
         const failure =
           refused ??
-          limitNewTasksGrpc(newTaskLimit(), grpcPrincipalOf(call), name, (call as { request?: unknown }).request);
+          limitNewTasksGrpc(newTaskLimit, grpcPrincipalOf(call), name, (call as { request?: unknown }).request);
         if (!failure) return impl(call, callback);
         if (callback) return callback(failure);
         (call as grpc.ServerWritableStream<unknown, unknown>).emit('error', failure);

@@ -1,6 +1,6 @@
 /**
  * Answers the gateway gives itself, before a request reaches the SDK's handlers (authentication,
- * the new-task limit, the host check, an unknown path, a gateway still starting): one error shape
+ * the new-task limit, the host check, an unknown path): one error shape
  * per transport, built here only. HTTP+JSON bodies follow AIP-193 as the SDK's REST adapter does.
  */
 import { randomUUID } from 'node:crypto';
