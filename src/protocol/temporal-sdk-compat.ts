@@ -12,10 +12,3 @@
  * public index exports it only as hidden and deprecated ("meant for internal use only").
  */
 export { msToNumber } from '@temporalio/common/lib/time.js';
-
-/**
- * The file of the worker's V8 promise hook, which creates an Error for each promise workflow code
- * creates (its first stack frame is the hook's `init` there): src/workflows/promise-stack-traces.ts
- * tells those Errors from workflow code's own by it.
- */
-export const PROMISE_HOOK_FILE = '/@temporalio/worker/lib/workflow/vm-shared.js';

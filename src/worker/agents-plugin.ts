@@ -62,11 +62,7 @@ const SCOPE_HOISTING = { concatenateModules: true, usedExports: true, innerGraph
  * what" and path 7).
  */
 const SHARED_ZOD_MODULE = fileURLToPath(new URL(`../workflows/shared-zod${EXTENSION}`, import.meta.url));
-/** Set up before the sandbox freezes its globals (src/workflows/promise-stack-traces.ts). */
-const PROMISE_STACK_TRACES_MODULE = fileURLToPath(
-  new URL(`../workflows/promise-stack-traces${EXTENSION}`, import.meta.url),
-);
-const PRELOADED_MODULES = ['@temporalio/workflow', SHARED_ZOD_MODULE, PROMISE_STACK_TRACES_MODULE];
+const PRELOADED_MODULES = ['@temporalio/workflow', SHARED_ZOD_MODULE];
 /** Where each shared zod entry resolves from this package (a project's own, other zod stays per workflow). */
 const SHARED_ZOD_FILES = new Map(SHARED_ZOD_ENTRIES.map((entry) => [entry, fileURLToPath(import.meta.resolve(entry))]));
 const ZOD_DIR = dirname(SHARED_ZOD_FILES.get('zod')!) + sep;

@@ -7,8 +7,6 @@
 // First: it provides the zod that agent code imports. The reusable sandbox has evaluated it once for
 // all workflows (preloaded); a worker with `reuseV8Context: false` evaluates it here, per workflow.
 import '../workflows/shared-zod.js';
-// Before any workflow code creates a promise: no stack trace captured for each (preloaded, like zod).
-import '../workflows/promise-stack-traces.js';
 import * as userAgents from 'a2a-temporal-user-agents';
 import { agentsFromModule } from '../workflows/agent-list.js';
 import { createTaskWorkflow } from '../workflows/task-workflow.js';

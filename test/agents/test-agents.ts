@@ -284,16 +284,6 @@ export const zodAgent = defineAgent({
   },
 });
 
-/** Answers with the stack of an Error its code makes: where workflow code's own errors say they come from. */
-export const stackAgent = defineAgent({
-  name: 'test-stack',
-  description: 'Reports the stack of an Error it makes',
-  skills,
-  async run() {
-    return new Error('made here').stack ?? '';
-  },
-});
-
 /** Calls an activity that fails twice before it answers. */
 export const flakyAgent = defineAgent({
   name: 'test-flaky',
@@ -387,6 +377,5 @@ export const testAgents = [
   outOfRetriesAgent,
   askThenFlakyAgent,
   zodAgent,
-  stackAgent,
   delegatingAgent,
 ];
