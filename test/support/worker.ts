@@ -15,7 +15,7 @@ import * as testActivities from './test-activities.js';
 import type { Settings } from '../../src/config/settings.js';
 
 /** The tests' agents module: the example agents and the test agents. */
-export const TEST_AGENTS_MODULE = fileURLToPath(new URL('../agents/index.ts', import.meta.url));
+export const TEST_AGENTS_MODULE = fileURLToPath(new URL('./agents/index.ts', import.meta.url));
 export const TEST_ACTIVITIES = { ...exampleActivities, ...testActivities };
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;

@@ -1,0 +1,160 @@
+import { describe, expect, it, vi } from 'vitest';
+import { canTransition, fromWireState, TASK_STATES, toWireState } from '../../../src/protocol/states.js';
+import { IllegalTransitionError, TaskRecord } from '../../../src/workflows/task-record.js';
+
+let tick = 0;
+const clock = () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)).toISOString();
+const newRecord = () => TaskRecord.create({ taskId: 't1', contextId: 'c1', agent: 'echo' }, clock);
+const agentSays = (text: string) => ({ messageId: text, role: 'ROLE_AGENT' as const, parts: [{ text }] });
+
+describe('task states', () => {
+  it('map to and from the v1.0 wire names', () => {
+    for (const state of TASK_STATES) expect(fromWireState(toWireState(state))).toBe(state);
+    expect(toWireState('input-required')).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(fromWireState('TASK_STATE_BOGUS')).toBeUndefined();
+  });
+
+  it('terminal states have no way out', () => {
+    for (const terminal of ['completed', 'failed', 'canceled', 'rejected'] as const) {
+      for (const next of TASK_STATES) expect(canTransition(terminal, next)).toBe(false);
+    }
+    expect(canTransition('input-required', 'working')).toBe(true);
+    expect(canTransition('working', 'submitted')).toBe(false);
+  });
+});
+
+describe('TaskRecord', () => {
+  it('bounds its view by dropping the oldest messages, encoding the task a bounded number of times', () => {
+    const record = newRecord();
+    for (let i = 0; i < 3_000; i++) {
+      record.addUserMessage({
+        messageId: `u${i}`,
+        role: 'ROLE_USER',
+        parts: [{ text: `message ${i} ` + 'x'.repeat(200) }],
+      });
+    }
+    const whole = JSON.stringify(record.view()).length;
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const bounded = record.boundedView(100_000);
+    const encoded = stringify.mock.results.reduce((sum, result) => sum + String(result.value).length, 0);
+    stringify.mockRestore();
+    // The newest messages that fit, exactly: one more would not.
+    expect(new TextEncoder().encode(JSON.stringify(bounded)).length).toBeLessThanOrEqual(100_000);
+    expect(bounded.history!.at(-1)!.messageId).toBe('u2999');
+    const oneMore = {
+      ...bounded,
+      history: [record.view().history!.at(-bounded.history!.length - 1)!, ...bounded.history!],
+    };
+    expect(new TextEncoder().encode(JSON.stringify(oneMore)).length).toBeGreaterThan(100_000);
+    // Linear: about two encodings of the task, not one per dropped message.
+    expect(encoded).toBeLessThan(3 * whole);
+  });
+
+  it('refuses an illegal transition loudly and changes nothing', () => {
+    const record = newRecord();
+    record.transition('working');
+    record.transition('completed');
+    const before = record.snapshot();
+    expect(() => record.transition('working')).toThrow(IllegalTransitionError);
+    expect(() => record.transition('working')).toThrow('Illegal A2A task transition completed -> working');
+    expect(record.snapshot()).toEqual(before);
+  });
+
+  it('keeps a timeline and numbered events, and trims history on request', () => {
+    const record = newRecord();
+    record.addUserMessage({ messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, 'key-1');
+    record.transition('working', { by: 'agent' });
+    record.showQuestion({ kind: 'input', prompt: 'sure?', askedAt: clock() }, agentSays('sure?'));
+    record.addUserMessage({ messageId: 'u2', role: 'ROLE_USER', parts: [{ text: 'yes' }] }, 'key-2');
+    record.transition('working', { by: 'zoe' });
+    record.addArtifact({ artifactId: 'a', parts: [{ text: 'x' }] }, false, false);
+    record.addArtifact({ artifactId: 'a', parts: [{ text: 'y' }] }, true, true);
+    record.transition('completed', { message: agentSays('done') });
+
+    const task = record.view();
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.status.timestamp).toMatch(/Z$/);
+    expect(task.artifacts).toEqual([{ artifactId: 'a', parts: [{ text: 'x' }, { text: 'y' }] }]);
+    expect(task.history!.map((m) => m.messageId)).toEqual(['u1', 'sure?', 'u2', 'done']);
+    expect(record.view(1).history!.map((m) => m.messageId)).toEqual(['done']);
+    expect(record.view(0).history).toBeUndefined();
+    const timeline = task.metadata!.timeline as { state: string; by?: string }[];
+    expect(timeline.map((e) => e.state)).toEqual(['submitted', 'working', 'input-required', 'working', 'completed']);
+    expect(timeline[3]!.by).toBe('zoe');
+
+    const { events } = record.eventsSince(0);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events.map((e) => e.kind)).toEqual(['status', 'status', 'status', 'artifact', 'artifact', 'status']);
+    expect(record.eventsSince(4).events.map((e) => e.seq)).toEqual([5, 6]);
+    expect(record.hasApplied('key-2')).toBe(true);
+    expect(record.hasApplied('key-3')).toBe(false);
+  });
+
+  it('restores from a snapshot without sharing state', () => {
+    const record = newRecord();
+    record.transition('working');
+    const copy = TaskRecord.restore(record.snapshot(), clock);
+    copy.transition('completed');
+    expect(record.state).toBe('working');
+    expect(copy.state).toBe('completed');
+  });
+});
+
+describe('TaskRecord push queues', () => {
+  it('queues the selected events per config, in order, and carries them across continue-as-new', () => {
+    const record = newRecord();
+    record.selectPushEvents({ states: ['input-required', 'completed'], artifacts: true });
+    record.transition('working');
+    expect(record.pushConfigs).toEqual([]);
+    record.setPushConfig({ id: 'a', url: 'https://example.com/a', token: 't' });
+    record.transition('input-required', { message: agentSays('Sure?') });
+    record.addArtifact({ artifactId: 'x', parts: [{ text: 'x' }] }, false, true);
+    record.transition('working');
+    const pending = record.pushConfig('a')!.pending;
+    expect(pending.map((e) => e.kind)).toEqual(['status', 'artifact']);
+    expect(pending.map((e) => e.seq)).toEqual([2, 3]);
+
+    record.pushSettled('a', { ok: true });
+    const restored = TaskRecord.restore(record.snapshot(), clock);
+    restored.transition('completed');
+    expect(restored.pushConfig('a')!.pending.map((e) => e.seq)).toEqual([3, 5]);
+    expect(restored.view().metadata?.pushNotifications).toEqual([
+      expect.objectContaining({ id: 'a', url: 'https://example.com/a', delivered: 1, pending: 2 }),
+    ]);
+    expect(JSON.stringify(restored.view().metadata)).not.toContain('"t"');
+    restored.pushSettled('a', { ok: false, reason: 'The webhook answered 410' });
+    expect(restored.pushConfigViews()).toEqual([
+      expect.objectContaining({
+        id: 'a',
+        token: 't',
+        delivered: 1,
+        lastFailure: expect.objectContaining({ reason: 'The webhook answered 410' }),
+      }),
+    ]);
+    restored.deletePushConfig('a');
+    expect(restored.pushConfigs).toEqual([]);
+  });
+
+  it('records a failure while it is retried, and forgets it when the config gets a new URL', () => {
+    const record = newRecord();
+    record.setPushConfig({ id: 'a', url: 'https://example.com/a' });
+    record.transition('working');
+    record.pushFailing('a', 'The webhook answered 503');
+    expect(record.pushConfig('a')).toMatchObject({
+      pending: [{ seq: 1 }],
+      lastFailure: { reason: 'The webhook answered 503' },
+    });
+    record.setPushConfig({ id: 'a', url: 'https://example.com/a', token: 'new' });
+    expect(record.pushConfig('a')!.lastFailure).toBeDefined();
+    record.setPushConfig({ id: 'a', url: 'https://example.org/fixed' });
+    expect(record.pushConfig('a')!.lastFailure).toBeUndefined();
+    expect(record.pushConfig('a')!.pending).toHaveLength(1);
+  });
+
+  it('sends direct message answers to no webhook', () => {
+    const record = newRecord();
+    record.setPushConfig({ id: 'a', url: 'https://example.com/a' });
+    record.respondWithMessage(agentSays('hi'));
+    expect(record.pushConfig('a')!.pending).toEqual([]);
+  });
+});
