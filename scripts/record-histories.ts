@@ -1,5 +1,5 @@
 /**
- * Records workflow histories for the replay test (test/workflows/replay.test.ts). Run it after a
+ * Records workflow histories for the replay test (test/integration/workflows/replay.test.ts). Run it after a
  * deliberate change of workflow behaviour (guarded by `patched()`), keeping the older histories:
  *   npx tsx scripts/record-histories.ts v3 [scenario...]
  * It starts its own dev server and worker and writes test/fixtures/histories/<version>-<scenario>.json

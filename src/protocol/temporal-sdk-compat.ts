@@ -1,6 +1,6 @@
 /**
  * Every use of the Temporal SDK's internals (`@temporalio/<package>/lib/...`), in one file: the
- * rest of src imports public exports only (test/unit/temporal-sdk-pins.test.ts checks both).
+ * rest of src imports public exports only (test/unit/temporal/sdk-internals.test.ts checks both).
  * Written against @temporalio/* 1.24.0, the version package.json pins: on an upgrade, read this file
  * first, and replace what the new version exports publicly. Workflow and Node code both import it,
  * so it must stay safe in Temporal's deterministic sandbox (no Node modules).

@@ -5,7 +5,7 @@
  * and remote agents' pushes, src/gateway/http/remote-pushes.ts), as are the A2A errors Temporal's
  * failures become (errors.ts). The gateway shapes A2A requests and answers and calls these; the CLI,
  * the worker's unblocking, the deploy check and the audit export (src/audit) use them too. It imports none of them back
- * (test/unit/door-imports.test.ts).
+ * (test/unit/tasks/door-imports.test.ts).
  */
 export { cancelWorkflow, TaskWorkflows, type Delivery } from './task-workflows.js';
 export { type HistoryChange } from './events.js';

@@ -3,7 +3,7 @@
  * those workflow code may use too are in src/protocol/temporal-sdk-compat.ts, which must stay safe in
  * the sandbox (this one need not: it is never bundled into workflows).
  * Written against @temporalio/* 1.24.0, the version package.json pins: on an upgrade, read this file
- * first, and replace what the new version exports publicly (test/unit/temporal-sdk-pins.test.ts).
+ * first, and replace what the new version exports publicly (test/unit/temporal/sdk-internals.test.ts).
  */
 
 import type { EventEmitter } from 'node:events';

@@ -3,7 +3,7 @@
  * inside a cancellation scope (continuing as new while it waits for a human, once Temporal suggests
  * it), settle the task in exactly one terminal state, and end the workflow the way Temporal should
  * show that outcome. The order of these steps is the order of the workflow's commands: recorded
- * histories replay it (test/workflows/replay.test.ts).
+ * histories replay it (test/integration/workflows/replay.test.ts).
  */
 import {
   ActivityFailure,

@@ -1,9 +1,9 @@
 /**
  * One Temporal dev server per test run, with this product's search attributes registered.
  * Continue-as-new is suggested early (after 120 history events) so long conversations exercise it.
- * Test files share its one namespace, and a burst in one (test/fault/load.test.ts starts 500 tasks
+ * Test files share its one namespace, and a burst in one (test/integration/fault/load.test.ts starts 500 tasks
  * at once) must not take another's share of its limit on concurrent long polls (1,200 by default):
- * the limit is raised. test/gateway/resilience.test.ts meets Temporal's limits on a server of its own.
+ * the limit is raised. test/integration/gateway/resilience.test.ts meets Temporal's limits on a server of its own.
  */
 import type { TestProject } from 'vitest/node';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';

@@ -4,7 +4,7 @@
  * B's question travels up to A's client, the answer goes back down, and B's artifact comes back up;
  * the same across a restart of everything while B's question waits (one remote task only), a cancel
  * of A while B works, B down for 30 s, B rejecting, and B reached over gRPC. Then the edges: a
- * remote result over Temporal's payload limit (a hostile agent, hostile-agent.ts), calls no retry
+ * remote result over Temporal's payload limit (a hostile agent, test/support/hostile-agent.ts), calls no retry
  * can mend, B named in A's config instead of by URL, and B's signed card checked against its JWKS
  * (a card unsigned, or altered by a hostile agent, is refused).
  */
@@ -40,8 +40,8 @@ import { testClient } from '../../support/worker.js';
 import type { Client } from '@temporalio/client';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The Python a2a-sdk 0.3 with its server extras, installed by .ci/run (see test/interop). */
-const PYTHON_V03 = fileURLToPath(new URL('../../.tools/a2a-sdk-0.3/bin/python', import.meta.url));
+/** The Python a2a-sdk 0.3 with its server extras, installed by .ci/run (see test/integration/interop). */
+const PYTHON_V03 = fileURLToPath(new URL('../../../.tools/a2a-sdk-0.3/bin/python', import.meta.url));
 const temp = useTempDirs();
 
 /** B's agents: finance approves, and sends big purchases on to the CFO (a chain of three agents). */

@@ -4,7 +4,7 @@
  * worker cannot continue them), version C makes the swap behind `ctx.patched` (the fix). While B
  * runs, an answer is refused at once with a typed "blocked" error on every transport, GetTask and
  * `tasks show` show the question and why the task is blocked; C's worker, as it starts, resets the
- * tasks B failed (test/fault/unblock.test.ts shows that it did), so they go on at once rather than
+ * tasks B failed (test/integration/fault/unblock.test.ts shows that it did), so they go on at once rather than
  * at Temporal's next retry. The answer sent while blocked, sent again, is applied once.
  */
 import { Message } from '@a2a-js/sdk';

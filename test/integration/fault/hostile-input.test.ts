@@ -1,6 +1,6 @@
 /**
  * Hostile input: over 2,000 malformed requests over JSON-RPC, HTTP+JSON and gRPC against a real
- * gateway and worker (hostile-cases.ts). Each must be refused as the client's mistake, promptly:
+ * gateway and worker (test/support/hostile-cases.ts). Each must be refused as the client's mistake, promptly:
  * no HTTP 5xx, no JSON-RPC -32603, no gRPC UNKNOWN/INTERNAL/UNAVAILABLE, no internal text (stack
  * frames, Temporal's or Node's error text) — and no task created or changed, and no memory kept.
  *

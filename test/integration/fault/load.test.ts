@@ -25,7 +25,7 @@ import {
 
 const suite = faultSuite();
 
-/** Overridable to measure other sizes: `FAULT_CREATES=1000 npx vitest run test/fault/load.test.ts`. */
+/** Overridable to measure other sizes: `FAULT_CREATES=1000 npx vitest run test/integration/fault/load.test.ts`. */
 const CREATES = Number(process.env.FAULT_CREATES ?? 500);
 
 describe(`${CREATES} concurrent creates`, () => {

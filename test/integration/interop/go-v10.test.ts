@@ -1,5 +1,5 @@
 /**
- * A real v1.0 client from another ecosystem: the Go SDK (a2a-go v2, test/interop/go-client, built here
+ * A real v1.0 client from another ecosystem: the Go SDK (a2a-go v2, test/support/interop/go-client, built here
  * with `go build`, modules from the Go module proxy), on each transport, blocking and streaming, with
  * API keys on: it authenticates as the card's security schemes say. Without Go this file is skipped,
  * saying so (under CI it fails).

@@ -1,8 +1,8 @@
 /**
  * Everything the gateway serves on HTTP+JSON and JSON-RPC is the proto3 JSON of an a2a.proto message,
- * read by a strict parser (a2a-schema.ts: unknown fields refused), with API keys on so that the card
- * carries security schemes. Clients that parse by the proto (Python a2a-sdk 1.x) refuse anything
- * else, such as ts-proto's internal `{"$case", "value"}` form of a oneof.
+ * read by a strict parser (test/support/interop/a2a-schema.ts: unknown fields refused), with API keys
+ * on so that the card carries security schemes. Clients that parse by the proto (Python a2a-sdk 1.x)
+ * refuse anything else, such as ts-proto's internal `{"$case", "value"}` form of a oneof.
  */
 import { randomUUID } from 'node:crypto';
 import { canonicalizeAgentCard, type AgentCard } from '@a2a-js/sdk';

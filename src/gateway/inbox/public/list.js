@@ -83,7 +83,8 @@ function follow() {
   if (byId('agent').value) query.set('agent', byId('agent').value);
   live = new EventSource(`api/live?${query}`);
   live.addEventListener('questions', (event) => {
-    // Marks for the figures in docs/inbox.md (test/inbox/figures.test.ts): list received, list shown.
+    // Marks for the figures in docs/inbox.md (test/integration/gateway/inbox/figures.test.ts): list received,
+    // list shown.
     performance.mark('inbox-list-received');
     render(JSON.parse(event.data));
     performance.mark('inbox-list-rendered');

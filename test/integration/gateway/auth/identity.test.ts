@@ -245,7 +245,7 @@ describe('a stranger is turned away as from a task that does not exist', () => {
         expect(onExisting, method).toEqual(['DescribeWorkflowExecution']);
         expect(onExisting, method).toEqual(onMissing);
       }
-      // A reply is one Update, accepted or refused (test/gateway/answer-calls.test.ts): its validator
+      // A reply is one Update, accepted or refused (test/integration/gateway/answer-calls.test.ts): its validator
       // turns the stranger away, after a round trip to the worker that a missing task's refusal does
       // not make; that one pays a describe instead, which tells a closed task from none.
       const reply = (taskId: string) => outcome(url, 'SendMessage', { message: message('approve', { taskId }) }, 'bob');

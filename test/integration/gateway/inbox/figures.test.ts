@@ -1,6 +1,6 @@
 /**
  * Not a check, a measurement and a picture, run by hand (skipped otherwise):
- *   INBOX_FIGURES=1 npx vitest run test/inbox/figures.test.ts
+ *   INBOX_FIGURES=1 npx vitest run test/integration/gateway/inbox/figures.test.ts
  * 200 questions wait for alice: how many visibility queries the list's first page takes and how
  * long the page takes to show it (docs/inbox.md); then screenshots of the list and
  * of a task page into docs/.

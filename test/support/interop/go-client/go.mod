@@ -1,4 +1,4 @@
-module a2a-temporal/test/interop/go-client
+module a2a-temporal/test/support/interop/go-client
 
 go 1.25.0
 

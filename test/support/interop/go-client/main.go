@@ -2,7 +2,7 @@
 //
 // Usage: go-client AGENT_URL BINDING(JSONRPC|HTTP+JSON|GRPC) STREAMING(0|1) API_KEY
 // It reads the card, authenticates as its security schemes say (the SDK's AuthInterceptor), and prints
-// one JSON line with what it saw, in the shape test/interop/foreign-clients.ts expects.
+// one JSON line with what it saw, in the shape test/support/interop/foreign-clients.ts expects.
 package main
 
 import (
