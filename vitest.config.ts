@@ -8,7 +8,8 @@ export default defineConfig({
     // The examples import the package by its public name, as a user's project does; here it is the source.
     alias: [
       { find: /^a2a-temporal$/, replacement: src('index.ts') },
-      { find: /^a2a-temporal\/(activity|worker|gateway|testing)$/, replacement: src('$1/index.ts') },
+      { find: /^a2a-temporal\/activity$/, replacement: src('activity-helpers/index.ts') },
+      { find: /^a2a-temporal\/(worker|gateway|testing)$/, replacement: src('$1/index.ts') },
     ],
   },
   test: {

@@ -5,7 +5,7 @@
  * (A2A_PUSH_ALLOWED_HOSTS), the same `X-A2A-Notification-Id` (the notice's idempotency key: dedupe
  * on it) and, with A2A_PUSH_SIGNING_KEY, the same signature header over the body.
  */
-import { deliverNotification } from '../activities/push.js';
+import { deliverNotification } from '../package-activities/push.js';
 import type { NotificationSigner } from '../push/signing.js';
 import type { PushUrlPolicy } from '../push/url-policy.js';
 import type { ApproverNotice } from '../protocol/approvals.js';

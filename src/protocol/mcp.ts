@@ -1,6 +1,6 @@
 /**
  * Tools from MCP servers: what an LLM agent's loop (workflow) and the MCP activities (Node,
- * src/activities/mcp.ts) say to each other. How to reach a server travels in the activities'
+ * src/package-activities/mcp.ts) say to each other. How to reach a server travels in the activities'
  * input, so it is in the task's history: secrets never are. A value `{ env: 'NAME' }` is read from
  * the worker's environment by the activity when it connects; only the name is recorded. Pure.
  */

@@ -12,7 +12,7 @@
  * reads OTEL_EXPORTER_OTLP_* itself), service.name per process unless OTEL_SERVICE_NAME says
  * otherwise, OTEL_RESOURCE_ATTRIBUTES and OTEL_TRACES_SAMPLER as the SDK reads them. Outgoing fetch
  * calls (model calls in activities) carry the trace on; push notifications carry it themselves
- * (src/activities/push.ts).
+ * (src/package-activities/push.ts).
  */
 import { trace, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';

@@ -20,8 +20,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ApproverChannelOptions } from '../activities/approver-notices.js';
-import { createPackageActivities } from '../activities/index.js';
+import type { ApproverChannelOptions } from '../package-activities/approver-notices.js';
+import { createPackageActivities } from '../package-activities/index.js';
 import type { ApprovalDefaults } from '../workflows/approver-notifications.js';
 import { reportRetries } from './retry-reports.js';
 import { unblockOnStart } from './unblock-tasks.js';
@@ -168,7 +168,7 @@ export interface ApprovalSettings extends ApproverChannelOptions, ApprovalDefaul
  */
 export function agentsPlugin(options: AgentsPluginOptions): WorkerPlugin {
   const hook = agentsWebpackHook(options.agents, approvalDefaults(options.approvals));
-  // The package's own activities; read at start, closed when the worker stops (src/activities).
+  // The package's own activities; read at start, closed when the worker stops (src/package-activities).
   const packaged = createPackageActivities({
     projectActivities: options.activities,
     model: options.model,

@@ -3,7 +3,7 @@
  * the tools of the agent's servers (an activity per server, in parallel); the lists are kept in the
  * task's journal, which continue-as-new carries, so the tools a model sees stay the same for the
  * whole task, whatever the server lists later, and replay never asks the server. Each call is an
- * activity (src/activities/mcp.ts) recorded by the journal: once it has succeeded it is never
+ * activity (src/package-activities/mcp.ts) recorded by the journal: once it has succeeded it is never
  * made again, across worker restarts and continue-as-new. Approval rules are the project tools':
  * by the server's tool name or a predicate, both run in the workflow (deterministic code only).
  */

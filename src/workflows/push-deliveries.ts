@@ -19,7 +19,7 @@ import { deliveryOptions, FIRST_RETRY_AFTER } from './delivery-retries.js';
 import { hasPatch, PATCH } from './task-patches.js';
 import { uiText } from '../protocol/ui-text.js';
 
-// The activity bounds each attempt to 10 s itself (see src/activities/push.ts); 15 s is the backstop,
+// The activity bounds each attempt to 10 s itself (see src/package-activities/push.ts); 15 s is the backstop,
 // and how soon an attempt lost with its worker is tried again.
 const { retried: DELIVERY_OPTIONS, oneAttempt: ONE_ATTEMPT } = deliveryOptions('15 seconds', PUSH_URL_REFUSED);
 

@@ -2,7 +2,7 @@
  * `ctx.callAgent`: a remote A2A task followed durably from this task's workflow. Each step (send,
  * follow, a carried-up question, the answer sent back, cancel) is a journal step, so a run executed
  * again after continue-as-new takes none twice. The remote task is reached only from activities
- * (src/activities/remote-agents.ts); this file decides what its states mean for this task.
+ * (src/package-activities/remote-agents.ts); this file decides what its states mean for this task.
  */
 import {
   ActivityCancellationType,

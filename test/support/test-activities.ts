@@ -1,6 +1,6 @@
 /** Activities only the tests register: they let a test see what an activity saw. */
 import { Context } from '@temporalio/activity';
-import { sleepUnlessAborted, withHeartbeats } from '../../src/activity/index.js';
+import { sleepUnlessAborted, withHeartbeats } from '../../src/activity-helpers/index.js';
 
 /** Task IDs whose `waitForAbort` activity saw the cancellation. Same process as the test worker. */
 export const abortedActivities = new Set<string>();

@@ -57,7 +57,7 @@ function violations(file: string): string[] {
         specifier.startsWith('node:') ||
         builtinModules.includes(specifier) ||
         FORBIDDEN_PACKAGES.some((pkg) => specifier === pkg || specifier.startsWith(`${pkg}/`)) ||
-        /(^|\/)(gateway|tasks|activities|activity|temporal|worker|testing)(\/|$)/.test(specifier),
+        /(^|\/)(gateway|tasks|package-activities|activity-helpers|temporal|worker|testing)(\/|$)/.test(specifier),
     );
 }
 

@@ -10,7 +10,7 @@ import type { LookupAddress } from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_URL_REFUSED, type PushNotification } from '../../../src/protocol/push.js';
-import { deliverNotification } from '../../../src/activities/push.js';
+import { deliverNotification } from '../../../src/package-activities/push.js';
 import { publicJwks } from '../../../src/push/signing.js';
 import {
   guardedAgent,

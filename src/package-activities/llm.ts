@@ -16,7 +16,7 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
-import { withHeartbeats } from '../activity/heartbeat.js';
+import { withHeartbeats } from '../activity-helpers/heartbeat.js';
 import {
   cap,
   MODEL_ACTIVITY,

@@ -1,5 +1,5 @@
 /**
- * The delegation activities (src/activities/remote-agents.ts, remote-streams.ts) on the address each
+ * The delegation activities (src/package-activities/remote-agents.ts, remote-streams.ts) on the address each
  * call means, registered by the agents plugin beside the project's own.
  */
 import {

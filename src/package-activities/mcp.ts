@@ -9,7 +9,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { withHeartbeats } from '../activity/heartbeat.js';
+import { withHeartbeats } from '../activity-helpers/heartbeat.js';
 import { cap, type ToolRunResult } from '../protocol/llm.js';
 import {
   MCP_CALL_TOOL_ACTIVITY,

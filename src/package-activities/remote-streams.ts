@@ -9,7 +9,7 @@
  */
 import { SendMessageConfiguration, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import { Context } from '@temporalio/activity';
-import { sleepUnlessAborted, withHeartbeats } from '../activity/heartbeat.js';
+import { sleepUnlessAborted, withHeartbeats } from '../activity-helpers/heartbeat.js';
 import type { RemoteStreamInput, RemoteTaskSnapshot } from '../protocol/delegation.js';
 import { fromWireState, isSettled } from '../protocol/states.js';
 import type { WireArtifact, WireMessage, WireTask, WireTaskStatus } from '../protocol/wire.js';

@@ -2,7 +2,8 @@
  * The activities this package itself runs for the task workflow, beside (never over) the project's
  * own: LLM agents' model calls and tool runner, MCP tools, push deliveries, delegation to remote A2A
  * agents, approver notices, and decision receipts. The worker's agents plugin registers them
- * (src/worker/agents-plugin.ts). What an agent's code may call on its own side is the public `a2a-temporal/activity` (src/activity).
+ * (src/worker/agents-plugin.ts). What an agent's code may call on its own side is the public
+ * `a2a-temporal/activity` (src/activity-helpers).
  */
 import { publicUrlFromEnv } from '../channels/notice-text.js';
 import type { Settings } from '../config/settings.js';
