@@ -432,7 +432,10 @@ describe('ctx.callAgent between two stacks', { timeout: 240_000 }, () => {
   });
 
   it.skipIf(!existsSync(PYTHON_V03))('reaches a v0.3 agent of another ecosystem (Python a2a-sdk 0.3)', async () => {
-    const python = spawn(PYTHON_V03, [fileURLToPath(new URL('../../support/interop/v03_agent.py', import.meta.url)), String(ports.python)]);
+    const python = spawn(PYTHON_V03, [
+      fileURLToPath(new URL('../../support/interop/v03_agent.py', import.meta.url)),
+      String(ports.python),
+    ]);
     try {
       await waitFor('the Python agent to serve its card', async () =>
         fetch(`http://127.0.0.1:${ports.python}/.well-known/agent-card.json`)

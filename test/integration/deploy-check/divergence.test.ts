@@ -20,7 +20,12 @@ import {
   waitForVisibility,
   type ServeProcess,
 } from '../../support/product-processes.js';
-import { DIVERGENCES, QUESTION, writeDivergenceProject, type DivergenceAgent } from '../../support/divergence-project.js';
+import {
+  DIVERGENCES,
+  QUESTION,
+  writeDivergenceProject,
+  type DivergenceAgent,
+} from '../../support/divergence-project.js';
 import { runCli, type CliRun } from '../../support/cli-process.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 import { readHistoryFiles } from '../../../src/deploy-check/history-files.js';

@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/gateway-harness.js';
-import { API_KEY, apiKeyAuthenticator, expectedCalls, TRANSPORT_CASES, foreignToolFound } from '../../support/interop/foreign-clients.js';
+import {
+  API_KEY,
+  apiKeyAuthenticator,
+  expectedCalls,
+  TRANSPORT_CASES,
+  foreignToolFound,
+} from '../../support/interop/foreign-clients.js';
 
 const SOURCE = fileURLToPath(new URL('../../support/interop/go-client', import.meta.url));
 const hasGo = foreignToolFound(

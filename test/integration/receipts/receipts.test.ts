@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { Task, TaskState } from '@a2a-js/sdk';
 import { run } from '../../../src/cli/run.js';
 import { readSettings } from '../../../src/config/settings.js';
