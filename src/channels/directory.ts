@@ -43,8 +43,18 @@ export interface ApproverEntry {
   webhook?: string;
   /** A Slack user ID (U0123ABCD), for the Slack channel. */
   slack?: string;
-  /** Who may answer for this principal while away: `from` and `until` are dates (UTC, both days included) or ISO times. */
-  delegates?: Array<{ to: string; from?: string; until?: string }>;
+  /** Who may answer for this principal while away, and when. */
+  delegates?: ApproverDelegation[];
+}
+
+/** A deputy of a principal: `to` may answer what waits for them between `from` and `until`. */
+export interface ApproverDelegation {
+  /** The deputy's principal ID. */
+  to: string;
+  /** A date (UTC, the whole day included) or an ISO time; open-ended when omitted. */
+  from?: string;
+  /** A date (UTC, the whole day included) or an ISO time; open-ended when omitted. */
+  until?: string;
 }
 
 /**

@@ -24,7 +24,7 @@ export { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
 export { startGateway, type GatewayServerOptions, type RunningGateway } from './server.js';
 export { GatewayMetrics, type RequestLabels } from './monitoring/metrics.js';
 export { WaitingApprovals, type AgentApprovals } from './monitoring/waiting-approvals.js';
-export type { ApproverDirectory, ApproverEntry } from '../channels/directory.js';
+export type { ApproverDelegation, ApproverDirectory, ApproverEntry } from '../channels/directory.js';
 export type { Authenticator, HeaderLookup } from './auth/authenticator.js';
 export type { Principal } from './auth/principal.js';
 export type { AuthMethod } from './auth/settings.js';

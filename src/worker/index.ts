@@ -27,7 +27,7 @@ export type { WorkerDeployment } from './deployment.js';
 export type { ModelProvider, ModelSettings } from '../llm/model-settings.js';
 export type { ApprovalDefaults } from '../workflows/approver-notifications.js';
 export type { ApproverChannelOptions } from '../package-activities/approver-notices.js';
-export type { ApproverDirectory, ApproverEntry } from '../channels/directory.js';
+export type { ApproverDelegation, ApproverDirectory, ApproverEntry } from '../channels/directory.js';
 export type { AnswerLinks, AnswerLinkSettings } from '../channels/answer-links.js';
 export type { EmailSender } from '../channels/email.js';
 export type { ApproverNotice, NoteKind, NoticeKind, PostedMessage } from '../protocol/approvals.js';

@@ -115,7 +115,10 @@ export class GatewayMetrics {
     );
   }
 
-  /** One who may answer `question` opened its task in the inbox: its first view is timed. */
+  /**
+   * One who may answer `question` opened its task in the inbox: its first view is timed.
+   * @internal
+   */
   questionViewed(agent: string, taskId: string, question: PendingQuestion): void {
     const key = `${taskId} ${question.askedAt}`;
     if (this.viewed.has(key)) return;
