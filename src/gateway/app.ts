@@ -194,7 +194,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
       .filter((extension) => extension.required)
       .map((extension) => extension.uri);
   // What every call of an agent goes through before its Temporal handler, outermost first.
-  const chainOf = (name: string): HandlerLayer[] => [
+  const observedAndGuarded = (name: string): HandlerLayer[] => [
     // Traced and counted as the caller saw it: after the guard has made the answer public.
     (next) =>
       observeHandler(next, {
@@ -203,9 +203,18 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
         ...(tracer && { tracer }),
       }),
     (next) => guardHandler(next, health),
-    (next) => requireExtensions(next, requiredExtensionsOf(name)),
   ];
-  const guarded = new Map([...handlers].map(([name, handler]) => [name, chainHandler(handler, chainOf(name))]));
+  const chained = (layersOf: (name: string) => HandlerLayer[]) =>
+    new Map([...handlers].map(([name, handler]) => [name, chainHandler(handler, layersOf(name))]));
+  // The A2A transports' calls: an A2A client must also name the extensions the agent's card requires.
+  const forA2AClients = chained((name) => [
+    ...observedAndGuarded(name),
+    (next) => requireExtensions(next, requiredExtensionsOf(name)),
+  ]);
+  // The inbox's, the email links' and Slack's calls: the gateway makes these itself for people, who
+  // are no A2A clients and name no extension (a card's required extension is a contract with the
+  // clients that read it), so only the extension check is left out.
+  const forPeople = chained(observedAndGuarded);
 
   const app = express();
   app.disable('x-powered-by');
@@ -226,29 +235,28 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   });
   app.use(requestLifetime(options.keepaliveMs));
   const limit = authenticator.required ? options.newTaskLimit : undefined;
-  // The inbox answers through the same guarded handlers as the transports.
   const inbox = {
     ...options.inbox,
     client: options.client,
-    handlers: guarded,
+    handlers: forPeople,
     authenticator,
     publicBaseUrl: base,
     ...(options.metrics && { metrics: options.metrics }),
   };
   // Before the inbox's own routes; authenticated by the link's signed token, not the gateway's methods.
-  if (options.answerLinks) app.use(ANSWER_LINKS_PATH, answerLinkPageRouter(options.answerLinks, guarded, base));
+  if (options.answerLinks) app.use(ANSWER_LINKS_PATH, answerLinkPageRouter(options.answerLinks, forPeople, base));
   app.use(INBOX_PATH, inboxRouter(inbox));
   // Authenticated by Slack's signature and the approver directory, not the gateway's methods.
   if (options.slackInteractions) {
-    app.use(SLACK_INTERACTIONS_PATH, slackInteractionsRouter(options.slackInteractions, guarded));
+    app.use(SLACK_INTERACTIONS_PATH, slackInteractionsRouter(options.slackInteractions, forPeople));
   }
   // Authenticated by each call's own token (the calling task checks it), not the gateway's methods.
   app.use(REMOTE_PUSH_PATH, remotePushRouter(options.client));
   // Behind the same authentication as the agents' calls: a list of names is no business of strangers.
   const directory = agentDirectory(options.agents, defaultName!, base);
   app.get(AGENT_DIRECTORY_PATH, authenticateHttp(authenticator, 'rest'), (_req, res) => void res.json(directory));
-  for (const [name, handler] of guarded) app.use(`/agents/${name}`, agentRouter(handler, authenticator, limit));
-  app.use('/', agentRouter(guarded.get(defaultName!)!, authenticator, limit));
+  for (const [name, handler] of forA2AClients) app.use(`/agents/${name}`, agentRouter(handler, authenticator, limit));
+  app.use('/', agentRouter(forA2AClients.get(defaultName!)!, authenticator, limit));
   app.use((_req: Request, res: Response) => {
     res.status(404).json(restErrorBody(404, 'NOT_FOUND', 'No such endpoint'));
   });
@@ -259,7 +267,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   return {
     app,
     handlers,
-    grpcHandler: routeByTenant(guarded, guarded.get(defaultName!)!),
+    grpcHandler: routeByTenant(forA2AClients, forA2AClients.get(defaultName!)!),
     health,
     waitingTasks,
     ...(limit && { newTaskLimit: limit }),

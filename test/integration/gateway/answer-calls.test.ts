@@ -4,6 +4,8 @@
  * the Update, plus one read only when the client asked for more than the Update returns; a refused
  * answer costs no more than an accepted one; a new task costs one update-with-start. Counted on a
  * recording connection (test/support/temporal-calls.ts), so a call more cannot come back unnoticed.
+ * An agent that requires an A2A extension is answered on the three people-facing ways all the same:
+ * the extension is the A2A clients' business, and the gateway's own pages and channels are none.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_LINKS_PATH, mintAnswerToken } from '../../../src/channels/answer-links.js';
 import { SLACK_INTERACTIONS_PATH } from '../../../src/channels/slack-interactions.js';
 import { serveGateway, type ServedGateway } from '../../../src/gateway/server.js';
+import { conformanceExtension } from '../../../examples/agents/conformance.js';
 import { askingAgent, chatAgent } from '../../support/agents/test-agents.js';
 import { apiKeyPeople } from '../../support/browser.js';
 import { startTestWorker, type TestWorker } from '../../support/worker.js';
@@ -24,7 +27,11 @@ type Person = keyof typeof PEOPLE;
 const { keyOf, authenticator } = apiKeyPeople('answer-calls', PEOPLE);
 const LINK_SECRET = Buffer.from('the approval link secret, 32 bytes or more');
 const SLACK_SECRET = 'slack-signing-secret-for-answer-calls';
-const directory = { principals: { alice: { slack: 'U0ALICE1' } }, groups: { finance: ['alice'] } };
+const directory = {
+  principals: { alice: { slack: 'U0ALICE1' }, carol: { slack: 'U0CAROL1' } },
+  groups: { finance: ['alice'] },
+};
+const REQUIRED_EXTENSION = conformanceExtension.extensions![0]!.uri;
 
 const UPDATE = 'UpdateWorkflowExecution';
 const QUERY = 'QueryWorkflow';
@@ -43,7 +50,7 @@ beforeAll(async () => {
   client = await calls.client();
   gateway = await serveGateway({
     client,
-    agents: [askingAgent, chatAgent],
+    agents: [askingAgent, chatAgent, conformanceExtension],
     taskQueue: worker.taskQueue,
     authenticator,
     answerLinks: { secret: LINK_SECRET, directory },
@@ -59,10 +66,16 @@ afterAll(async () => {
 
 const agentUrl = (agent: string) => `${gateway.url}/agents/${agent}`;
 
-async function rpc(agent: string, person: Person, method: string, params: unknown): Promise<any> {
+async function rpc(
+  agent: string,
+  person: Person,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = {},
+): Promise<any> {
   const response = await fetch(agentUrl(agent), {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', 'x-api-key': keyOf(person) },
+    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', 'x-api-key': keyOf(person), ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return response.json();
@@ -129,8 +142,13 @@ async function inboxSession(person: Person): Promise<{ cookie: string; csrf: str
   return { cookie, csrf };
 }
 
-async function inboxReply(session: { cookie: string; csrf: string }, taskId: string, askedAt: string) {
-  const response = await fetch(`${gateway.url}/inbox/api/tasks/test-ask/${taskId}/reply`, {
+async function inboxReply(
+  session: { cookie: string; csrf: string },
+  taskId: string,
+  askedAt: string,
+  agent = 'test-ask',
+) {
+  const response = await fetch(`${gateway.url}/inbox/api/tasks/${agent}/${taskId}/reply`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', cookie: session.cookie, 'x-csrf-token': session.csrf },
     body: JSON.stringify({ text: 'approve', askedAt }),
@@ -138,13 +156,17 @@ async function inboxReply(session: { cookie: string; csrf: string }, taskId: str
   return { status: response.status, body: (await response.json()) as any };
 }
 
-async function emailAnswer(
+function answerToken(
   taskId: string,
   askedAt: string,
   { agent = 'test-ask', approver = 'alice', decision = 'approve' as 'approve' | 'deny' } = {},
-) {
+): string {
   const claims = { agent, taskId, askedAt, approver, decision };
-  const token = mintAnswerToken(LINK_SECRET, { ...claims, expiresAt: Date.now() + 60_000 });
+  return mintAnswerToken(LINK_SECRET, { ...claims, expiresAt: Date.now() + 60_000 });
+}
+
+async function emailAnswer(taskId: string, askedAt: string, claims: Parameters<typeof answerToken>[2] = {}) {
+  const token = answerToken(taskId, askedAt, claims);
   const response = await fetch(`${gateway.url}${ANSWER_LINKS_PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -153,9 +175,9 @@ async function emailAnswer(
   return { status: response.status, text: await response.text() };
 }
 
-async function slackClick(taskId: string, askedAt: string) {
-  const value = JSON.stringify({ agent: 'test-ask', taskId, askedAt });
-  const payload = { type: 'block_actions', user: { id: 'U0ALICE1' }, actions: [{ action_id: 'a2a_approve', value }] };
+async function slackClick(taskId: string, askedAt: string, { agent = 'test-ask', user = 'U0ALICE1' } = {}) {
+  const value = JSON.stringify({ agent, taskId, askedAt });
+  const payload = { type: 'block_actions', user: { id: user }, actions: [{ action_id: 'a2a_approve', value }] };
   const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = `v0=${createHmac('sha256', SLACK_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
@@ -275,5 +297,53 @@ describe('Temporal calls per answer', () => {
       });
     });
     expect(ended).toEqual([UPDATE, DESCRIBE]);
+  });
+});
+
+describe('an agent that requires an A2A extension', () => {
+  const agent = conformanceExtension.name;
+  const extension = { 'A2A-Extensions': REQUIRED_EXTENSION };
+
+  /** A task of carol's waiting for her own answer: the conformance agent asks on this message ID. */
+  async function waitingForCarol(): Promise<{ id: string; askedAt: string }> {
+    const ask = { message: { ...message('ask me'), messageId: `tck-input-required-${randomUUID()}` } };
+    const sent = await rpc(agent, 'carol', 'SendMessage', ask, extension);
+    const task = sent.result.task;
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    return { id: task.id, askedAt: task.metadata.pendingQuestion.askedAt };
+  }
+
+  it('refuses an A2A call that does not name it, and is still read and answered in the inbox, by email and in Slack', async () => {
+    const inbox = await waitingForCarol();
+    const unnamed = await rpc(agent, 'carol', 'GetTask', { id: inbox.id });
+    expect(unnamed.error).toMatchObject({ code: -32008 });
+
+    const session = await inboxSession('carol');
+    const read = await fetch(`${gateway.url}/inbox/api/tasks/${agent}/${inbox.id}`, {
+      headers: { cookie: session.cookie },
+    });
+    expect(read.status).toBe(200);
+    const byInbox = await calls.about(inbox.id, async () => {
+      expect(await inboxReply(session, inbox.id, inbox.askedAt, agent)).toMatchObject({ status: 200 });
+    });
+    expect(byInbox).toEqual([UPDATE]);
+
+    const email = await waitingForCarol();
+    const claims = { agent, approver: 'carol' };
+    const shown = await fetch(
+      `${gateway.url}${ANSWER_LINKS_PATH}?token=${answerToken(email.id, email.askedAt, claims)}`,
+    );
+    expect(shown.status).toBe(200);
+    const byEmail = await calls.about(email.id, async () => {
+      expect(await emailAnswer(email.id, email.askedAt, claims)).toMatchObject({ status: 200 });
+    });
+    expect(byEmail).toEqual([UPDATE]);
+
+    const slack = await waitingForCarol();
+    const bySlack = await calls.about(slack.id, async () => {
+      const clicked = await slackClick(slack.id, slack.askedAt, { agent, user: 'U0CAROL1' });
+      expect(clicked.text).toMatch(/^Recorded: approve/);
+    });
+    expect(bySlack).toEqual([UPDATE]);
   });
 });
