@@ -20,7 +20,7 @@ import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';
 import { readSettings } from '../src/config/settings.js';
 import { scheduleOptions } from '../src/schedules/schedules.js';
-import { ANSWERS_QUESTION_METADATA } from '../src/protocol/contract.js';
+import { ANSWERS_QUESTION_METADATA, taskQuery, type TimelineEntry } from '../src/protocol/contract.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
 const VERSION = process.argv[2];
@@ -236,6 +236,26 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'status-while-asking'(client) {
+    // Release 14: a status update (ctx.status) after one answer keeps the task input-required with the others.
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask-several', {
+      text: 'three',
+      data: { questions: [{ question: 'Desk?' }, { question: 'Chair?' }, { question: 'Lamp?' }], reportEach: true },
+    });
+    const ids = await openQuestionIds(handle, 3);
+    await reply(handle, { text: 'yes', metadata: { [ANSWERS_QUESTION_METADATA]: { question: ids[0] } } });
+    // The agent says so while the other two wait; each is then answered by its id.
+    const said = async () => {
+      const timeline = ((await handle.query(taskQuery, {})).metadata?.timeline ?? []) as TimelineEntry[];
+      return timeline.some((entry) => entry.message?.startsWith('Answered: Desk?'));
+    };
+    while (!(await said())) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const id of ids.slice(1)) {
+      await reply(handle, { text: 'yes', metadata: { [ANSWERS_QUESTION_METADATA]: { question: id } } });
+    }
+    await finalTask(handle);
+    return handle;
+  },
   async 'llm-parallel'(client) {
     // Release 10: three tool calls in one answer, the free one at once, two approvals asked together.
     model.script(
@@ -278,11 +298,11 @@ const scenarios: Record<string, Scenario> = {
 };
 
 /** The ids of the task's open questions, once two are open. */
-async function openQuestionIds(handle: WorkflowHandle): Promise<string[]> {
+async function openQuestionIds(handle: WorkflowHandle, count = 2): Promise<string[]> {
   for (;;) {
     const task = await waitForState(handle, 'input-required');
     const open = (task.metadata?.pendingQuestions ?? []) as { id: string }[];
-    if (open.length === 2) return open.map(({ id }) => id);
+    if (open.length === count) return open.map(({ id }) => id);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -49,7 +49,7 @@ export type Command =
   | { kind: 'check-deploy'; json: boolean; config?: string; sample?: number; histories?: string }
   | { kind: 'chat'; gateway: GatewayConnection; agent: string; fresh: boolean; responder?: string }
   | (TaskCommand & Outgoing & { kind: 'send'; agent: string; noWait: boolean })
-  | (TaskCommand & Outgoing & { kind: 'tasks reply'; id: string; noWait: boolean })
+  | (TaskCommand & Outgoing & { kind: 'tasks reply'; id: string; noWait: boolean; question?: string })
   | (TaskCommand & ListFilters & { kind: 'tasks list' })
   | (TaskCommand & { kind: 'tasks show'; id: string; historyLength?: number })
   | (TaskCommand & { kind: 'tasks cancel'; id: string; responder?: string })

@@ -116,10 +116,27 @@ export function timelineOf(task: Task): TimelineEntry[] {
 /** The open question from Task.metadata.pendingQuestion, if the task is waiting for one. */
 export function pendingQuestionOf(task: Task): PendingQuestion | undefined {
   const raw: unknown = task.metadata?.['pendingQuestion'];
-  if (typeof raw !== 'object' || raw === null) return undefined;
+  return isQuestion(raw) ? raw : undefined;
+}
+
+function isQuestion(raw: unknown): raw is PendingQuestion & { id?: string } {
+  if (typeof raw !== 'object' || raw === null) return false;
   const question = raw as Partial<PendingQuestion>;
-  if (typeof question.prompt !== 'string' || typeof question.kind !== 'string') return undefined;
-  return question as PendingQuestion;
+  return typeof question.prompt === 'string' && typeof question.kind === 'string';
+}
+
+/**
+ * Every open question of a waiting task, each with its id: Task.metadata.pendingQuestions while
+ * several wait, else the one pendingQuestion (no id: a reply need not name it).
+ */
+export function openQuestionsOf(task: Task): (PendingQuestion & { id?: string })[] {
+  const raw: unknown = task.metadata?.['pendingQuestions'];
+  const several = Array.isArray(raw)
+    ? raw.filter(isQuestion).filter((question) => typeof question.id === 'string')
+    : [];
+  if (several.length > 0) return several;
+  const one = pendingQuestionOf(task);
+  return one ? [one] : [];
 }
 
 /** How push deliveries stand, from Task.metadata.pushNotifications (set by this runtime, absent elsewhere). */
@@ -177,16 +194,18 @@ function textAnswersOf(details: unknown): string[] {
 
 /**
  * The `tasks reply` commands that answer a waiting task: one per text reply its question lists,
- * else one with the form it expects (data, or any text).
+ * else one with the form it expects (data, or any text); naming the question by its id when it has
+ * one (one of several open).
  */
 export function answerHints(
   taskId: string,
-  question: { details?: unknown; expects?: string | undefined } | undefined,
+  question: { details?: unknown; expects?: string | undefined; id?: string | undefined } | undefined,
   address: Partial<AgentAddress>,
 ): string[] {
   const listed = textAnswersOf(question?.details).map(shellWord);
   const answers = listed.length > 0 ? listed : [question?.expects ? `--data '<JSON>'` : '<answer>'];
-  return answers.map((answer) => commandHint(`tasks reply ${shellWord(taskId)} ${answer}`, address));
+  const named = question?.id ? ` --question ${shellWord(question.id)}` : '';
+  return answers.map((answer) => commandHint(`tasks reply ${shellWord(taskId)} ${answer}${named}`, address));
 }
 
 /** Shell-quotes a word for copy-paste hints. */

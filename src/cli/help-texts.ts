@@ -90,10 +90,12 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
   },
   'tasks reply': {
     summary: 'Answer a task that is waiting for input (a message with that task ID)',
-    details: 'Prints the resulting task like send does; exit code 4 when it ends failed, rejected or canceled.',
+    details:
+      'Prints the resulting task like send does; exit code 4 when it ends failed, rejected or canceled. While the task waits on several questions, --question names the one answered (tasks show lists each with its id); without it the reply is refused and the open ids are printed.',
     examples: [
       'a2a-temporal tasks reply 3f0c9a4e-... approve --as alice',
       `a2a-temporal tasks reply ID --data '{"ok":true}'`,
+      'a2a-temporal tasks reply ID approve --question ask:3.1.0',
     ],
   },
   'tasks cancel': {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { RequestOptions } from '@a2a-js/sdk/client';
-import { CLIENT_METADATA, IDEMPOTENCY_KEY_HEADER } from '../protocol/contract.js';
+import { ANSWERS_QUESTION_METADATA, CLIENT_METADATA, IDEMPOTENCY_KEY_HEADER } from '../protocol/contract.js';
 import type { Content } from './args.js';
 
 export interface MessageTarget {
@@ -15,6 +15,8 @@ export interface MessageTarget {
   contextId?: string;
   /** Claimed responder (metadata.responder), for allowed-responder checks and the audit timeline. */
   responder?: string;
+  /** The open question a reply answers, by its id (ANSWERS_QUESTION_METADATA). */
+  question?: string;
 }
 
 export function sendRequest(
@@ -34,7 +36,11 @@ export function sendRequest(
       ...(target.taskId && { taskId: target.taskId }),
       ...(target.contextId && { contextId: target.contextId }),
       // The gateway records the CLI as the channel of an answer (decision receipts, the audit).
-      metadata: { [CLIENT_METADATA]: 'cli', ...(target.responder && { responder: target.responder }) },
+      metadata: {
+        [CLIENT_METADATA]: 'cli',
+        ...(target.responder && { responder: target.responder }),
+        ...(target.question && { [ANSWERS_QUESTION_METADATA]: { question: target.question } }),
+      },
     },
   });
 }

@@ -90,6 +90,10 @@ const COMMAND_LINE = {
     DATA,
     new Option('--stream', 'Stream events live after the answer'),
     new Option('--no-wait', 'Return once the answer is taken, not once the task settles').conflicts('stream'),
+    new Option(
+      '--question <ID>',
+      'The open question this answers, by its id (tasks show lists them); needed while several wait',
+    ).argParser(nonEmpty('--question')),
     AS,
     ...TASK,
   ],

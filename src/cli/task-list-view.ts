@@ -3,13 +3,14 @@
  * agent column), who may answer the tasks that wait, and how to get each agent's next page.
  */
 import type { ListTasksResponse, Task } from '@a2a-js/sdk';
+import type { PendingQuestion } from '../protocol/contract.js';
 import { isInterrupted } from '../protocol/states.js';
 import {
   agentOf,
   commandHint,
   dateTime,
   messageText,
-  pendingQuestionOf,
+  openQuestionsOf,
   plural,
   shellWord,
   taskState,
@@ -86,13 +87,19 @@ function isWaiting(task: Task): boolean {
   return state !== undefined && isInterrupted(state);
 }
 
-/**
- * Who may answer a waiting task: the responders its question names; when it names none, the task's
- * owner (on a gateway with authentication; without, anyone may) or, with no owner known, anyone.
- */
+/** Who may answer a waiting task; while several questions wait, each by its id. */
 function mayAnswer(task: Task): string {
   if (!isWaiting(task)) return '';
-  const question = pendingQuestionOf(task);
+  const open = openQuestionsOf(task);
+  if (open.length <= 1) return answerers(task, open[0]);
+  return open.map((question) => `${question.id}: ${answerers(task, question)}`).join('; ');
+}
+
+/**
+ * Who may answer a question: the responders it names; when it names none, the task's owner (on a
+ * gateway with authentication; without, anyone may) or, with no owner known, anyone.
+ */
+function answerers(task: Task, question: PendingQuestion | undefined): string {
   if (question?.outOfBand) return '(out of band)';
   if (question?.responders?.length) return question.responders.join(', ');
   const owner = task.metadata?.['owner'];

@@ -11,8 +11,8 @@ import {
   dateTime,
   indent,
   messageText,
+  openQuestionsOf,
   partsText,
-  pendingQuestionOf,
   pushDeliveriesOf,
   plural,
   relative,
@@ -21,6 +21,7 @@ import {
   timelineOf,
 } from './format.js';
 import { isInterrupted } from '../protocol/states.js';
+import type { PendingQuestion } from '../protocol/contract.js';
 import { renderTable } from './table.js';
 
 export interface ViewOptions {
@@ -30,6 +31,9 @@ export interface ViewOptions {
   /** The gateway the command talked to: printed commands name it unless it is the default. */
   gatewayUrl?: string;
 }
+
+/** An open question as the task's metadata shows it; with an id while several wait. */
+type PendingQuestionView = PendingQuestion & { id?: string };
 
 /** Label/value lines, labels aligned. */
 function fields(rows: readonly (readonly [string, string | undefined])[]): string[] {
@@ -63,10 +67,20 @@ function isWaiting(task: Task): boolean {
   return state !== undefined && isInterrupted(state);
 }
 
-/** The question a waiting task asks and how to answer it. */
+/** The questions a waiting task asks and how to answer each: several are listed by their ids. */
 function pendingView(task: Task, options: ViewOptions): string[] {
-  const question = pendingQuestionOf(task);
-  const lines = [question?.kind === 'auth' ? 'Waiting for authorization' : 'Waiting for input'];
+  const open = openQuestionsOf(task);
+  const waiting = open[0]?.kind === 'auth' ? 'Waiting for authorization' : 'Waiting for input';
+  if (open.length <= 1) return [waiting, ...questionView(task, open[0], options)];
+  const lines = [`${waiting}: ${open.length} questions, a reply names the one it answers (--question)`];
+  for (const question of open) lines.push(`  Question ${question.id}`, ...questionView(task, question, options));
+  return lines;
+}
+
+/** One open question (none: a waiting task that shows none) and how to answer it. */
+function questionView(task: Task, question: PendingQuestionView | undefined, options: ViewOptions): string[] {
+  const nested = question?.id ? '  ' : '';
+  const lines: string[] = [];
   if (question) {
     lines.push(
       ...fields([
@@ -79,7 +93,7 @@ function pendingView(task: Task, options: ViewOptions): string[] {
         ['Responders', question.responders?.join(', ')],
         ['Expects', question.expects],
         ['Schema', question.schema && schemaText(question.schema)],
-      ]).map((line) => `  ${line}`),
+      ]).map((line) => `  ${nested}${line}`),
     );
   }
   const blocked = blockedReasonOf(task);
@@ -90,12 +104,12 @@ function pendingView(task: Task, options: ViewOptions): string[] {
       '  Deploy a fix guarded with `ctx.patched` (docs/deploying.md, "Changing agent code while tasks wait"), then answer.',
     );
   } else if (question?.outOfBand) {
-    lines.push('  The answer arrives out of band (e.g. an OAuth callback), not as a message.');
+    lines.push(`  ${nested}The answer arrives out of band (e.g. an OAuth callback), not as a message.`);
   } else {
     const agent = task.metadata?.['agent'];
     const address = { agent: typeof agent === 'string' ? agent : undefined, gatewayUrl: options.gatewayUrl };
     const [first, ...more] = answerHints(task.id, question, address);
-    lines.push(`  Answer:  ${first}`, ...more.map((hint) => `      or:  ${hint}`));
+    lines.push(`  ${nested}Answer:  ${first}`, ...more.map((hint) => `  ${nested}    or:  ${hint}`));
   }
   return lines;
 }

@@ -80,6 +80,9 @@ const RELEASES = [
   // 12: an LLM agent runs the tool calls of one model answer at once (the free ones as activities side
   // by side, every approval asked together); a task of an earlier release runs them one by one.
   'several-questions',
+  // 14 (13 is another change's): a status update while questions wait keeps the task input-required
+  // with them (task-runtime.ts `changeState`); a task of an earlier release goes working and hides them.
+  'status-keeps-questions',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -165,4 +168,12 @@ export function resolvesDeputies(): boolean {
 /** Release 12: an LLM agent's tool calls of one answer run at once, their approvals asked together. */
 export function asksSeveralQuestions(): boolean {
   return release >= 12;
+}
+
+/**
+ * Release 14: a status update while questions wait keeps them showing. Found by name, as its
+ * position follows a release another change adds.
+ */
+export function keepsQuestionsOnStatus(): boolean {
+  return release > RELEASES.indexOf('status-keeps-questions');
 }

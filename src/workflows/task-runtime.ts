@@ -77,7 +77,14 @@ import {
 import { ApproverNotifications } from './approver-notifications.js';
 import { questionAnswered } from './approval-metrics.js';
 import { PushDeliveries } from './push-deliveries.js';
-import { hasPatch, PATCH, recordsAskedAt, recordsResponders, settlesWithoutConditionRounds } from './task-patches.js';
+import {
+  hasPatch,
+  keepsQuestionsOnStatus,
+  PATCH,
+  recordsAskedAt,
+  recordsResponders,
+  settlesWithoutConditionRounds,
+} from './task-patches.js';
 import type { ReplyWait } from './reply-wait.js';
 import { interruptedState, type TaskRecord, type TransitionOptions } from './task-record.js';
 import { uiText } from '../protocol/ui-text.js';
@@ -150,6 +157,14 @@ export class TaskRuntime {
   }
 
   changeState(to: TaskStateName, options: TransitionOptions = {}): void {
+    // A status update (`ctx.status`, a remote question withdrawn) while questions still wait: the task
+    // stays interrupted with them, its status text leading the questions (docs/a2a-mapping.md).
+    if (to === 'working' && this.openWaits().length > 0 && keepsQuestionsOnStatus()) {
+      return this.changeState(interruptedState(this.record.openQuestions), {
+        ...options,
+        message: this.statusBesideQuestions(options.message),
+      });
+    }
     const from = this.record.state;
     this.record.transition(to, options);
     // Before publishing: the approvers it tells of a canceled or failed task join its audience.
@@ -163,6 +178,13 @@ export class TaskRuntime {
       to,
       by: options.by,
     });
+  }
+
+  /** The open questions as the task shows them, after the status text of an update made while they wait. */
+  private statusBesideQuestions(status: WireMessage | undefined): WireMessage {
+    const open = this.record.openQuestions;
+    const asking = open.length === 1 ? this.questionMessage(open[0]!) : this.questionsMessage(open);
+    return { ...asking, parts: [...(status?.parts ?? []), ...asking.parts] };
   }
 
   /** The agent asks: the task is input-required (or auth-required) with this question, beside any still open. */

@@ -11,12 +11,21 @@ import {
   type Task,
 } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { isInterrupted, isSettled, isTerminal, type TaskStateName } from '../../protocol/states.js';
 import type { Command, GatewayConnection } from '../args.js';
 import { connectAgent } from '../client.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
 import { atTaskAgent } from '../task-agent.js';
-import { answerHints, commandHint, messageText, shellWord, taskState, type AgentAddress } from '../format.js';
+import {
+  answerHints,
+  commandHint,
+  messageText,
+  openQuestionsOf,
+  shellWord,
+  taskState,
+  type AgentAddress,
+} from '../format.js';
 import type { Io } from '../io.js';
 import { sendOptions, sendRequest } from '../message.js';
 import { StreamPrinter, type StreamOutcome } from '../stream-printer.js';
@@ -24,6 +33,7 @@ import { resultView } from '../views.js';
 import { viewOptions } from './tasks.js';
 
 type SendCommand = Extract<Command, { kind: 'send' | 'tasks reply' }>;
+type ReplyCommand = Extract<Command, { kind: 'tasks reply' }>;
 
 export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
   if (command.kind === 'send') return sendTo(command, io);
@@ -34,7 +44,7 @@ export async function runSend(command: SendCommand, io: Io): Promise<ExitCode> {
 async function sendTo(command: SendCommand, io: Io): Promise<ExitCode> {
   const client = await connectAgent(command.gateway, command.agent);
   const request = sendRequest(command.content, {
-    ...(command.kind === 'tasks reply' && { taskId: command.id }),
+    ...(command.kind === 'tasks reply' && { taskId: command.id, question: command.question }),
     ...(command.responder && { responder: command.responder }),
   });
   const knownTask = command.kind === 'tasks reply' ? command.id : undefined;
@@ -46,7 +56,8 @@ async function sendTo(command: SendCommand, io: Io): Promise<ExitCode> {
   try {
     result = await client.sendMessage(request, sendOptions(request));
   } catch (error) {
-    throw toCliError(error, { ...addressOf(command), ...(knownTask && { taskId: knownTask }) });
+    const refused = toCliError(error, { ...addressOf(command), ...(knownTask && { taskId: knownTask }) });
+    throw command.kind === 'tasks reply' ? await unnamedQuestion(client, command, refused) : refused;
   } finally {
     progress?.stop();
   }
@@ -60,6 +71,27 @@ async function sendTo(command: SendCommand, io: Io): Promise<ExitCode> {
     io.out(resultView(result, viewOptions(command, io)));
   }
   return isMessage ? ExitCode.Ok : exitCodeFor(taskState(result as Task));
+}
+
+/**
+ * A reply that named no question, refused as invalid while the task waits on several: the refusal
+ * with each open question's id, what it asks and who may answer, and the command that names one.
+ */
+async function unnamedQuestion(client: Client, command: ReplyCommand, refused: CliError): Promise<CliError> {
+  if (command.question || refused.code !== A2A_ERROR_CODE.INVALID_PARAMS) return refused;
+  const task = await client.getTask({ tenant: '', id: command.id, historyLength: 0 }).catch(() => undefined);
+  const open = task ? openQuestionsOf(task).filter((question) => question.id) : [];
+  if (open.length < 2) return refused;
+  const lines = open.map(
+    (question) =>
+      `  ${question.id}: ${question.prompt}${question.responders?.length ? ` (may answer: ${question.responders.join(', ')})` : ''}`,
+  );
+  const example = commandHint(
+    `tasks reply ${shellWord(command.id)} <answer> --question ${shellWord(open[0]!.id!)}`,
+    addressOf(command),
+  );
+  const message = `${refused.message}\nTask ${command.id} waits on ${open.length} questions:\n${lines.join('\n')}\nName the one you answer with --question, e.g. ${example}`;
+  return new CliError(message, refused.exitCode, refused.code, refused.cause);
 }
 
 /** How often a blocking call looks at its task while it waits, and when it first says it waits. */

@@ -200,6 +200,43 @@ describe('several open questions', () => {
     ]);
   });
 
+  it('a status update while questions wait keeps the task input-required with them, its text before the questions', async () => {
+    const run = randomUUID().slice(0, 8);
+    const prompts = [`Desk ${run}?`, `Chair ${run}?`, `Lamp ${run}?`];
+    const questions = prompts.map((question) => ({ question }));
+    const started = await send('test-ask-several', 'olga', {
+      parts: [{ data: { questions, reportEach: true } }],
+    });
+    const taskId: string = started.id;
+    const getTask = () => rpc('test-ask-several', 'GetTask', { id: taskId }, 'olga');
+    const [desk, chair, lamp] = questionsPart(await getTask()).map((question: any) => question.id as string) as [
+      string,
+      string,
+      string,
+    ];
+    const answers = (id: string) => ({ [ANSWERS_QUESTION_METADATA]: { question: id } });
+
+    // The desk's answer makes the agent say so (ctx.status) while the chair and the lamp still wait.
+    await send('test-ask-several', 'olga', { taskId, parts: [{ text: 'desk ok' }], metadata: answers(desk) });
+    const said = `Answered: Desk ${run}?`;
+    const statusSaid = (task: any) => task.metadata.timeline.some((entry: any) => entry.message?.startsWith(said));
+    await expect.poll(async () => statusSaid(await getTask()), { timeout: 20_000 }).toBe(true);
+    const task = await getTask();
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(task.status.message.parts[0]).toEqual({ text: said });
+    expect(questionsPart(task).map((question: any) => question.id)).toEqual([chair, lamp]);
+    expect(task.metadata.pendingQuestions.map((question: any) => question.id)).toEqual([chair, lamp]);
+    expect(task.metadata.timeline.at(-1)).toMatchObject({ state: 'input-required', by: 'agent' });
+
+    // Both still take their answers; the chair's status leaves the lamp showing as a task's one question.
+    await send('test-ask-several', 'olga', { taskId, parts: [{ text: 'chair ok' }], metadata: answers(chair) });
+    await expect
+      .poll(async () => (await getTask()).status.message.parts, { timeout: 20_000 })
+      .toEqual([{ text: `Answered: Chair ${run}?` }, { text: `Lamp ${run}?` }]);
+    await send('test-ask-several', 'olga', { taskId, parts: [{ text: 'lamp ok' }] });
+    await expect.poll(async () => (await getTask()).status.state, { timeout: 20_000 }).toBe('TASK_STATE_COMPLETED');
+  });
+
   it('an LLM asking for three tools at once: the free one runs at once, both approvals wait together, each approved call runs once, the model is called once after both', async () => {
     const run = randomUUID().slice(0, 8);
     const desk = `desk ${run}`;

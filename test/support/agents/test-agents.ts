@@ -87,23 +87,33 @@ export const askingAgent = defineAgent({
   },
 });
 
-/** Asks every question of the first message's data (`questions`, each as test-ask's) at once, and completes with the answers. */
+/**
+ * Asks every question of the first message's data (`questions`, each as test-ask's) at once, and
+ * completes with the answers; with `reportEach`, each answer as it comes is a status update
+ * (`Answered: <question>`) while the others still wait.
+ */
 export const askingTwiceAgent = defineAgent({
   name: 'test-ask-several',
   description: 'Asks several questions at once',
   skills,
   async run(ctx) {
-    const { questions = [] } = (ctx.message.data ?? {}) as { questions?: AskRequest[] };
+    const { questions = [], reportEach } = (ctx.message.data ?? {}) as {
+      questions?: AskRequest[];
+      reportEach?: boolean;
+    };
     const replies = await Promise.all(
-      questions.map((request) =>
-        ctx.ask({
-          question: request.question ?? 'Your answer?',
+      questions.map(async (request) => {
+        const question = request.question ?? 'Your answer?';
+        const reply = await ctx.ask({
+          question,
           ...(request.deadline && { deadline: request.deadline }),
           ...(request.responders && { responders: request.responders }),
           ...(request.notify && { notify: request.notify }),
           ...(request.remind && { remind: request.remind }),
-        }),
-      ),
+        });
+        if (reportEach) ctx.status(`Answered: ${question}`);
+        return reply;
+      }),
     );
     return JSON.stringify(replies.map(({ text, responder }) => ({ text, responder })));
   },
