@@ -49,7 +49,8 @@ export class InboxTasks {
 
   /**
    * One Update: its validator checks what the page showed against the task (the question waiting,
-   * who may answer it), and its refusal says what became of the question.
+   * who may answer it), and its refusal says what became of the question; accepted, it answers with
+   * the task as it settled, which the page renders.
    */
   async reply(req: Request, caller: InboxCaller, agent: string, taskId: string, body: ReplyBody) {
     const parts = replyParts(body);
@@ -62,8 +63,10 @@ export class InboxTasks {
       parts,
       metadata: { ...(responder && { responder }), ...(answers && { [ANSWERS_QUESTION_METADATA]: answers }) },
     };
-    // No history: the page reads the task again itself, and the Update's own answer is then enough.
-    const configuration = { returnImmediately: true, historyLength: 0 };
+    // Blocking, as an A2A reply: the Update itself waits for the task to settle and answers with it
+    // (an ended task whole; one waiting again takes one read), so the page shows the outcome from
+    // this answer without reading the task again. It keeps the page's history length.
+    const configuration = { historyLength: PAGE_HISTORY };
     const request = SendMessageRequest.fromJSON({ message, configuration });
     try {
       const sent = await this.handler(agent).sendMessage(request, this.context(req, caller));

@@ -1,7 +1,8 @@
 /**
  * What an answer costs in Temporal calls, on every way in (DESIGN.md section 21): an A2A reply on
  * JSON-RPC, HTTP+JSON and gRPC, the inbox's POST, an email link's POST and a Slack click each cost
- * the Update, plus one read only when the client asked for more than the Update returns; a refused
+ * the Update, plus one read only when the client asked for more than the Update returns (the inbox's
+ * POST answers with the task its page shows, so the page reads it no more); a refused
  * answer costs no more than an accepted one; a new task costs one update-with-start. Counted on a
  * recording connection (test/support/temporal-calls.ts), so a call more cannot come back unnoticed.
  * An agent that requires an A2A extension is answered on the three people-facing ways all the same:
@@ -243,12 +244,24 @@ describe('Temporal calls per answer', () => {
     let signOutChecks: string[] = [];
     const byInbox = await calls.about(inbox.id, async () => {
       signOutChecks = await calls.named(SIGN_OUT_RECORDS, async () => {
-        expect((await inboxReply(session, inbox.id, inbox.askedAt)).status).toBe(200);
+        const answered = await inboxReply(session, inbox.id, inbox.askedAt);
+        expect(answered.status).toBe(200);
+        // The task as the page shows it (task.js): its outcome, with no read of the task after the POST.
+        expect(answered.body.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' } });
+        expect(answered.body.task.history.length).toBeGreaterThan(1);
       });
     });
     expect(byInbox).toEqual([UPDATE]);
     // Every signed-in inbox request asks whether its session signed out, on any gateway.
     expect(signOutChecks).toEqual([DESCRIBE]);
+    // An answer that brings another question: the Update, and one query for the task waiting again.
+    const chat = await waitingTask('test-chat', 2);
+    const carol = await inboxSession('carol');
+    const byInboxAgain = await calls.about(chat.id, async () => {
+      const answered = await inboxReply(carol, chat.id, chat.askedAt, 'test-chat');
+      expect(answered.body.task.metadata.pendingQuestion.prompt).toBe('Question 2?');
+    });
+    expect(byInboxAgain).toEqual([UPDATE, QUERY]);
 
     const email = await waitingTask();
     const byEmail = await calls.about(email.id, async () => {

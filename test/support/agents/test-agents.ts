@@ -40,6 +40,8 @@ interface AskRequest {
   question?: string;
   /** The agent fails this long after asking, the question still waiting (as when a check it runs meanwhile fails). */
   failAfter?: string;
+  /** The agent works this long on the answer before it completes (as a slow agent does). */
+  workAfter?: string;
   deadline?: string;
   onDeadline?: DeadlineOutcome;
   responders?: string[];
@@ -77,6 +79,7 @@ export const askingAgent = defineAgent({
         })
       : undefined;
     const reply = await (failing ? Promise.race([asked, failing]) : asked);
+    if (request.workAfter) await ctx.sleep(request.workAfter);
     return JSON.stringify({
       text: reply.text,
       value: reply.value,

@@ -1,9 +1,10 @@
 /**
  * The task page: the question and its reply form, the results so far and what happened (task-view.js).
  * Every answer goes through the gateway's request handler, which checks it as it checks an A2A
- * reply; its refusals are shown here as they are. The page re-reads the task every few seconds, so
- * a question answered elsewhere is shown as such before anyone types into a stale form, and an
- * answer's outcome (done, another question, still working) is shown once the task has one.
+ * reply; its refusals are shown here as they are. An accepted answer comes back with the task as it
+ * settled (done, another question), shown at once. The page re-reads the task every few seconds, so
+ * a question answered elsewhere is shown as such before anyone types into a stale form, and while
+ * a slow agent works on this page's answer, that it does.
  */
 import { ApiError, getJson, postJson, whoAmI } from './api.js';
 import { byId, clockTime, fill, h, tickDeadlines } from './dom.js';
@@ -33,6 +34,8 @@ const taskPath = `api/tasks/${encodeURIComponent(agent)}/${encodeURIComponent(ta
 /** What the answer form was built for: rebuilt only when the waiting question changes. */
 let shownQuestion;
 let lastText;
+/** Reads of the task so far: only the latest one's task is shown (see refresh). */
+let reads = 0;
 /** The question whose fate the page reports once it is gone (its askedAt), and whether this page answered it. */
 let watched;
 /** Signing out with this page's button: it leaves for the sign-in page, not to come back here. */
@@ -56,16 +59,22 @@ function signIn() {
 }
 
 async function refresh() {
+  const reading = ++reads;
   try {
     const { task } = await getJson(taskPath);
-    const text = JSON.stringify(task);
-    if (text === lastText) return;
-    lastText = text;
-    render(task);
+    // A read sent before an answer landed must not show the task as it stood before that answer.
+    if (reading === reads) show(task);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signIn();
     byId('task-status').textContent = error.message;
   }
+}
+
+function show(task) {
+  const text = JSON.stringify(task);
+  if (text === lastText) return;
+  lastText = text;
+  render(task);
 }
 
 function render(task) {
@@ -253,9 +262,10 @@ async function send(answer) {
   const answering = watched;
   // Before the answer lands: a re-read meanwhile reports it as this page's.
   if (answering) answering.byMe = true;
+  let task;
   try {
     const which = { askedAt: shownQuestion, ...(questionId && { question: questionId }) };
-    await postJson(`${taskPath}/reply`, { ...answer, ...which, ...(responder && { responder }) });
+    ({ task } = await postJson(`${taskPath}/reply`, { ...answer, ...which, ...(responder && { responder }) }));
   } catch (error) {
     if (answering) answering.byMe = false;
     // Lost to another answer: the refusal says who gave it; the next question, if any, is watched anew.
@@ -266,7 +276,10 @@ async function send(answer) {
   }
   // Re-rendered even if unchanged since the last read: the outcome now says what became of this answer.
   lastText = undefined;
-  await refresh();
+  if (!task) return refresh();
+  // The answer is the task as it settled (the gateway waited for it, as for a blocking A2A reply): no read more.
+  reads++;
+  show(task);
 }
 
 function refusal(error) {

@@ -112,6 +112,13 @@ async function openAs(person: Person, agent: string, taskId: string): Promise<{ 
   return { context, page };
 }
 
+const TASK_READS = '**/inbox/api/tasks/**';
+
+/** From now on every read of a task fails: what the page shows next comes from its answer's POST. */
+async function withoutReads(page: Page): Promise<void> {
+  await page.route(TASK_READS, (route) => (route.request().method() === 'GET' ? route.abort() : route.continue()));
+}
+
 /** What a reader sees: the rendered text, without what is folded away (closed <details>). */
 const visibleText = (page: Page) => page.locator('main').innerText();
 
@@ -196,6 +203,40 @@ describe.runIf(enabled)('the task page, as a finance approver meets it', () => {
     await page.locator('form.approve button').click();
     await outcomeOf(page, 'Answer sent. The agent has another question: see below.');
     expect(await page.locator('#question-body .prompt').textContent()).toBe('Question 2?');
+    await context.close();
+  });
+
+  it('an answer’s outcome comes in its POST’s answer: the page reads the task no more to show it', async () => {
+    const run = randomUUID().slice(0, 8);
+    const approved = await ask('test-ask', 'carol', `Pay the invoice ${run}`, { responders: ['alice'] });
+    const { context, page } = await openAs('alice', 'test-ask', approved.id);
+    await withoutReads(page);
+    await page.locator('form.approve button').click();
+    await outcomeOf(page, 'Answer sent. The task is done: ');
+    expect(await page.locator('#task-meta .state').textContent()).toBe('Done');
+
+    const chat = await ask('test-chat', 'alice', `Two questions ${run}`, { turns: 2 });
+    await page.unroute(TASK_READS);
+    await page.goto(taskPage('test-chat', chat.id));
+    await page.locator('#question-body .prompt').waitFor();
+    await withoutReads(page);
+    await page.locator('form.approve button').click();
+    await outcomeOf(page, 'Answer sent. The agent has another question: see below.');
+    expect(await page.locator('#question-body .prompt').textContent()).toBe('Question 2?');
+    await context.close();
+  });
+
+  it('an agent that works on after the answer: the page says so meanwhile, then shows the outcome', async () => {
+    const run = randomUUID().slice(0, 8);
+    const task = await ask('test-ask', 'carol', `Pay the invoice ${run}`, {
+      responders: ['alice'],
+      workAfter: '6 seconds',
+    });
+    const { context, page } = await openAs('alice', 'test-ask', task.id);
+    await page.locator('form.approve button').click();
+    // The POST waits for the task to settle; the page's own reads meanwhile show the agent at work.
+    await outcomeOf(page, 'Answer sent. The agent is working on it; its outcome will show here.');
+    await outcomeOf(page, /^Answer sent\. The task is done: /);
     await context.close();
   });
 
