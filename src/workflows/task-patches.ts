@@ -80,6 +80,9 @@ const RELEASES = [
   // 12: an LLM agent runs the tool calls of one model answer at once (the free ones as activities side
   // by side, every approval asked together); a task of an earlier release runs them one by one.
   'several-questions',
+  // 13: a question may escalate (question-escalation.ts): a durable timer per planned escalation
+  // widens or moves its responders and tells the new ones; a task of an earlier release plans none.
+  'question-escalation',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -165,4 +168,9 @@ export function resolvesDeputies(): boolean {
 /** Release 12: an LLM agent's tool calls of one answer run at once, their approvals asked together. */
 export function asksSeveralQuestions(): boolean {
   return release >= 12;
+}
+
+/** Release 13: a question's escalations are planned, and carried out by durable timers. */
+export function escalatesQuestions(): boolean {
+  return release >= 13;
 }
