@@ -6,8 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../../../src/gateway/auth/authenticator.js';
-import { TRUSTED_PROXY_SECRET_HEADER } from '../../../src/gateway/auth/settings.js';
 import type { ApproverDirectory } from '../../../src/channels/directory.js';
 import { workflowIdForTask } from '../../../src/protocol/contract.js';
 import { deletePushConfigUpdate } from '../../../src/protocol/push.js';
@@ -15,8 +13,11 @@ import { askingAgent } from '../../support/agents/test-agents.js';
 import { Webhook } from '../../support/webhook.js';
 import { eventually } from '../../support/mail-server.js';
 import { useGatewayHarness } from '../../support/gateway-harness.js';
+import { apiKeyPeople } from '../../support/browser.js';
 
-const PROXY_SECRET = 'the-proxy-secret-of-at-least-32-bytes';
+// Lena is a finance lead, to the gateway (her key's groups) and to the worker's directory alike.
+const { keyOf, authenticator } = apiKeyPeople('escalation', { alice: [], bob: [], lena: ['finance-leads'] });
+type Person = 'alice' | 'bob' | 'lena';
 const directory: ApproverDirectory = { principals: {}, groups: { 'finance-leads': ['lena'] } };
 
 const webhook = new Webhook();
@@ -32,24 +33,13 @@ const harness = useGatewayHarness(() => ({
   gateway: {
     agents: [askingAgent],
     grpcPort: false,
-    authenticator: createAuthenticator({
-      methods: ['trusted-header'],
-      apiKeys: [],
-      trustedHeader: 'x-forwarded-user',
-      trustedGroupsHeader: 'x-forwarded-groups',
-      trustedProxySecret: PROXY_SECRET,
-    }),
+    authenticator,
   },
 }));
 
-// The identity provider's groups, as the directory's (the worker's) say.
-const as = (person: string) => ({
-  'x-forwarded-user': person,
-  ...(directory.groups['finance-leads']!.includes(person) && { 'x-forwarded-groups': 'finance-leads' }),
-  [TRUSTED_PROXY_SECRET_HEADER]: PROXY_SECRET,
-});
+const as = (person: Person) => ({ 'x-api-key': keyOf(person) });
 
-async function rpc(method: string, params: unknown, person: string) {
+async function rpc(method: string, params: unknown, person: Person) {
   const response = await fetch(`${harness.gateway.url}/agents/test-ask`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...as(person) },
@@ -71,7 +61,7 @@ async function asked(after: string, mode?: 'widen' | 'move'): Promise<any> {
   return sent.result.task;
 }
 
-function answer(taskId: string, person: string) {
+function answer(taskId: string, person: Person) {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', taskId, parts: [{ text: 'approve' }] };
   return rpc('SendMessage', { message, configuration: { returnImmediately: false } }, person);
 }
