@@ -190,6 +190,22 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'ask-escalated'(client) {
+    // Release 13 (task-patches.ts): unanswered for 2 s, bob's question widens to dave, who is told and answers.
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask', {
+      text: 'Approve the vendor invoice',
+      data: { responders: ['bob'], notify: ['webhook'], escalate: [{ after: '2 s', to: ['dave'] }] },
+      caller: { id: 'alice', groups: [] },
+    });
+    await waitForState(handle, 'input-required');
+    // Dave is told only by the escalation (no other scenario names him).
+    while (!approverNotices.some((id) => id.includes(':dave:webhook:ask'))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await reply(handle, { text: 'approve', responder: 'dave', caller: { id: 'dave', groups: [] }, untilSettled: true });
+    await finalTask(handle);
+    return handle;
+  },
   async 'scheduled-answered'(client) {
     // A Schedule's run (src/schedules): the first message in the input, the task ID from the workflow ID.
     const entry = {

@@ -32,6 +32,7 @@ export {
   type AskOptions,
   type CallAgentOptions,
   type DeadlineOutcome,
+  type EscalationRule,
   type RemoteAgentResult,
   type RemotePushTarget,
   type RemoteMessage,

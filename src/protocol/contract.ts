@@ -172,6 +172,30 @@ export interface PendingQuestion {
   deputies?: Deputy[];
   /** SHA-256 of the approver directory its deputies were resolved from (present once they were). */
   directoryHash?: string;
+  /** Escalations still to come (release 13, question-escalation.ts), earliest first. */
+  escalate?: PlannedEscalation[];
+  /** The escalations that happened, oldest first: the inbox says the question was escalated. */
+  escalated?: Escalation[];
+}
+
+/** What happens to a question's responders at an escalation: more may answer, or others instead. */
+export type EscalationMode = 'widen' | 'move';
+
+/** An escalation due at `at` (askedAt + `after`) unless the question was answered before. */
+export interface PlannedEscalation {
+  at: string;
+  to: string[];
+  mode: EscalationMode;
+  /** The channels the new approvers are told by; the question's own when absent. */
+  notify?: string[];
+}
+
+/** An escalation that happened: when, to whom, and who could answer before it. */
+export interface Escalation {
+  at: string;
+  to: string[];
+  mode: EscalationMode;
+  from: string[];
 }
 
 /**
@@ -281,6 +305,8 @@ export interface TaskSnapshot {
   delegations?: Delegation[];
   /** Notices to approvers (metadata.approverNotifications); absent on tasks that never notified anyone. */
   approvals?: ApproverNotifications;
+  /** Every escalation of the task's questions (metadata.escalations), by question id; absent until one. */
+  escalations?: Array<Escalation & { question: string }>;
 }
 
 /** A remote A2A task this task delegated to (ctx.callAgent), as last seen. */

@@ -55,6 +55,7 @@ export const MODEL_METRICS = {
 export const APPROVAL_METRICS = {
   decision: 'a2a_approval_decision',
   expired: 'a2a_approvals_expired',
+  escalated: 'a2a_approval_escalations',
   firstView: 'a2a_approval_first_view_seconds',
   pastHalfDeadline: 'a2a_approvals_past_half_deadline',
 } as const;

@@ -7,6 +7,7 @@ import type { Duration } from '@temporalio/common';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
 import type { ApprovalChannel } from '../protocol/approvals.js';
+import type { EscalationMode } from '../protocol/contract.js';
 import type { PushEventSelection } from '../protocol/push.js';
 import { AGENT_VERSIONINGS, isAgentVersioning, type AgentVersioning } from '../protocol/versioning.js';
 import type { RemoteAgentAddress } from '../protocol/delegation.js';
@@ -230,6 +231,20 @@ export interface AskOptions<T = unknown> {
   notify?: ApprovalChannel[];
   /** Reminders before the deadline, e.g. `['1 day before']`. Default: the config's `approvals.remind`. */
   remind?: string[];
+  /** Who else (or who instead) may answer when nobody did in time (docs/approval-policies.md, Escalation). */
+  escalate?: EscalationRule[];
+}
+
+/**
+ * An escalation of `ctx.ask`: when nobody answered `after` the question was asked, `to` may answer
+ * too (`widen`, the default) or instead (`move`), and are told by `notify` (default: the question's channels).
+ */
+export interface EscalationRule {
+  after: Duration;
+  /** Principals and groups (`group:NAME`), as `responders`. */
+  to: string[];
+  mode?: EscalationMode;
+  notify?: ApprovalChannel[];
 }
 
 /** What `ctx.askAuth` asks for, and how the credentials come. */

@@ -1,6 +1,6 @@
 /**
  * Approval SLA metrics of the task workflow (docs/observability.md): how long a question waited for
- * its answer, and how many expired, by agent and group, on Temporal's metric meter (the worker's
+ * its answer, how many expired and how many escalated, by agent and group, on Temporal's metric meter (the worker's
  * Prometheus endpoint). No workflow commands: histories stay the same, and replays emit nothing.
  */
 import { metricMeter, workflowInfo } from '@temporalio/workflow';
@@ -33,6 +33,18 @@ export function questionExpired(question: PendingQuestion): void {
       APPROVAL_METRICS.expired,
       undefined,
       'Questions whose deadline passed unanswered, by agent and group',
+    )
+    .add(1, labels(question));
+}
+
+/** `question` escalated: nobody answered in time. */
+export function questionEscalated(question: PendingQuestion): void {
+  if (question.kind !== 'input') return;
+  metricMeter
+    .createCounter(
+      APPROVAL_METRICS.escalated,
+      undefined,
+      'Questions escalated because nobody answered in time, by agent and group',
     )
     .add(1, labels(question));
 }

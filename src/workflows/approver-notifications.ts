@@ -34,6 +34,7 @@ import {
   type ResolvedApprovers,
 } from '../protocol/approvals.js';
 import type { Duration } from '@temporalio/common';
+import type { Escalation, OpenQuestion } from '../protocol/contract.js';
 import { AgentFailure } from './agent-api.js';
 import { failedForGood, reasonOf } from './activity-failures.js';
 import type { ReplyWait } from './reply-wait.js';
@@ -86,12 +87,14 @@ export class ApproverNotifications {
   /** Questions (by seq) whose approvers are being resolved, and whose reminders are watched. */
   private readonly resolving = new Set<number>();
   private readonly reminding = new Set<number>();
+  /** Escalations whose new approvers are being resolved. */
+  private escalating = 0;
 
   constructor(private readonly record: TaskRecord) {}
 
   /** No activity under way or due: the workflow may end or continue as new (reminder timers are re-armed after it). */
   get idle(): boolean {
-    return this.resolving.size === 0 && this.lanes.size === 0;
+    return this.resolving.size === 0 && this.escalating === 0 && this.lanes.size === 0;
   }
 
   /** A continued run picks up where the last one stopped. */
@@ -123,8 +126,41 @@ export class ApproverNotifications {
   questionAsked(request: NotifyRequest): void {
     // A question resumed after continue-as-new is already on its way to its approvers.
     if (this.notified(request)?.open) return;
-    const pending = request.question;
     const { channels, remind } = this.chosen(request);
+    this.track(request.question, channels, remind);
+  }
+
+  /**
+   * The question escalated (question-escalation.ts, release 13): who it now waits for is told by
+   * `notify`, else by the question's channels; those told before are not told again, and with
+   * `move` only the new approvers get its reminders.
+   */
+  questionEscalated(request: NotifyRequest, escalation: Escalation, notify: ApprovalChannel[] | undefined): void {
+    const question = this.notified(request);
+    if (!question?.open) {
+      // Nobody was told of it: only the escalation's own channels tell anyone, and only its new responders.
+      if (notify?.length) this.track({ ...request.question, responders: escalation.to }, notify, []);
+      return;
+    }
+    question.responders = request.question.responders;
+    const channels = notify ?? question.channels;
+    this.escalating += 1;
+    void CancellationScope.nonCancellable(async () => {
+      try {
+        const resolved = await this.resolve({ ...question, responders: escalation.to, channels });
+        if (!resolved) return;
+        const before = question.approvers ?? [];
+        const added = resolved.approvers.filter((approver) => !before.includes(approver));
+        question.approvers = escalation.mode === 'move' ? resolved.approvers : [...before, ...added];
+        this.tell(question, channels, resolved.unknown, added);
+      } finally {
+        this.escalating -= 1;
+      }
+    });
+  }
+
+  /** Notifies `pending`'s approvers by `channels` (none: nobody), with reminders by `remind`. */
+  private track(pending: OpenQuestion, channels: ApprovalChannel[], remind: string[]): void {
     if (channels.length === 0) return;
     const question: NotifiedQuestion = {
       seq: this.record.lastSeq,
@@ -245,21 +281,32 @@ export class ApproverNotifications {
         const resolved = await this.resolve(question);
         if (!resolved) return;
         question.approvers = resolved.approvers;
-        for (const group of resolved.unknown) {
-          for (const channel of question.channels) {
-            this.add(question, group, channel, 'ask', { failure: `${group} is not in the approver directory` });
-          }
-        }
-        if (!question.open) return;
-        for (const { approver, actingFor } of recipients(question)) {
-          for (const channel of question.channels) this.add(question, approver, channel, 'ask', { actingFor });
-        }
+        this.tell(question, question.channels, resolved.unknown, recipients(question));
       } finally {
         this.resolving.delete(question.seq);
       }
       this.drain();
       this.armReminders(question);
     });
+  }
+
+  /** Asks `who` by each of `channels`, and records each group the directory does not know as a failed notice. */
+  private tell(
+    question: NotifiedQuestion,
+    channels: readonly ApprovalChannel[],
+    unknown: readonly string[],
+    who: ReadonlyArray<string | { approver: string; actingFor?: string }>,
+  ): void {
+    for (const group of unknown) {
+      for (const channel of channels) {
+        this.add(question, group, channel, 'ask', { failure: `${group} is not in the approver directory` });
+      }
+    }
+    if (!question.open) return;
+    for (const entry of who) {
+      const { approver, actingFor } = typeof entry === 'string' ? { approver: entry, actingFor: undefined } : entry;
+      for (const channel of channels) this.add(question, approver, channel, 'ask', { actingFor });
+    }
   }
 
   private async resolve(question: NotifiedQuestion): Promise<ResolvedApprovers | undefined> {

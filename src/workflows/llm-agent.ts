@@ -34,6 +34,7 @@ import {
   type CallAgentOptions,
   type AgentDefinition,
   type DeadlineOutcome,
+  type EscalationRule,
 } from './agent-api.js';
 import { agentInternals, laneContext } from './agent-context.js';
 import type { ModelStream } from './task-runtime.js';
@@ -66,6 +67,8 @@ export interface ToolApprovalOptions {
   notify?: ApprovalChannel[];
   /** Reminders before `approvalDeadline`, as `ctx.ask`'s `remind`, e.g. `['1 hour before']`. */
   remind?: string[];
+  /** Who else (or instead) may approve when nobody did in time, as `ctx.ask`'s `escalate`. */
+  escalate?: EscalationRule[];
 }
 
 /**
@@ -591,6 +594,7 @@ class LlmLoop {
         ...(tool.approvalDeadline !== undefined && { deadline: tool.approvalDeadline }),
         ...(tool.notify && { notify: tool.notify }),
         ...(tool.remind && { remind: tool.remind }),
+        ...(tool.escalate && { escalate: tool.escalate }),
         onDeadline: tool.onApprovalDeadline ?? {
           kind: 'answer',
           data: { decision: 'deny', reason: 'No decision before the approval deadline' },

@@ -168,6 +168,7 @@ export async function mcpTools(
         ...(server.onApprovalDeadline && { onApprovalDeadline: server.onApprovalDeadline }),
         ...(server.notify && { notify: server.notify }),
         ...(server.remind && { remind: server.remind }),
+        ...(server.escalate && { escalate: server.escalate }),
         ...(server.activityOptions && { activityOptions: server.activityOptions }),
       };
       specs.push({ name: visible, description: listed.description, parameters: listed.inputSchema });

@@ -1,7 +1,7 @@
 /**
  * A question's deputies (docs/approval-policies.md, Deputies), resolved from the approver directory
  * by an activity as the question opens, so the directory is read once and replay reads its answer
- * from history; the question keeps them with the directory's hash. From release 12 (task-patches.ts).
+ * from history; the question keeps them with the directory's hash. From release 11 (task-patches.ts).
  */
 import { log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { PendingQuestion } from '../protocol/contract.js';

@@ -31,6 +31,7 @@ import type { AgentJournal } from './agent-journal.js';
 import { signDecision } from './decision-receipts.js';
 import type { TaskRuntime } from './task-runtime.js';
 import { withDeputies } from './question-deputies.js';
+import { plannedEscalations, watchEscalations } from './question-escalation.js';
 import { questionExpired } from './approval-metrics.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
@@ -84,11 +85,12 @@ export function waitForReplyUnlessWithdrawn(
     const asked = kept ?? { ...(await withDeputies(question, record.requester)), id };
     const wait: ReplyWait = { ...options, question: asked };
     if (!kept) runtime.askQuestion(wait.question);
+    const ended = () => wait.reply !== undefined || withdrawn();
     runtime.startWaiting(wait);
+    watchEscalations(runtime, wait, () => runtime.waits.get(wait.question.id) === wait && !ended());
     try {
       const { deadline, prompt } = wait.question;
       const remaining = deadline ? Date.parse(deadline) - Date.now() : undefined;
-      const ended = () => wait.reply !== undefined || withdrawn();
       const answered =
         remaining === undefined
           ? (await condition(ended), true)
@@ -135,16 +137,18 @@ function deadlinePassed(runtime: TaskRuntime, wait: ReplyWait, outcome: Deadline
 /** `ctx.ask`'s question as the task shows it. */
 export function inputQuestion(ask: AskOptions<unknown>): PendingQuestion {
   const deadline = deadlineAt(ask.deadline);
+  const askedAt = new Date().toISOString();
   return {
     kind: 'input',
     prompt: ask.question,
-    askedAt: new Date().toISOString(),
+    askedAt,
     ...(deadline && { deadline }),
     ...(ask.responders && { responders: ask.responders }),
     ...(ask.schema && { expects: ask.schema.description ?? 'a DataPart matching the agent schema' }),
     ...(ask.schema && jsonSchemaOf(ask.schema)),
     ...(ask.details && { details: ask.details }),
     ...(ask.notByRequester && { notByRequester: true }),
+    ...plannedEscalations(ask.escalate, askedAt),
   };
 }
 

@@ -80,7 +80,10 @@ const RELEASES = [
   // 12: an LLM agent runs the tool calls of one model answer at once (the free ones as activities side
   // by side, every approval asked together); a task of an earlier release runs them one by one.
   'several-questions',
-  // 14 (13 is another change's): a status update while questions wait keeps the task input-required
+  // 13: a question may escalate (question-escalation.ts): a durable timer per planned escalation
+  // widens or moves its responders and tells the new ones; a task of an earlier release plans none.
+  'question-escalation',
+  // 14: a status update while questions wait keeps the task input-required
   // with them (task-runtime.ts `changeState`); a task of an earlier release goes working and hides them.
   'status-keeps-questions',
 ] as const;
@@ -170,10 +173,12 @@ export function asksSeveralQuestions(): boolean {
   return release >= 12;
 }
 
-/**
- * Release 14: a status update while questions wait keeps them showing. Found by name, as its
- * position follows a release another change adds.
- */
+/** Release 13: a question's escalations are planned, and carried out by durable timers. */
+export function escalatesQuestions(): boolean {
+  return release >= 13;
+}
+
+/** Release 14: a status update while questions wait keeps them showing. */
 export function keepsQuestionsOnStatus(): boolean {
-  return release > RELEASES.indexOf('status-keeps-questions');
+  return release >= 14;
 }

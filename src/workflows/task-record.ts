@@ -5,6 +5,7 @@
  */
 import type {
   Delegation,
+  Escalation,
   EventsSince,
   OpenQuestion,
   PendingQuestion,
@@ -176,6 +177,21 @@ export class TaskRecord {
     return questions;
   }
 
+  /**
+   * An open question escalated (question-escalation.ts): the task's copy takes its new responders
+   * and plan (a question resumed after continue-as-new is that copy), and the task keeps the escalation.
+   */
+  escalated(question: OpenQuestion, escalation: Escalation): void {
+    const kept = this.data.questions?.find((open) => open.id === question.id);
+    if (kept && kept !== question) {
+      if (question.responders) kept.responders = clone(question.responders);
+      if (question.escalate) kept.escalate = clone(question.escalate);
+      else delete kept.escalate;
+      kept.escalated = clone(question.escalated);
+    }
+    (this.data.escalations ??= []).push({ question: question.id, ...clone(escalation) });
+  }
+
   hasApplied(messageKey: string): boolean {
     return this.data.appliedMessageKeys.includes(messageKey);
   }
@@ -266,6 +282,7 @@ export class TaskRecord {
       ...(this.data.usage && { usage: clone(this.data.usage) }),
       ...(this.data.delegations && { delegations: clone(this.data.delegations) }),
       ...(this.data.approvals?.notices.length && { approverNotifications: clone(this.data.approvals.notices) }),
+      ...(this.data.escalations && { escalations: clone(this.data.escalations) }),
     };
     return task;
   }

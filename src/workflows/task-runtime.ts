@@ -252,7 +252,7 @@ export class TaskRuntime {
       upsertMemo({ [SUMMARY_MEMO]: this.record.summary(), [AUDIENCE_MEMO]: audienceMemo(this.record.audience) });
     }
     // The soonest deadline; and when the open questions last changed (the inbox's index re-reads a
-    // task whose questions changed since it last looked): for one question, when it was asked.
+    // task whose questions changed since it last looked): for one question, when it was asked or escalated.
     const open = this.record.openQuestions;
     const deadline = open
       .map((question) => question.deadline)
@@ -260,7 +260,12 @@ export class TaskRuntime {
       .sort()[0];
     const askedAt =
       open.length > 0
-        ? [...open.map((question) => question.askedAt), this.record.statusTimestamp].sort().at(-1)
+        ? [
+            ...open.flatMap((question) => [question.askedAt, ...(question.escalated ?? []).map(({ at }) => at)]),
+            this.record.statusTimestamp,
+          ]
+            .sort()
+            .at(-1)
         : undefined;
     upsertSearchAttributes([
       { key: TASK_STATE_ATTRIBUTE, value: this.record.state },

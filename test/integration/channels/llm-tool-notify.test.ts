@@ -1,6 +1,6 @@
 /**
  * An LLM tool's approval reaches its approvers as `ctx.ask` does: `defineTool({ approval, approvers,
- * notify, remind })` sends the question by the tool's channels (a real local webhook here, with a
+ * notify, remind, escalate })` sends the question by the tool's channels (a real local webhook here, with a
  * fake OpenAI-compatible model over real HTTP), a reminder before the approval deadline, and the
  * call runs once approved.
  */
@@ -64,12 +64,21 @@ describe("an LLM tool's approval", () => {
     expect(reminder).toMatchObject({ kind: 'reminder', approver: 'dave' });
     expect(placedOrders.filter((order) => order.item === item)).toEqual([]);
 
-    await reply(handle, { text: 'approve', responder: 'dave' });
+    // Unapproved four seconds after it was asked, the approval escalates (widens) to erin, who is told and approves.
+    const escalated = await eventually(() => mine().find((received) => received.body.approver === ('erin' as unknown)));
+    expect(escalated.body).toMatchObject({ kind: 'ask', approver: 'erin' });
+    expect(placedOrders.filter((order) => order.item === item)).toEqual([]);
+
+    await reply(handle, { text: 'approve', responder: 'erin' });
     const { task } = await finalTask(handle);
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.status.message?.parts[0]?.text).toBe(`Ordered 2 ${item}.`);
     expect(placedOrders.filter((order) => order.item === item)).toHaveLength(1);
-    // Dave answered himself: no note to anyone.
-    expect(mine().map((received) => received.body.kind)).toEqual(['ask', 'reminder']);
+    expect(task.metadata?.escalations).toEqual([
+      expect.objectContaining({ to: ['erin'], mode: 'widen', from: ['dave'] }),
+    ]);
+    // Erin answered: dave, who was told too, hears so.
+    const notices = mine().map(({ body }) => `${String(body.approver)} ${String(body.kind)}`);
+    expect(notices.sort()).toEqual(['dave answered', 'dave ask', 'dave reminder', 'erin ask']);
   });
 });

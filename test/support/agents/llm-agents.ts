@@ -92,7 +92,7 @@ export const llmCompatibleProviderAgent = defineLlmAgent({
   modelActivityOptions: { retry: { maximumAttempts: 1 } },
 });
 
-/** A tool whose approval reaches its approvers by webhook, with a reminder before its deadline. */
+/** A tool whose approval reaches its approvers by webhook, with a reminder before its deadline, and escalates to erin. */
 export const llmNotifyAgent = defineLlmAgent({
   name: 'test-llm-notify',
   description: 'Tool approvals notify their approvers',
@@ -109,6 +109,7 @@ export const llmNotifyAgent = defineLlmAgent({
       approvalDeadline: '30 seconds',
       notify: ['webhook'],
       remind: ['28 seconds before'],
+      escalate: [{ after: '4 seconds', to: ['erin'] }],
     }),
   },
 });

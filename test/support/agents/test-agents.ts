@@ -1,7 +1,13 @@
 /** Agents that exist only to drive the task workflow down every path in tests. */
 import { z } from 'zod';
 import { expenseApprovalAgent } from '../../../examples/agents/expense-approval.js';
-import { AgentFailure, defineAgent, type AskOptions, type DeadlineOutcome } from '../../../src/workflows/agent-api.js';
+import {
+  AgentFailure,
+  defineAgent,
+  type AskOptions,
+  type DeadlineOutcome,
+  type EscalationRule,
+} from '../../../src/workflows/agent-api.js';
 import { defineLlmAgent, defineTool } from '../../../src/workflows/llm-agent.js';
 import type * as testActivities from '../test-activities.js';
 import type { ApprovalChannel } from '../../../src/protocol/approvals.js';
@@ -49,6 +55,7 @@ interface AskRequest {
   structured?: boolean;
   notify?: ApprovalChannel[];
   remind?: string[];
+  escalate?: EscalationRule[];
 }
 
 const Decision = z.object({ approved: z.boolean(), comment: z.string().optional() }).describe('{approved, comment?}');
@@ -71,6 +78,7 @@ export const askingAgent = defineAgent({
       ...(request.structured && { schema: Decision }),
       ...(request.notify && { notify: request.notify }),
       ...(request.remind && { remind: request.remind }),
+      ...(request.escalate && { escalate: request.escalate }),
     };
     const asked = ctx.ask(options);
     const failing = request.failAfter

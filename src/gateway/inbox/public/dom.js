@@ -156,3 +156,17 @@ export function toolCall(details) {
     h('code', { class: 'tool-arguments', text: json(details.arguments) }),
   );
 }
+
+/** The question's escalations (docs/approval-policies.md, Escalation) in words: "escalated to group finance-leads at …". */
+export function escalationWords(escalated) {
+  return escalated
+    .map(({ to, mode, at }) => {
+      return `escalated ${mode === 'move' ? 'from its approvers to' : 'to'} ${responderWords(to)} at ${clockTime(at)}`;
+    })
+    .join('; ');
+}
+
+/** Responders in words: `group:finance` as "group finance". */
+export function responderWords(responders) {
+  return responders.map((entry) => (entry.startsWith('group:') ? `group ${entry.slice(6)}` : entry)).join(', ');
+}

@@ -3,7 +3,7 @@
  * gateway's event stream (it re-lists about once a second and sends the list when it changed).
  */
 import { ApiError, signIn, whoAmI } from './api.js';
-import { agoElement, askerOf, byId, deadlineElement, h, tickDeadlines, toolCall } from './dom.js';
+import { agoElement, askerOf, byId, deadlineElement, escalationWords, h, tickDeadlines, toolCall } from './dom.js';
 import { showIdentity } from './session.js';
 
 let live;
@@ -134,6 +134,8 @@ function row(item) {
         item.askedBy && h('span', { text: `requested by ${item.askedBy}` }),
         agoElement(question.askedAt),
         question.deadline && deadlineElement(question.deadline),
+        // Nobody answered in time: it reached this list by an escalation.
+        question.escalated?.length > 0 && h('span', { class: 'escalated', text: escalationWords(question.escalated) }),
       ),
     ),
   );

@@ -3,7 +3,20 @@
  * question in plain words (who asks, on whose behalf, by when, what an answer does), the results
  * and what happened; IDs, JSON and the agent's raw wording are folded away under "Technical details".
  */
-import { agoElement, askerOf, byId, clockTime, dataView, deadlineElement, facts, fill, h, json } from './dom.js';
+import {
+  agoElement,
+  askerOf,
+  byId,
+  clockTime,
+  dataView,
+  deadlineElement,
+  escalationWords,
+  facts,
+  fill,
+  h,
+  json,
+  responderWords,
+} from './dom.js';
 import { unwrap } from './schema-form.js';
 
 const STATE_WORDS = {
@@ -95,6 +108,8 @@ export function questionView(question, agent, owner) {
       ],
       // Deputies answer for an approver who is away, in their window only (docs/approval-policies.md).
       ['Deputies', question.deputies?.map(deputyWords).join('; ')],
+      // Nobody answered in time (docs/approval-policies.md, Escalation).
+      ['Escalation', question.escalated?.length > 0 && escalationWords(question.escalated)],
       ['Your answer', effect(question, agent)],
     ]),
   ];
@@ -125,10 +140,6 @@ function effect(question, agent) {
 function deputyWords(deputy) {
   const window = [deputy.from && `from ${clockTime(deputy.from)}`, deputy.until && `until ${clockTime(deputy.until)}`];
   return [`${deputy.to} for ${deputy.for}`, ...window.filter(Boolean)].join(', ');
-}
-
-function responderWords(responders) {
-  return responders.map((entry) => (entry.startsWith('group:') ? `group ${entry.slice(6)}` : entry)).join(', ');
 }
 
 /** IDs, the question as the agent wrote it, what it expects as JSON: for whoever needs them. */
