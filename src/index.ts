@@ -40,6 +40,7 @@ export {
   type UserMessage,
 } from './workflows/agent-api.js';
 export type { AgentVersioning } from './protocol/versioning.js';
+export type { EscalationMode } from './protocol/contract.js';
 export { APPROVAL_CHANNELS, type ApprovalChannel } from './protocol/approvals.js';
 export type { PushEventSelection } from './protocol/push.js';
 export type { ModelCallSettings } from './protocol/llm.js';

@@ -240,10 +240,13 @@ export interface AskOptions<T = unknown> {
  * too (`widen`, the default) or instead (`move`), and are told by `notify` (default: the question's channels).
  */
 export interface EscalationRule {
+  /** How long after the question was asked, e.g. `'4 hours'`. */
   after: Duration;
   /** Principals and groups (`group:NAME`), as `responders`. */
   to: string[];
+  /** `widen` (default): `to` may answer too; `move`: only `to` may answer from then on. */
   mode?: EscalationMode;
+  /** The channels `to` are told on. Default: the question's. */
   notify?: ApprovalChannel[];
 }
 
