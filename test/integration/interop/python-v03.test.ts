@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/gateway-harness.js';
 
-const PYTHON = fileURLToPath(new URL('../../.tools/a2a-sdk-0.3/bin/python', import.meta.url));
+const PYTHON = fileURLToPath(new URL('../../../.tools/a2a-sdk-0.3/bin/python', import.meta.url));
 const CLIENT = fileURLToPath(new URL('../../support/interop/v03_client.py', import.meta.url));
 const installed = existsSync(PYTHON);
 // vitest's default output shows a skipped file as a count only: say why here.

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createAuthenticator } from '../../../src/gateway/auth/authenticator.js';
 import { hashApiKey } from '../../../src/gateway/auth/settings.js';
 
-export const PYTHON_A2A_1 = fileURLToPath(new URL('../../.tools/a2a-sdk-1/bin/python', import.meta.url));
+export const PYTHON_A2A_1 = fileURLToPath(new URL('../../../.tools/a2a-sdk-1/bin/python', import.meta.url));
 
 /**
  * Whether a foreign client's tool is here; else says why the caller's tests are skipped, except under

@@ -26,7 +26,7 @@ describe('WaitingApprovals', () => {
     const scrapes = await Promise.all([approvals.snapshot(), approvals.snapshot(), approvals.snapshot()]);
     expect(listings).toHaveBeenCalledTimes(1);
     expect(scrapes[0]).toBe(scrapes[2]);
-    expect(scrapes[0]!.get('expense-approval')).toEqual({ waiting: 0, pastDeadline: 0 });
+    expect(scrapes[0]!.get('expense-approval')).toEqual({ waiting: 0, pastDeadline: 0, pastHalfDeadline: 0 });
 
     await new Promise((resolve) => setTimeout(resolve, 350));
     await approvals.snapshot();
