@@ -10,7 +10,8 @@ import { Worker, type InjectedSinks, type WorkflowBundleWithSourceMap } from '@t
 import type { LoadedConfig } from '../config/load-config.js';
 import { INTERRUPTED_STATES, type TaskStateName } from '../protocol/states.js';
 import { tracingPlugins } from '../telemetry/tracing.js';
-import { agentsPlugin } from '../worker/agents-plugin.js';
+import { agentsReplayPlugin } from '../worker/agents-bundle.js';
+import type { ApprovalDefaults } from '../workflows/approver-notifications.js';
 import { describeDivergence } from './divergence.js';
 import type { MadeCallsSinks, WorkflowCommand } from './made-calls-interceptors.js';
 import type { TaskHistory } from './task-history.js';
@@ -61,7 +62,8 @@ export interface ReplayOptions {
 }
 
 /** What a replay needs of a config: the agents module to bundle (with its approval defaults), and the agents' names. */
-export type ReplayedProject = Pick<LoadedConfig, 'agentsModule' | 'approvals'> & {
+export type ReplayedProject = Pick<LoadedConfig, 'agentsModule'> & {
+  approvals?: ApprovalDefaults;
   agents: readonly { name: string }[];
 };
 
@@ -94,10 +96,7 @@ export async function replayTaskHistories(
         : { interceptors: { workflowModules: [MADE_CALLS_MODULE] } }),
       sinks,
       // As the worker builds its bundle (create-worker.ts): the replay runs the code a worker would.
-      plugins: [
-        ...tracingPlugins(),
-        agentsPlugin({ agents: config.agentsModule, ...(config.approvals && { approvals: config.approvals }) }),
-      ],
+      plugins: [...tracingPlugins(), agentsReplayPlugin(config.agentsModule, config.approvals)],
     },
     announced(histories, (task) => inReplay.push(task)),
   );

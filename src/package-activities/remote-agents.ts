@@ -9,12 +9,8 @@ import { Message, SendMessageConfiguration, SendMessageRequest, Task, type SendM
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { Context } from '@temporalio/activity';
 import { IDEMPOTENCY_KEY_HEADER, type PendingQuestion } from '../protocol/contract.js';
-import {
-  type QuestionHop,
-  type RemoteSendInput,
-  type RemoteTaskInput,
-  type RemoteTaskSnapshot,
-} from '../protocol/delegation.js';
+import { type RemoteSendInput, type RemoteTaskInput, type RemoteTaskSnapshot } from '../protocol/delegation.js';
+import type { QuestionHop } from '../protocol/contract.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { JsonObject, WireMessage, WirePart, WireTask } from '../protocol/wire.js';
 import { remoteAgentClient, requestOptions } from '../delegation/remote-agents.js';

@@ -3,12 +3,13 @@
  * update and query definitions and their payloads. Pure module shared by both sides.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { QuestionHop } from './delegation.js';
+import type { Caller } from './caller.js';
 import { deputiesOf, type Deputy } from './deputies.js';
 import type { PushConfig, StoredPushConfig } from './push.js';
 import type { ApproverNotifications } from './approvals.js';
 import type { TaskUsage } from './llm.js';
 import type { TaskStateName } from './states.js';
+import type { EventsSince, TaskEvent } from './task-events.js';
 import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
 
 /**
@@ -30,12 +31,6 @@ export type TaskWorkflowInput =
  */
 export interface ScheduledTaskInput {
   firstMessage: IncomingMessage;
-}
-
-/** The authenticated caller, as the gateway established it (never what a client claims). */
-export interface Caller {
-  id: string;
-  groups: string[];
 }
 
 /**
@@ -127,17 +122,6 @@ export interface TaskQueryArgs {
   historyLength?: number;
 }
 
-export type TaskEvent =
-  | { seq: number; kind: 'status'; status: WireTaskStatus; final: boolean }
-  | { seq: number; kind: 'artifact'; artifact: WireArtifact; append: boolean; lastChunk: boolean }
-  | { seq: number; kind: 'message'; message: WireTask['status']['message'] & object };
-
-export interface EventsSince {
-  events: TaskEvent[];
-  lastSeq: number;
-  state: TaskStateName;
-}
-
 export interface TimelineEntry {
   state: TaskStateName;
   at: string;
@@ -145,6 +129,13 @@ export interface TimelineEntry {
   by?: string;
   /** `by` answered as the deputy of this approver (deputies.ts). */
   actingFor?: string;
+}
+
+/** One agent a carried-up question came through, or the one that asked it. */
+export interface QuestionHop {
+  agent: string;
+  taskId: string;
+  url: string;
 }
 
 export interface PendingQuestion {

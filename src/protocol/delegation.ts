@@ -171,13 +171,6 @@ export interface RemoteAgentConfig {
   cardKeys?: RemoteCardKeys;
 }
 
-/** One agent a carried-up question came through, or the one that asked it. */
-export interface QuestionHop {
-  agent: string;
-  taskId: string;
-  url: string;
-}
-
 /** A remote task as the calling task sees it after a step. */
 export interface RemoteTaskSnapshot {
   /** The remote agent's name, from its card. */

@@ -4,7 +4,8 @@
  * the workflow sandbox too).
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { Caller, TaskEvent } from './contract.js';
+import type { TaskEvent } from './task-events.js';
+import type { Caller } from './caller.js';
 import type { TaskStateName } from './states.js';
 
 /** A webhook as the client gave it (A2A TaskPushNotificationConfig without the task and tenant). */

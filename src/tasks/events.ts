@@ -6,7 +6,8 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask, type TaskEvent } from '../protocol/contract.js';
+import { eventsQuery, FINAL_EVENTS_MEMO, workflowIdForTask } from '../protocol/contract.js';
+import type { TaskEvent } from '../protocol/task-events.js';
 import { abortable } from './abortable.js';
 import { decodeMemo } from './decode-memo.js';
 import { historyPage, isCloseEvent, type HistoryEvent } from './history-events.js';

@@ -11,10 +11,10 @@ import {
   snapshotQuery,
   taskQuery,
   workflowIdForTask,
-  type Caller,
   type TaskAudience,
   type TaskSnapshotView,
 } from '../protocol/contract.js';
+import type { Caller } from '../protocol/caller.js';
 import {
   AGENT_ATTRIBUTE,
   CONTEXT_ID_ATTRIBUTE,

@@ -29,13 +29,13 @@ import {
   snapshotQuery,
   workflowIdForTask,
   type CancelRequest,
-  type Caller,
   type IncomingMessage,
   type MessageAccepted,
   type TaskSnapshotView,
   type TaskWorkflowInput,
   type TimelineEntry,
 } from '../protocol/contract.js';
+import type { Caller } from '../protocol/caller.js';
 import { firstChangeSince } from '../protocol/errors.js';
 import { stateOf, toWireState, type TaskStateName } from '../protocol/states.js';
 import { ownerOf, taskStartOptions } from '../protocol/task-start.js';

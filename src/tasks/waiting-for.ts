@@ -6,7 +6,8 @@
  * may still be missing or listed.
  */
 import { z } from 'zod';
-import { isAllowedResponder, type Caller, type PendingQuestion } from '../protocol/contract.js';
+import { isAllowedResponder, type PendingQuestion } from '../protocol/contract.js';
+import type { Caller } from '../protocol/caller.js';
 import { deputiesOf } from '../protocol/deputies.js';
 import { AGENT_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import type { JsonObject, WireTask } from '../protocol/wire.js';

@@ -11,7 +11,8 @@ import { startGateway } from '../gateway/server.js';
 import type { JsonObject, WirePart, WireTask } from '../protocol/wire.js';
 import { tracingPlugins } from '../telemetry/tracing.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { agentsPlugin, bundleAgents } from '../worker/agents-plugin.js';
+import { agentsPlugin } from '../worker/agents-plugin.js';
+import { bundleAgents } from '../worker/agents-bundle.js';
 import { quietLogs } from './test-logs.js';
 import { readSettings } from '../config/settings.js';
 
@@ -96,7 +97,7 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
   const settings = readSettings(process.env);
   quietLogs(settings);
   const config = await loadConfig(options.config);
-  // The config's approval defaults are part of the workflow code (src/worker/agents-plugin.ts): a bundle per defaults.
+  // The config's approval defaults are part of the workflow code (src/worker/agents-bundle.ts): a bundle per defaults.
   const { notify, remind } = config.approvals ?? {};
   const defaults = { ...(notify && { notify }), ...(remind && { remind }) };
   const bundleKey = `${config.agentsModule}\n${JSON.stringify(defaults)}`;

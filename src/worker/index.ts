@@ -21,7 +21,8 @@
  *
  * @module a2a-temporal/worker
  */
-export { agentsPlugin, bundleAgents, type AgentsPluginOptions, type ApprovalSettings } from './agents-plugin.js';
+export { agentsPlugin, type AgentsPluginOptions, type ApprovalSettings } from './agents-plugin.js';
+export { bundleAgents } from './agents-bundle.js';
 export { createAgentWorker, type AgentWorkerOptions } from './create-worker.js';
 export type { WorkerDeployment } from './deployment.js';
 export type { ModelProvider, ModelSettings } from '../llm/model-settings.js';

@@ -1,4 +1,4 @@
-/** The project's agents module, as the workflow bundle sees it (see agents-plugin.ts). */
+/** The project's agents module, as the workflow bundle sees it (see agents-bundle.ts). */
 declare module 'a2a-temporal-user-agents' {
   const agents: unknown;
   export default agents;

@@ -52,7 +52,7 @@ export interface ApprovalDefaults {
   remind?: string[];
 }
 
-// Defined by the agents plugin's webpack hook (src/worker/agents-plugin.ts); absent in other bundles and in unit tests.
+// Defined by the agents plugin's webpack hook (src/worker/agents-bundle.ts); absent in other bundles and in unit tests.
 declare const A2A_TEMPORAL_APPROVAL_DEFAULTS: ApprovalDefaults | undefined;
 
 function projectDefaults(): ApprovalDefaults {

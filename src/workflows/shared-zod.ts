@@ -2,7 +2,7 @@
  * zod, evaluated once per worker and shared by every workflow. Temporal's sandbox evaluates a
  * bundle's modules again for each new workflow, and zod's were most of that work (~1.7 ms a task,
  * ~0.5 MB a cached task). The worker preloads this module; agent code's zod imports read the
- * entries it leaves in SHARED_MODULES_GLOBAL (src/worker/agents-plugin.ts).
+ * entries it leaves in SHARED_MODULES_GLOBAL (src/worker/agents-bundle.ts).
  *
  * The sandbox deep-freezes the modules and globals it preloads, but zod writes to its own state as
  * it works: `lastIndex` on its format regexes, its default locale and memoizer set on first use.

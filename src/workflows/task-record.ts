@@ -6,14 +6,13 @@
 import type {
   Delegation,
   Escalation,
-  EventsSince,
   OpenQuestion,
   PendingQuestion,
   TaskAudience,
-  TaskEvent,
   TaskSnapshot,
   TimelineEntry,
 } from '../protocol/contract.js';
+import type { EventsSince, TaskEvent } from '../protocol/task-events.js';
 import type {
   PushConfig,
   PushDeliveryState,

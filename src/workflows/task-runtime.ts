@@ -26,7 +26,6 @@ import {
   completeAuthUpdate,
   isAllowedResponder,
   mayAccessTask,
-  type Caller,
   eventsQuery,
   sendMessageUpdate,
   snapshotQuery,
@@ -40,6 +39,7 @@ import {
   type MessageAccepted,
   type OpenQuestion,
 } from '../protocol/contract.js';
+import type { Caller } from '../protocol/caller.js';
 import {
   firstChangeSince,
   TaskErrorType,

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import * as exampleActivities from '../../examples/activities/index.js';
 import type { ModelSettings } from '../../src/llm/model-settings.js';
-import { agentsPlugin, bundleAgents, type ApprovalSettings } from '../../src/worker/agents-plugin.js';
+import { agentsPlugin, type ApprovalSettings } from '../../src/worker/agents-plugin.js';
+import { bundleAgents } from '../../src/worker/agents-bundle.js';
 import * as testActivities from './test-activities.js';
 import type { Settings } from '../../src/config/settings.js';
 

@@ -4,7 +4,8 @@
  */
 import { Message, Role, StreamResponse, Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { IncomingMessage, TaskEvent } from '../../protocol/contract.js';
+import type { IncomingMessage } from '../../protocol/contract.js';
+import type { TaskEvent } from '../../protocol/task-events.js';
 import { idProblem } from '../../protocol/message-checks.js';
 import { streamResponseOf } from '../../protocol/push.js';
 import type { JsonObject, WireMessage, WirePart, WireTask } from '../../protocol/wire.js';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { TaskState, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { Caller } from '../../protocol/contract.js';
+import type { Caller } from '../../protocol/caller.js';
 import { idProblem } from '../../protocol/message-checks.js';
 import { CONTEXT_ID_ATTRIBUTE, OWNER_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../../protocol/search-attributes.js';
 import { fromWireState } from '../../protocol/states.js';

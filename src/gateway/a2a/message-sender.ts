@@ -5,7 +5,8 @@
  */
 import type { Message } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { AnswerChannel, Caller, IncomingMessage } from '../../protocol/contract.js';
+import type { AnswerChannel, IncomingMessage } from '../../protocol/contract.js';
+import type { Caller } from '../../protocol/caller.js';
 import { messageProblem } from '../../protocol/message-checks.js';
 import type { PushConfig } from '../../protocol/push.js';
 import { toIncoming } from './convert.js';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import type { Caller } from '../../protocol/contract.js';
+import type { Caller } from '../../protocol/caller.js';
 import type { PushConfig, PushDeliveryState } from '../../protocol/push.js';
 import { resolvedUrlProblem, type PushUrlPolicy } from '../../push/url-policy.js';
 import type { TaskWorkflows } from '../../tasks/index.js';

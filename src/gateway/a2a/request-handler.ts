@@ -29,7 +29,9 @@ import {
   RequestMalformedError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { mayAccessTask, type Caller, type MessageAccepted, type TaskEvent } from '../../protocol/contract.js';
+import { mayAccessTask, type MessageAccepted } from '../../protocol/contract.js';
+import type { TaskEvent } from '../../protocol/task-events.js';
+import type { Caller } from '../../protocol/caller.js';
 import { idProblem } from '../../protocol/message-checks.js';
 import { fromWireState, isSettled, isTerminal } from '../../protocol/states.js';
 import type { WireMessage, WireTask } from '../../protocol/wire.js';

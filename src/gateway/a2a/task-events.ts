@@ -6,7 +6,7 @@
  * or auth-required), when the workflow closes, or at once when its signal aborts (the client went away).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TaskEvent } from '../../protocol/contract.js';
+import type { TaskEvent } from '../../protocol/task-events.js';
 import { fromWireState, isInterrupted, isSettled } from '../../protocol/states.js';
 import type { WireTaskStatus } from '../../protocol/wire.js';
 import { toA2AError } from '../../tasks/errors.js';

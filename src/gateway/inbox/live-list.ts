@@ -16,7 +16,7 @@
 import type { Client } from '@temporalio/client';
 import type { Response } from 'express';
 import { logger } from '../../logging.js';
-import type { Caller } from '../../protocol/contract.js';
+import type { Caller } from '../../protocol/caller.js';
 import { WaitingQuestions, type QuestionOrder, type WaitingForPage } from '../../tasks/index.js';
 
 const LIVE_POLL_MS = 1_000;

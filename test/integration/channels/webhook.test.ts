@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicJwks } from '../../../src/push/signing.js';
 import type { NoticeState } from '../../../src/protocol/approvals.js';
-import { bundleAgents, type ApprovalSettings } from '../../../src/worker/agents-plugin.js';
+import type { ApprovalSettings } from '../../../src/worker/agents-plugin.js';
+import { bundleAgents } from '../../../src/worker/agents-bundle.js';
 import { finalTask, reply, startTask, waitForState } from '../../support/tasks.js';
 import { quietLogger, startTestWorker, TEST_AGENTS_MODULE, testClient, type TestWorker } from '../../support/worker.js';
 import { Webhook, type Received } from '../../support/webhook.js';
@@ -220,7 +221,7 @@ describe('the webhook channel', () => {
 describe('the project-wide default', () => {
   let worker: TestWorker;
   beforeAll(async () => {
-    // A bundle of its own: the defaults are part of the workflow code (agents-plugin.ts).
+    // A bundle of its own: the defaults are part of the workflow code (agents-bundle.ts).
     const workflowBundle = await bundleAgents(TEST_AGENTS_MODULE, { logger: quietLogger }, { notify: ['webhook'] });
     worker = await startTestWorker(undefined, { approvals: settings({ notify: ['webhook'] }), workflowBundle });
   });

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eventsQuery, workflowIdForTask, type TaskEvent } from '../../../src/protocol/contract.js';
+import { eventsQuery, workflowIdForTask } from '../../../src/protocol/contract.js';
+import type { TaskEvent } from '../../../src/protocol/task-events.js';
 import { sseRpc } from '../../support/sse.js';
 import {
   EventType,

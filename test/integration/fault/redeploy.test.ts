@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIdForTask } from '../../../src/protocol/contract.js';
-import { bundleAgents } from '../../../src/worker/agents-plugin.js';
+import { bundleAgents } from '../../../src/worker/agents-bundle.js';
 import { testClient } from '../../support/worker.js';
 import { AUDIT_PATCH, CHAT_PATCH, NOTIFY_PATCH } from '../../fixtures/fault/fault-agents.js';
 import { readLedger } from '../../fixtures/fault/ledger-store.js';

@@ -4,7 +4,8 @@
  * them all once, then only what changed (A2AAskedAt), and pages them in order.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { taskQuery, type Caller } from '../../../src/protocol/contract.js';
+import { taskQuery } from '../../../src/protocol/contract.js';
+import type { Caller } from '../../../src/protocol/caller.js';
 import { RESPONDERS_ATTRIBUTE } from '../../../src/protocol/search-attributes.js';
 import { WaitingQuestions, type WaitingQuestionRow } from '../../../src/tasks/index.js';
 import { reply, waitForState, useTaskWorker } from '../../support/tasks.js';

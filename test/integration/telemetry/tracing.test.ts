@@ -16,7 +16,7 @@ import testAgents from '../../support/agents/index.js';
 import { startGateway, type RunningGateway } from '../../../src/gateway/server.js';
 import { SPAN_ATTRIBUTES } from '../../../src/protocol/telemetry.js';
 import { startTracing, stopTracing, tracingPlugins } from '../../../src/telemetry/tracing.js';
-import { bundleAgents } from '../../../src/worker/agents-plugin.js';
+import { bundleAgents } from '../../../src/worker/agents-bundle.js';
 import { createAgentWorker } from '../../../src/worker/create-worker.js';
 import { startFakeModelServer, type FakeModelServer } from '../../../src/testing/fake-model-server.js';
 import { Webhook } from '../../support/webhook.js';

@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bundleAgents } from '../../../src/worker/agents-plugin.js';
+import { bundleAgents } from '../../../src/worker/agents-bundle.js';
 import { SHARED_MODULES_GLOBAL } from '../../../src/workflows/shared-modules-global.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -15,7 +15,7 @@ import type { Client } from '@temporalio/client';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnections } from '../../../src/llm/mcp-connections.js';
-import { bundleAgents } from '../../../src/worker/agents-plugin.js';
+import { bundleAgents } from '../../../src/worker/agents-bundle.js';
 import { startFakeModelServer, type FakeModelServer } from '../../../src/testing/fake-model-server.js';
 import { startMcpHttpServer, type FakeMcpHttpServer } from '../../support/mcp-http-server.js';
 import {

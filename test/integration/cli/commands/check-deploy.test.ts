@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { replayHistoryFiles, replayOpenTasks, saveTaskHistory } from '../../../../src/testing/index.js';
 import { workflowIdForTask } from '../../../../src/protocol/contract.js';
 import { locateTemporalCli } from '../../../../src/temporal/cli.js';
-import { bundleAgents } from '../../../../src/worker/agents-plugin.js';
+import { bundleAgents } from '../../../../src/worker/agents-bundle.js';
 import {
   agentUrl,
   cleanUp,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscribableTask, TaskWorkflows } from '../../../../src/tasks/index.js';
 import { TaskEventHub } from '../../../../src/gateway/a2a/task-events.js';
-import type { TaskEvent } from '../../../../src/protocol/contract.js';
+import type { TaskEvent } from '../../../../src/protocol/task-events.js';
 
 /** Only `subscribable` is reached before a follower opens a feed; each call is counted and settled by hand. */
 function workflowsWithReads() {

@@ -1,0 +1,5 @@
+/** The authenticated caller, as the gateway established it (never what a client claims). */
+export interface Caller {
+  id: string;
+  groups: string[];
+}
