@@ -158,7 +158,8 @@ export interface NotifiedQuestion {
   remindersSent: number;
 }
 
-export interface ApproverNotifications {
+/** What the task keeps of its approver notices (in its snapshot, across continue-as-new). */
+export interface ApprovalNoticesRecord {
   /** The questions being notified: those open, and those closed since the last was asked. */
   questions?: NotifiedQuestion[];
   /** The one question of a run before several (moved into `questions` on resume). */

@@ -6,7 +6,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Caller } from './caller.js';
 import { deputiesOf, type Deputy } from './deputies.js';
 import type { PushConfig, StoredPushConfig } from './push.js';
-import type { ApproverNotifications } from './approvals.js';
+import type { ApprovalNoticesRecord } from './approvals.js';
 import type { TaskUsage } from './llm.js';
 import type { TaskStateName } from './states.js';
 import type { EventsSince, TaskEvent } from './task-events.js';
@@ -295,7 +295,7 @@ export interface TaskSnapshot {
   /** The remote A2A tasks this task delegated to (metadata.delegations), in call order. */
   delegations?: Delegation[];
   /** Notices to approvers (metadata.approverNotifications); absent on tasks that never notified anyone. */
-  approvals?: ApproverNotifications;
+  approvals?: ApprovalNoticesRecord;
   /** Every escalation of the task's questions (metadata.escalations), by question id; absent until one. */
   escalations?: Array<Escalation & { question: string }>;
 }

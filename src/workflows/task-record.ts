@@ -21,7 +21,7 @@ import type {
   StoredPushConfig,
 } from '../protocol/push.js';
 import type { ModelCallUsage } from '../protocol/llm.js';
-import type { ApproverNotifications } from '../protocol/approvals.js';
+import type { ApprovalNoticesRecord } from '../protocol/approvals.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WirePart, type WireTask } from '../protocol/wire.js';
 
@@ -228,11 +228,11 @@ export class TaskRecord {
   }
 
   /** Who hears of the task's questions, and how (approver-notifications.ts keeps it). */
-  get approvals(): ApproverNotifications | undefined {
+  get approvals(): ApprovalNoticesRecord | undefined {
     return this.data.approvals;
   }
 
-  approvalsState(): ApproverNotifications {
+  approvalsState(): ApprovalNoticesRecord {
     return (this.data.approvals ??= { notices: [] });
   }
 
