@@ -19,15 +19,17 @@ import { apiKeyPeople } from '../../support/browser.js';
 import { startTestWorker, type TestWorker } from '../../support/worker.js';
 
 // Lena is a finance lead, to the gateway (her key's groups) and to the worker's directory alike.
-const PEOPLE = { alice: [], bob: [], lena: ['finance-leads'], carol: [], dave: [], erin: [], frank: [] };
+const PEOPLE = { alice: [], bob: [], lena: ['finance-leads'], carol: [], dave: [], erin: [], frank: [], gina: [] };
 type Person = keyof typeof PEOPLE;
 const { keyOf, authenticator } = apiKeyPeople<Person>('escalation', PEOPLE);
 const HOUR = 3_600_000;
 const at = (offset: number) => new Date(Date.now() + offset).toISOString();
+const TODAY = { from: at(-HOUR), until: at(HOUR) };
 const directory: ApproverDirectory = {
   principals: {
-    // Dave stands in for carol today; frank for erin only from an hour from now.
-    carol: { delegates: [{ to: 'dave', from: at(-HOUR), until: at(HOUR) }] },
+    // Gina stands in for bob today, dave for carol; frank for erin only from an hour from now.
+    bob: { delegates: [{ to: 'gina', ...TODAY }] },
+    carol: { delegates: [{ to: 'dave', ...TODAY }] },
     erin: { delegates: [{ to: 'frank', from: at(HOUR), until: at(2 * HOUR) }] },
   },
   groups: { 'finance-leads': ['lena'] },
@@ -173,8 +175,10 @@ describe('escalation', () => {
     expect(notice.body).toMatchObject({ kind: 'ask', actingFor: 'carol' });
     const question = (await read(task.id)).metadata.pendingQuestion;
     expect(question.responders).toEqual(['bob', 'carol']);
+    // Beside bob's, whom the widened question still waits for.
     expect(question.deputies).toEqual([
-      { to: 'dave', for: 'carol', from: expect.any(String), until: expect.any(String) },
+      { to: 'gina', for: 'bob', ...TODAY },
+      { to: 'dave', for: 'carol', ...TODAY },
     ]);
     // The directory the deputies were read from, as when a question opens.
     expect(question.escalated[0].directoryHash).toMatch(/^[0-9a-f]{64}$/);
@@ -189,13 +193,15 @@ describe('escalation', () => {
     expect(done.metadata.timeline.find((entry: any) => entry.by === 'dave')).toMatchObject({ actingFor: 'carol' });
   });
 
-  it('refuses a deputy of those it adds outside their window', async () => {
+  it('refuses a deputy of those it adds outside their window, and a move drops the deputies of those it leaves', async () => {
     const task = await asked('2 s', 'move', ['erin']);
     const question = await eventually(async () => {
       const pending = (await read(task.id)).metadata.pendingQuestion;
       return pending.escalated && pending;
     });
     expect(question.deputies).toEqual([expect.objectContaining({ to: 'frank', for: 'erin' })]);
+    // Bob's deputy acts for bob alone, who no longer may answer: the task no longer exists for her.
+    expect((await answer(task.id, 'gina')).error?.message).toBe(`Task ${task.id} not found`);
     const refused = await answer(task.id, 'frank');
     expect(refused.error?.message).toMatch(
       /frank may answer this question only as the deputy of erin \(from .* until .*\)/,
