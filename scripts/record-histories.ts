@@ -206,6 +206,30 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'escalation-deputy-answered'(client) {
+    // Release 17 (task-patches.ts): unanswered for 2 s, bob's question moves to erin; her deputy frank,
+    // read from the directory at the escalation, is told and answers for her.
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask', {
+      text: 'Approve the vendor renewal',
+      data: { responders: ['bob'], notify: ['webhook'], escalate: [{ after: '2 s', to: ['erin'], mode: 'move' }] },
+      caller: { id: 'alice', groups: [] },
+    });
+    await waitForState(handle, 'input-required');
+    // Its events pass the 60 at which the dev server suggests continue-as-new: the first run holds the escalation.
+    const { runId } = await handle.describe();
+    // Frank is told only as erin's deputy (no other scenario names either).
+    while (!approverNotices.some((id) => id.includes(':frank:webhook:ask'))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await reply(handle, {
+      text: 'approve',
+      responder: 'frank',
+      caller: { id: 'frank', groups: [] },
+      untilSettled: true,
+    });
+    await finalTask(handle);
+    return client.workflow.getHandle(handle.workflowId, runId);
+  },
   async 'scheduled-answered'(client) {
     // A Schedule's run (src/schedules): the first message in the input, the task ID from the workflow ID.
     const entry = {
@@ -335,6 +359,7 @@ async function main(): Promise<void> {
     req.on('end', () => res.writeHead(200).end());
   });
   await new Promise<void>((resolve) => approversHook.listen(0, '127.0.0.1', resolve));
+  const today = { from: new Date().toISOString(), until: new Date(Date.now() + 86_400_000).toISOString() };
   const server = await startDevServer({ dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 60 } });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const worker = await createAgentWorker({
@@ -346,14 +371,11 @@ async function main(): Promise<void> {
     model: { baseURL: model.url, model: 'fake-model' },
     approvals: {
       webhookUrl: `http://127.0.0.1:${(approversHook.address() as AddressInfo).port}/approvals`,
-      // Bob's deputy for the day (the deputy-answered scenario).
+      // Bob's deputy for the day (the deputy-answered scenario), and erin's (escalation-deputy-answered).
       directory: {
         principals: {
-          bob: {
-            delegates: [
-              { to: 'carol', from: new Date().toISOString(), until: new Date(Date.now() + 86_400_000).toISOString() },
-            ],
-          },
+          bob: { delegates: [{ to: 'carol', ...today }] },
+          erin: { delegates: [{ to: 'frank', ...today }] },
         },
         groups: {},
       },

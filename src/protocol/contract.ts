@@ -187,6 +187,8 @@ export interface Escalation {
   to: string[];
   mode: EscalationMode;
   from: string[];
+  /** SHA-256 of the approver directory the deputies of `to` were read from (release 17; absent: not read). */
+  directoryHash?: string;
 }
 
 /**

@@ -39,7 +39,12 @@ import { AgentFailure } from './agent-api.js';
 import { failedForGood, reasonOf } from './activity-failures.js';
 import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord } from './task-record.js';
-import { notifiesByDefault, tellsApproversTaskEnded, updatesApprovalNotices } from './task-patches.js';
+import {
+  notifiesByDefault,
+  resolvesEscalationDeputies,
+  tellsApproversTaskEnded,
+  updatesApprovalNotices,
+} from './task-patches.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 
@@ -143,6 +148,10 @@ export class ApproverNotifications {
       return;
     }
     question.responders = request.question.responders;
+    // Release 17: the escalation came with the deputies of those it adds.
+    const { deputies: deputiesBefore } = question;
+    if (request.question.deputies) question.deputies = request.question.deputies;
+    else delete question.deputies;
     const channels = notify ?? question.channels;
     this.escalating += 1;
     void CancellationScope.nonCancellable(async () => {
@@ -152,7 +161,12 @@ export class ApproverNotifications {
         const before = question.approvers ?? [];
         const added = resolved.approvers.filter((approver) => !before.includes(approver));
         question.approvers = escalation.mode === 'move' ? resolved.approvers : [...before, ...added];
-        this.tell(question, channels, resolved.unknown, added);
+        // The added approvers, then (release 17) their deputies: each once, and nobody told of the question before.
+        const told = recipients({ ...question, approvers: before, deputies: deputiesBefore });
+        const newly = resolvesEscalationDeputies()
+          ? recipients(question).filter(({ approver }) => !told.some((one) => one.approver === approver))
+          : added;
+        this.tell(question, channels, resolved.unknown, newly);
       } finally {
         this.escalating -= 1;
       }

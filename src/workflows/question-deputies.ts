@@ -2,10 +2,16 @@
  * A question's deputies (docs/approval-policies.md, Deputies), resolved from the approver directory
  * by an activity as the question opens, so the directory is read once and replay reads its answer
  * from history; the question keeps them with the directory's hash. From release 11 (task-patches.ts).
+ * From release 17, an escalation reads those of the approvers it adds the same way.
  */
 import { log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
-import type { PendingQuestion } from '../protocol/contract.js';
-import { RESOLVE_DEPUTIES_ACTIVITY, type ResolveDeputiesInput, type ResolvedDeputies } from '../protocol/deputies.js';
+import type { PendingQuestion, PlannedEscalation } from '../protocol/contract.js';
+import {
+  RESOLVE_DEPUTIES_ACTIVITY,
+  type Deputy,
+  type ResolveDeputiesInput,
+  type ResolvedDeputies,
+} from '../protocol/deputies.js';
 import { reasonOf } from './activity-failures.js';
 import { resolvesDeputies } from './task-patches.js';
 
@@ -22,12 +28,42 @@ type ResolveActivity = (input: ResolveDeputiesInput) => Promise<ResolvedDeputies
 export async function withDeputies(question: PendingQuestion, requester: string | undefined): Promise<PendingQuestion> {
   const { responders } = question;
   if (!resolvesDeputies() || question.kind !== 'input' || !responders?.length) return question;
+  const resolved = await resolveDeputies({ responders, ...(requester && { requester }) });
+  if (!resolved) return question;
+  const { deputies, directoryHash } = resolved;
+  return { ...question, ...(deputies.length > 0 && { deputies }), directoryHash };
+}
+
+/** A question's deputies after an escalation, and the directory they came from (absent: it could not be read). */
+export interface EscalationDeputies {
+  deputies: Deputy[];
+  directoryHash?: string;
+}
+
+/**
+ * The question's deputies once `step` happened (release 17): those of the approvers it adds, read
+ * from the directory now, beside those it had unless it moves (those it leaves no longer act for
+ * anyone here).
+ */
+export async function deputiesAfterEscalation(
+  question: PendingQuestion,
+  step: PlannedEscalation,
+  requester: string | undefined,
+): Promise<EscalationDeputies> {
+  const kept = step.mode === 'move' ? [] : (question.deputies ?? []);
+  const resolved = await resolveDeputies({ responders: step.to, ...(requester && { requester }) });
+  const added = (resolved?.deputies ?? []).filter(
+    (deputy) => !kept.some((known) => known.to === deputy.to && known.for === deputy.for),
+  );
+  return { deputies: [...kept, ...added], ...(resolved && { directoryHash: resolved.directoryHash }) };
+}
+
+/** The directory activity's answer; undefined when the directory cannot be read (the question waits without them). */
+async function resolveDeputies(input: ResolveDeputiesInput): Promise<ResolvedDeputies | undefined> {
   try {
-    const resolve = proxyActivities<Record<string, ResolveActivity>>(RESOLVE_OPTIONS)[RESOLVE_DEPUTIES_ACTIVITY]!;
-    const { deputies, directoryHash } = await resolve({ responders, ...(requester && { requester }) });
-    return { ...question, ...(deputies.length > 0 && { deputies }), directoryHash };
+    return await proxyActivities<Record<string, ResolveActivity>>(RESOLVE_OPTIONS)[RESOLVE_DEPUTIES_ACTIVITY]!(input);
   } catch (error) {
     log.warn('deputies not resolved: the question waits for its responders alone', { reason: reasonOf(error) });
-    return question;
+    return undefined;
   }
 }

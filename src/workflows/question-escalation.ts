@@ -3,7 +3,8 @@
  * each rule of `ctx.ask`'s `escalate` becomes a planned escalation in the question (when, to whom),
  * and one durable timer at a time waits for the next while the question waits. When it fires, the
  * question's responders widen (or move) to the rule's, the new approvers are told, and the task
- * keeps the escalation (`metadata.escalations`). The plan lives in the question, which the task
+ * keeps the escalation (`metadata.escalations`); from release 17 the deputies of the approvers it adds
+ * come with it (question-deputies.ts). The plan lives in the question, which the task
  * record carries across continue-as-new: a resumed question re-arms the timer of what is left.
  */
 import { CancellationScope, condition } from '@temporalio/workflow';
@@ -15,7 +16,8 @@ import { uiText } from '../protocol/ui-text.js';
 import { AgentFailure, type EscalationRule } from './agent-api.js';
 import { questionEscalated } from './approval-metrics.js';
 import type { ReplyWait } from './reply-wait.js';
-import { escalatesQuestions } from './task-patches.js';
+import { deputiesAfterEscalation, type EscalationDeputies } from './question-deputies.js';
+import { escalatesQuestions, resolvesEscalationDeputies } from './task-patches.js';
 import type { TaskRuntime } from './task-runtime.js';
 
 /** The escalations `rules` plan for a question asked at `askedAt`, earliest first; none before release 13. */
@@ -57,13 +59,28 @@ export function watchEscalations(runtime: TaskRuntime, wait: ReplyWait, waiting:
       const remaining = Math.max(Date.parse(next.at) - Date.now(), 1);
       const summary = `escalation to ${uiText(next.to.join(', ').slice(0, 60))}`;
       if (await condition(() => !waiting(), remaining, { summary })) return;
-      escalate(runtime, wait, next);
+      // Release 17: the deputies of those it adds are read first (an activity), and the escalation
+      // happens with them, unless the question closed meanwhile. Until then it waits for those it
+      // waited for; a run continued as new meanwhile finds the escalation still planned, and reads them again.
+      const deputies = resolvesEscalationDeputies()
+        ? await deputiesAfterEscalation(wait.question, next, runtime.record.requester)
+        : undefined;
+      if (!waiting()) return;
+      escalate(runtime, wait, next, deputies);
     }
   });
 }
 
-/** The question's responders widen to (or move to) `step.to`; the task keeps it, and the new approvers are told. */
-function escalate(runtime: TaskRuntime, wait: ReplyWait, step: PlannedEscalation): void {
+/**
+ * The question's responders widen to (or move to) `step.to`, with `after`'s deputies (release 17);
+ * the task keeps it, and the new approvers and their deputies are told.
+ */
+function escalate(
+  runtime: TaskRuntime,
+  wait: ReplyWait,
+  step: PlannedEscalation,
+  after: EscalationDeputies | undefined,
+): void {
   const { question } = wait;
   // Counted by the group it waited for.
   questionEscalated(question);
@@ -72,8 +89,16 @@ function escalate(runtime: TaskRuntime, wait: ReplyWait, step: PlannedEscalation
   // Widening a question anyone may answer (no responders, no owner) leaves it so.
   const widened = from.length > 0 ? [...new Set([...from, ...step.to])] : undefined;
   const responders = step.mode === 'move' ? [...step.to] : widened;
-  const escalation: Escalation = { at: new Date().toISOString(), to: step.to, mode: step.mode, from };
+  const escalation: Escalation = {
+    at: new Date().toISOString(),
+    to: step.to,
+    mode: step.mode,
+    from,
+    ...(after?.directoryHash && { directoryHash: after.directoryHash }),
+  };
   if (responders) question.responders = responders;
+  if (after?.deputies.length) question.deputies = after.deputies;
+  else if (after) delete question.deputies;
   question.escalated = [...(question.escalated ?? []), escalation];
   const rest = question.escalate?.slice(1) ?? [];
   if (rest.length > 0) question.escalate = rest;

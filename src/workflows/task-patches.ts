@@ -41,6 +41,8 @@ export const PATCH = {
 
 type FoldedPatch = (typeof PATCH)[keyof typeof PATCH];
 
+const ESCALATION_DEPUTIES_RELEASE = 'escalation-deputies';
+
 /** The release markers, oldest first; a new workflow records the last. */
 const RELEASES = [
   // 1: every PATCH, and each activation's upserts coalesced.
@@ -86,6 +88,11 @@ const RELEASES = [
   // 14: a status update while questions wait keeps the task input-required
   // with them (task-runtime.ts `changeState`); a task of an earlier release goes working and hides them.
   'status-keeps-questions',
+  // 17: an escalation first reads the deputies of those it adds from the approver directory (the
+  // opening's activity; the directory's hash kept in the escalation), who are told and may answer
+  // within their window; a move drops the deputies of those it leaves. A task of an earlier release
+  // schedules no such activity. Releases 15 and 16 come from work in parallel: its check finds it by name.
+  ESCALATION_DEPUTIES_RELEASE,
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -181,4 +188,9 @@ export function escalatesQuestions(): boolean {
 /** Release 14: a status update while questions wait keeps them showing. */
 export function keepsQuestionsOnStatus(): boolean {
   return release >= 14;
+}
+
+/** Release 17: an escalation resolves the deputies of those it adds, who may answer within their window. */
+export function resolvesEscalationDeputies(): boolean {
+  return release > RELEASES.indexOf(ESCALATION_DEPUTIES_RELEASE);
 }

@@ -177,13 +177,15 @@ export class TaskRecord {
   }
 
   /**
-   * An open question escalated (question-escalation.ts): the task's copy takes its new responders
-   * and plan (a question resumed after continue-as-new is that copy), and the task keeps the escalation.
+   * An open question escalated (question-escalation.ts): the task's copy takes its new responders,
+   * deputies and plan (a question resumed after continue-as-new is that copy), and the task keeps the escalation.
    */
   escalated(question: OpenQuestion, escalation: Escalation): void {
     const kept = this.data.questions?.find((open) => open.id === question.id);
     if (kept && kept !== question) {
       if (question.responders) kept.responders = clone(question.responders);
+      if (question.deputies) kept.deputies = clone(question.deputies);
+      else delete kept.deputies;
       if (question.escalate) kept.escalate = clone(question.escalate);
       else delete kept.escalate;
       kept.escalated = clone(question.escalated);

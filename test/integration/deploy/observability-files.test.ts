@@ -1,7 +1,8 @@
 /**
  * The alert rules and the Grafana dashboard in deploy/observability/ query metrics that exist: each
  * `a2a_` name in their expressions is one the gateway registers or the worker exports (the names
- * the metrics tests scrape). `promtool check rules` checks their syntax where it is installed.
+ * the metrics tests scrape), and the dashboard shows every approval SLA metric. `promtool check
+ * rules` checks their syntax where it is installed.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,11 +24,20 @@ const WORKER_METRICS = [
   `${UNBLOCK_METRIC}_total`,
   `${APPROVAL_METRICS.decision}_seconds`,
   `${APPROVAL_METRICS.expired}_total`,
+  `${APPROVAL_METRICS.escalated}_total`,
 ];
 
 /** The `a2a_` metrics an expression reads, a histogram's series named by the histogram. */
 function metricsOf(expr: string): string[] {
   return [...expr.matchAll(/\ba2a_\w+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, ''));
+}
+
+/** The expressions of the dashboard's panels. */
+function dashboardExprs(): string[] {
+  const dashboard = JSON.parse(read('approvals-dashboard.json')) as {
+    panels: Array<{ targets: Array<{ expr: string }> }>;
+  };
+  return dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
 }
 
 let client: Client;
@@ -43,16 +53,23 @@ describe('deploy/observability', () => {
     const rules = (parse(read('alerts.yml')) as { groups: Array<{ rules: Array<{ expr: string }> }> }).groups.flatMap(
       (group) => group.rules.map((rule) => rule.expr),
     );
-    const dashboard = JSON.parse(read('approvals-dashboard.json')) as {
-      panels: Array<{ targets: Array<{ expr: string }> }>;
-    };
-    const panels = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
-    const exprs = [...rules, ...panels];
+    const exprs = [...rules, ...dashboardExprs()];
     expect(exprs.length).toBeGreaterThan(6);
     for (const expr of exprs) {
       const names = metricsOf(expr);
       expect(names.length, expr).toBeGreaterThan(0);
       for (const name of names) expect(exported, `${name} in ${expr}`).toContain(name);
+    }
+  });
+
+  it('the dashboard has a panel for each approval SLA metric', () => {
+    const shown = dashboardExprs().flatMap(metricsOf);
+    for (const metric of Object.values(APPROVAL_METRICS)) {
+      // The worker's exporter appends `_total` or `_seconds` to its own.
+      expect(
+        shown.some((name) => name.startsWith(metric)),
+        metric,
+      ).toBe(true);
     }
   });
 });
