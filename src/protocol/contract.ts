@@ -243,23 +243,35 @@ export function isAllowedResponder(responders: readonly string[], caller: Caller
   );
 }
 
-/** What decides who may see a task (the task's own state, as `Task.metadata` shows it). */
+/** Who may answer an open question, as a task's metadata and its summary memo show it. */
+type QuestionAudience = Pick<PendingQuestion, 'responders' | 'deputies'>;
+
+/**
+ * What decides who may see a task: the fields of the task's own metadata (`Task.metadata`, and the
+ * summary memo that visibility keeps of it), read the same way wherever the task was read.
+ */
 export interface TaskAudience {
   owner?: string;
-  pendingQuestion?: Pick<PendingQuestion, 'responders' | 'deputies'>;
+  /** The open question (the earliest, when several are open). */
+  pendingQuestion?: QuestionAudience;
+  /** Every open question, when several are. */
+  pendingQuestions?: readonly QuestionAudience[];
   participants?: string[];
 }
 
 /**
  * Who may see a task: everyone without authentication or on a task without an owner; else its
- * owner, who may answer its pending question (its deputies included, whatever their window), and who
- * answered one before.
+ * owner, who may answer one of its open questions (their deputies included, whatever their
+ * window), and who answered one before.
  */
 export function mayAccessTask(audience: TaskAudience, caller: Caller | undefined): boolean {
-  const { owner, pendingQuestion, participants } = audience;
+  const { owner, pendingQuestion, pendingQuestions, participants } = audience;
   if (!caller || !owner || owner === caller.id || participants?.includes(caller.id)) return true;
-  if (pendingQuestion && deputiesOf(pendingQuestion, caller.id).length > 0) return true;
-  return pendingQuestion?.responders !== undefined && isAllowedResponder(pendingQuestion.responders, caller);
+  return (pendingQuestions ?? (pendingQuestion ? [pendingQuestion] : [])).some(
+    (question) =>
+      deputiesOf(question, caller.id).length > 0 ||
+      (question.responders !== undefined && isAllowedResponder(question.responders, caller)),
+  );
 }
 
 /** Everything a run hands to its continuation. */
@@ -366,31 +378,12 @@ export interface TaskSnapshotView {
 export const FINAL_TASK_MEMO = 'a2aFinalTask';
 /**
  * The task without history and artifacts (status message text capped), kept in a memo so ListTasks
- * answers a page from visibility alone.
+ * answers a page from visibility alone. It holds the task's audience too (TaskAudience: owner, open
+ * questions' responders and deputies, participants): the gateway reads it in the describe it makes
+ * anyway and turns away a caller who may not see the task before it queries the workflow, so a
+ * stranger's TaskNotFound costs what a missing task's does.
  */
 export const SUMMARY_MEMO = 'a2aSummary';
-/**
- * Memo key holding who may see the task (a TaskAudience, from `audienceMemo`), rewritten with the
- * summary at every change. The gateway reads it in the describe it makes anyway and turns away a
- * caller who may not see the task before it queries the workflow: a stranger's TaskNotFound then
- * costs what a missing task's does, and the time of the answer says nothing about which IDs exist.
- */
-export const AUDIENCE_MEMO = 'a2aAudience';
-
-/** The audience as the memo keeps it: only what `mayAccessTask` reads (not a question's prompt or details). */
-export function audienceMemo({ owner, pendingQuestion, participants }: TaskAudience): TaskAudience {
-  return {
-    ...(owner && { owner }),
-    ...(pendingQuestion?.responders && {
-      pendingQuestion: {
-        responders: [...pendingQuestion.responders],
-        // Deputies see the task too (mayAccessTask): who they are is enough here.
-        ...(pendingQuestion.deputies && { deputies: pendingQuestion.deputies.map((d) => ({ to: d.to, for: d.for })) }),
-      },
-    }),
-    ...(participants?.length && { participants: [...participants] }),
-  };
-}
 /** Memo key holding the last events (TaskEvent[]) of a closed task, for streams open at its end. */
 export const FINAL_EVENTS_MEMO = 'a2aFinalEvents';
 

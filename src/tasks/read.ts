@@ -4,7 +4,6 @@
  */
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import {
-  AUDIENCE_MEMO,
   FINAL_TASK_MEMO,
   mayAccessTask,
   SUMMARY_MEMO,
@@ -51,7 +50,7 @@ export class TaskReader {
       const handle = taskWorkflow(this.client, taskId);
       const description = await this.describeFor(handle, taskId, caller);
       const task = await this.readDescribed(handle, taskId, description);
-      // Checked on the task itself too: the describe of a task without the audience memo cannot tell.
+      // Checked on the task itself too: the describe of a task whose first workflow task has not run cannot tell.
       if (!mayAccessTask(audienceOf(task, description), caller)) throw taskNotFound(taskId);
       return task;
     });
@@ -243,19 +242,15 @@ function audienceOf(task: WireTask, description: WorkflowExecutionDescription): 
 }
 
 /**
- * Who may see a task, as its describe alone tells: the audience memo the workflow rewrites at every
- * change (or a closed task's final memo). Undefined when the describe cannot tell: a task that
- * started before the audience memo existed (and has not changed since), or whose first workflow
- * task has not run yet; such a task is read, and the caller checked against it.
+ * Who may see a task, as its describe alone tells: the summary memo the workflow rewrites at every
+ * change (or a closed task's final memo). Undefined when the describe cannot tell: a task whose
+ * first workflow task has not run yet; such a task is read, and the caller checked against it.
  */
 function describedAudience(description: WorkflowExecutionDescription): TaskAudience | undefined {
-  const owner = description.typedSearchAttributes.get(OWNER_ATTRIBUTE);
   // Without an owner everyone sees the task (mayAccessTask), whatever the memo says.
-  if (!owner) return {};
-  const audience = description.memo?.[AUDIENCE_MEMO] as TaskAudience | undefined;
-  if (audience) return { ...audience, owner };
-  const final = description.memo?.[FINAL_TASK_MEMO] as WireTask | undefined;
-  return final && audienceOf(final, description);
+  if (!description.typedSearchAttributes.get(OWNER_ATTRIBUTE)) return {};
+  const task = (description.memo?.[SUMMARY_MEMO] ?? description.memo?.[FINAL_TASK_MEMO]) as WireTask | undefined;
+  return task && audienceOf(task, description);
 }
 
 /**

@@ -293,7 +293,7 @@ export class TaskRecord {
    * status text capped and other parts left out, so each change stays small.
    */
   summary(): WireTask {
-    const { id, contextId, agent, owner } = this.data;
+    const { id, contextId, agent, owner, participants } = this.data;
     const { pending } = this;
     const { state, timestamp, message } = this.data.status;
     const capped = (text: string) => text.slice(0, SUMMARY_TEXT_CHARS);
@@ -322,6 +322,7 @@ export class TaskRecord {
       metadata: {
         agent,
         ...(owner && { owner }),
+        ...(participants && { participants: clone(participants) }),
         ...(request && { request: request.slice(0, SUMMARY_REQUEST_CHARS) }),
         ...(pendingQuestion && { pendingQuestion: clone(pendingQuestion) }),
         ...(several && { pendingQuestions: clone(several) }),
@@ -349,7 +350,7 @@ export class TaskRecord {
   /** Whose lists show the question that waits (A2AResponders): who may answer it, and its deputies. */
   listedResponders(): string[] | undefined {
     const responders = this.respondersNow();
-    const deputies = this.data.pending?.deputies?.map((deputy) => deputy.to) ?? [];
+    const deputies = this.openQuestions.flatMap((question) => question.deputies ?? []).map((deputy) => deputy.to);
     return responders && [...new Set([...responders, ...deputies])];
   }
 
@@ -417,16 +418,14 @@ export class TaskRecord {
     return this.data.owner;
   }
 
-  /** The audience of the task: who may see it (see mayAccessTask). */
+  /** The audience of the task: who may see it (see mayAccessTask), as its metadata shows it. */
   get audience(): TaskAudience {
     const { owner, participants } = this.data;
     const { pending } = this;
-    // Several open: who may answer any of them.
-    const responders = this.openQuestions.length > 1 ? this.openQuestions.flatMap((q) => q.responders ?? []) : [];
-    const pendingQuestion = responders.length > 0 ? { responders: [...new Set(responders)] } : pending;
     return {
       ...(owner && { owner }),
-      ...(pendingQuestion && { pendingQuestion }),
+      ...(pending && { pendingQuestion: pending }),
+      ...(this.openQuestions.length > 1 && { pendingQuestions: this.openQuestions }),
       ...(participants && { participants }),
     };
   }

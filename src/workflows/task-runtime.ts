@@ -18,8 +18,6 @@ import {
 } from '@temporalio/workflow';
 import {
   activityRetryingSignal,
-  AUDIENCE_MEMO,
-  audienceMemo,
   cancelTaskUpdate,
   answeredQuestion,
   ANSWERS_QUESTION_METADATA,
@@ -245,12 +243,9 @@ export class TaskRuntime {
    * to settle are woken (every transition comes through here).
    */
   publish(): void {
-    // Visibility rows carry the memo: ListTasks reads a page of tasks without a query per task. The
-    // audience lets the gateway turn away a caller who may not see the task before any query (one
-    // upsert as before, with one more key: replay does not compare a memo's contents).
-    if (hasPatch(PATCH.summaryMemo)) {
-      upsertMemo({ [SUMMARY_MEMO]: this.record.summary(), [AUDIENCE_MEMO]: audienceMemo(this.record.audience) });
-    }
+    // Visibility rows carry the memo: ListTasks reads a page of tasks without a query per task, and
+    // the gateway who may see it (TaskAudience) before any query.
+    if (hasPatch(PATCH.summaryMemo)) upsertMemo({ [SUMMARY_MEMO]: this.record.summary() });
     // The soonest deadline; and when the open questions last changed (the inbox's index re-reads a
     // task whose questions changed since it last looked): for one question, when it was asked or escalated.
     const open = this.record.openQuestions;

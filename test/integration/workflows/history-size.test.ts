@@ -6,7 +6,7 @@
  */
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { AUDIENCE_MEMO, FINAL_EVENTS_MEMO, SUMMARY_MEMO } from '../../../src/protocol/contract.js';
+import { FINAL_EVENTS_MEMO, SUMMARY_MEMO } from '../../../src/protocol/contract.js';
 import { TASK_STATE_ATTRIBUTE } from '../../../src/protocol/search-attributes.js';
 import type { WireTask } from '../../../src/protocol/wire.js';
 import { finalTask, reply, stateOf, useTaskWorker, waitForState } from '../../support/tasks.js';
@@ -43,7 +43,7 @@ describe('the history of a task', () => {
     expect(last.flatMap(upserted)).toEqual([TASK_STATE_ATTRIBUTE.name]);
     const memo = last.find((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED);
     expect(Object.keys(memo?.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields ?? {}).sort()).toEqual(
-      [AUDIENCE_MEMO, FINAL_EVENTS_MEMO, SUMMARY_MEMO].sort(),
+      [FINAL_EVENTS_MEMO, SUMMARY_MEMO].sort(),
     );
     const description = await handle.describe();
     expect(description.typedSearchAttributes.get(TASK_STATE_ATTRIBUTE)).toBe('completed');

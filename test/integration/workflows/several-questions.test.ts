@@ -173,6 +173,8 @@ describe('several open questions', () => {
       send('test-ask-several', 'fiona', { taskId, parts: [{ text: 'yes' }], metadata: answers(laptops) }),
     );
     expect(notHers).toContain('Only group:it may answer');
+    // Ivan may answer only the second question, and sees the task: by the gateway's describe and the task's own metadata.
+    expect((await rpc('test-ask-several', 'GetTask', { id: taskId }, 'ivan')).id).toBe(taskId);
 
     // Ivan answers the second: the first still waits, shown exactly as a task's one question is.
     await send('test-ask-several', 'ivan', { taskId, parts: [{ text: 'laptops ok' }], metadata: answers(laptops) });

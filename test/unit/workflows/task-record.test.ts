@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { mayAccessTask, type TaskAudience } from '../../../src/protocol/contract.js';
 import { canTransition, fromWireState, TASK_STATES, toWireState } from '../../../src/protocol/states.js';
 import { IllegalTransitionError, TaskRecord } from '../../../src/workflows/task-record.js';
 
@@ -24,6 +25,21 @@ describe('task states', () => {
 });
 
 describe('TaskRecord', () => {
+  it("lists each open question's responders and deputies for the inbox (A2AResponders), and lets them see the task", () => {
+    const record = newRecord();
+    record.recordFirstResponder('olga', 'olga');
+    const ask = (id: string, responders: string[], deputies: { to: string; for: string }[]) =>
+      record.showQuestion({ id, kind: 'input', prompt: id, askedAt: clock(), responders, deputies }, agentSays(id));
+    ask('ask:1', ['bob'], [{ to: 'dave', for: 'bob' }]);
+    ask('ask:2', ['erin'], [{ to: 'frank', for: 'erin' }]);
+    expect(record.listedResponders()?.sort()).toEqual(['bob', 'dave', 'erin', 'frank']);
+    for (const id of ['bob', 'dave', 'erin', 'frank']) {
+      expect(mayAccessTask(record.audience, { id, groups: [] })).toBe(true);
+      expect(mayAccessTask(record.summary().metadata as TaskAudience, { id, groups: [] })).toBe(true);
+    }
+    expect(mayAccessTask(record.audience, { id: 'mallory', groups: [] })).toBe(false);
+  });
+
   it('bounds its view by dropping the oldest messages, encoding the task a bounded number of times', () => {
     const record = newRecord();
     for (let i = 0; i < 3_000; i++) {
