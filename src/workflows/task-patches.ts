@@ -86,6 +86,9 @@ const RELEASES = [
   // 14: a status update while questions wait keeps the task input-required
   // with them (task-runtime.ts `changeState`); a task of an earlier release goes working and hides them.
   'status-keeps-questions',
+  // 15: only a task whose starter has the receipt signing key (its input's `receipts`) signs its
+  // answers; a task of an earlier release schedules the signing activity for each, keyed or not.
+  'receipts-when-keyed',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -181,4 +184,9 @@ export function escalatesQuestions(): boolean {
 /** Release 14: a status update while questions wait keeps them showing. */
 export function keepsQuestionsOnStatus(): boolean {
   return release >= 14;
+}
+
+/** Release 15: answers are signed only when the task's start input asked for receipts. */
+export function signsReceiptsWhenKeyed(): boolean {
+  return release >= 15;
 }
