@@ -37,7 +37,8 @@ const since = new Date();
 const signal = new AbortController().signal;
 try {
   await worker.runUntil(async () => {
-    const workflows = new TaskWorkflows(client, { agent: 'expense-approval', taskQueue: TASK_QUEUE });
+    // As a gateway with the receipt key starts them: asking for receipts, which the worker signs.
+    const workflows = new TaskWorkflows(client, { agent: 'expense-approval', taskQueue: TASK_QUEUE, receipts: true });
     // As the gateway sends them: parts and a message ID (the Update ID derives from both).
     const message = (text: string) => ({ messageId: randomUUID(), parts: [{ text }], untilSettled: true });
     await pool(TASKS, 8, async () => {

@@ -20,7 +20,12 @@ import { TEST_ACTIVITIES, TEST_AGENTS_MODULE } from '../test/support/worker.js';
 import { createAgentWorker } from '../src/worker/create-worker.js';
 import { readSettings } from '../src/config/settings.js';
 import { scheduleOptions } from '../src/schedules/schedules.js';
-import { ANSWERS_QUESTION_METADATA, taskQuery, type TimelineEntry } from '../src/protocol/contract.js';
+import {
+  ANSWERS_QUESTION_METADATA,
+  taskQuery,
+  type ReceiptRequest,
+  type TimelineEntry,
+} from '../src/protocol/contract.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
 const VERSION = process.argv[2];
@@ -49,18 +54,11 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
-  async 'receipt-signed'(client) {
-    // Release 10 (task-patches.ts): the answer, given in the inbox, is signed before the agent goes on.
-    const { handle } = await startTask(client, TASK_QUEUE, 'expense-approval', {
-      text: 'Please approve an expense of 120 USD for a team lunch',
-      channel: 'a2a',
-      untilSettled: true,
-    });
-    await waitForState(handle, 'input-required');
-    await reply(handle, { text: 'approve', responder: 'alice', channel: 'inbox', untilSettled: true });
-    await finalTask(handle);
-    return handle;
-  },
+  // Release 10 (task-patches.ts): the answer, given in the inbox, is signed before the agent goes on;
+  // from release 15 only when the task's starter (a gateway with the key) asked for receipts.
+  'receipt-signed': (client) => inboxAnswer(client, { receipts: true }),
+  // Release 15: started by a gateway without the key, the answer schedules no signing activity.
+  'answer-unsigned': (client) => inboxAnswer(client),
   async 'ask-canceled'(client) {
     // As the gateway cancels (A2A CancelTask): the update, then Temporal's cancellation.
     const { taskId, handle } = await startTask(client, TASK_QUEUE, 'test-ask', { text: 'x' });
@@ -336,6 +334,21 @@ const scenarios: Record<string, Scenario> = {
     return handle;
   },
 };
+
+/** An expense asked over A2A and approved in the inbox; the task asks for what `request` says. */
+async function inboxAnswer(client: Client, request: ReceiptRequest = {}): Promise<WorkflowHandle> {
+  const { handle } = await startTask(
+    client,
+    TASK_QUEUE,
+    'expense-approval',
+    { text: 'Please approve an expense of 120 USD for a team lunch', channel: 'a2a', untilSettled: true },
+    request,
+  );
+  await waitForState(handle, 'input-required');
+  await reply(handle, { text: 'approve', responder: 'alice', channel: 'inbox', untilSettled: true });
+  await finalTask(handle);
+  return handle;
+}
 
 /** The ids of the task's open questions, once two are open. */
 async function openQuestionIds(handle: WorkflowHandle, count = 2): Promise<string[]> {

@@ -14,6 +14,7 @@ import { logger } from '../logging.js';
 import { reconcileSchedules } from '../schedules/schedules.js';
 import type { LoadedConfig } from './load-config.js';
 import type { Settings } from './settings.js';
+import type { ReceiptRequest } from '../protocol/contract.js';
 
 /**
  * The project's worker; once it is made (its agents bundled), the config's scheduled tasks become
@@ -39,7 +40,9 @@ export async function createProjectWorker(
     ...(options.deployment && { deployment: options.deployment }),
     ...(options.maxCachedWorkflows !== undefined && { maxCachedWorkflows: options.maxCachedWorkflows }),
   });
-  await reconcileProjectSchedules(config, new Client({ connection, namespace: settings.namespace }), settings);
+  // The worker signs the receipts its Schedules' tasks ask for when it has the key.
+  const request = environment.A2A_RECEIPT_SIGNING_KEY ? { receipts: true as const } : {};
+  await reconcileProjectSchedules(config, new Client({ connection, namespace: settings.namespace }), settings, request);
   return worker;
 }
 
@@ -48,10 +51,15 @@ export async function createProjectWorker(
  * some to remove (schedules dropped from it): a failure to look (say, a role that may not list
  * Schedules) is a warning, so a project that never had any is not stopped by it.
  */
-async function reconcileProjectSchedules(config: LoadedConfig, client: Client, settings: TemporalSettings) {
+async function reconcileProjectSchedules(
+  config: LoadedConfig,
+  client: Client,
+  settings: TemporalSettings,
+  request: ReceiptRequest,
+) {
   const { taskQueue } = settings;
   try {
-    const result = await reconcileSchedules(client, taskQueue, config.schedules);
+    const result = await reconcileSchedules(client, taskQueue, config.schedules, request);
     if (config.schedules.length > 0 || result.removed.length > 0) {
       logger.info({ ...result, taskQueue }, 'scheduled tasks in line with the config');
     }

@@ -105,7 +105,10 @@ export interface GatewayOptions {
   pushSigningKey?: JWK;
   /** The private JWK the agent cards are signed with (A2A_CARD_SIGNING_KEY); unsigned when omitted. */
   cardSigningKey?: JWK;
-  /** The private JWK the workers sign decision receipts with (A2A_RECEIPT_SIGNING_KEY): its public half is served. */
+  /**
+   * The private JWK the workers sign decision receipts with (A2A_RECEIPT_SIGNING_KEY): its public half
+   * is served, and the tasks this gateway starts ask for receipts (the workers need the key too).
+   */
   receiptSigningKey?: JWK;
 }
 
@@ -184,6 +187,8 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
         taskQueue,
         waiting: waitingTasks,
         ...(options.pushUrlPolicy && { pushUrlPolicy: options.pushUrlPolicy }),
+        // The workers sign with the key whose public half this gateway serves.
+        ...(receiptKeys && { receipts: true }),
       }),
     );
   }

@@ -17,19 +17,29 @@ import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTas
  * Update), by continue-as-new (IDs and `carried`), or by a Schedule's action (`firstMessage` only).
  */
 export type TaskWorkflowInput =
-  | {
+  | (ReceiptRequest & {
       taskId: string;
       contextId: string;
-      /** Set when continuing as new: everything the previous run knew. */
+      /** Set when continuing as new: everything the previous run knew (whether it signs receipts too). */
       carried?: CarriedTaskState;
-    }
+    })
   | ScheduledTaskInput;
+
+/**
+ * What a task's starter asks of it from release 15 (`receipts-when-keyed`, task-patches.ts): a starter
+ * that has A2A_RECEIPT_SIGNING_KEY (a gateway; a worker, for the config's Schedules) sets `receipts`,
+ * and each answer that decides a question of the task is then signed into a receipt. A task started
+ * without it schedules no signing activity: a worker without the key would sign nothing anyway.
+ */
+export interface ReceiptRequest {
+  receipts?: true;
+}
 
 /**
  * A run of a Schedule: one input for every run, so the task ID comes from the workflow ID (Temporal
  * appends the run's time to the action's), the context is new, and the first message is the input's.
  */
-export interface ScheduledTaskInput {
+export interface ScheduledTaskInput extends ReceiptRequest {
   firstMessage: IncomingMessage;
 }
 
@@ -298,6 +308,11 @@ export interface TaskSnapshot {
   directMessage?: boolean;
   /** Who sent the first message (the agent sees it again after continue-as-new). */
   firstResponder?: string;
+  /**
+   * Whether the task's answers are signed into receipts, as its start input asked (ReceiptRequest).
+   * Absent on a task carried over from a run before release 15, which signed every answer: so does its continuation.
+   */
+  receipts?: boolean;
   /** The authenticated principal that created the task; only it (and who may answer its question) sees it. */
   owner?: string;
   /** Authenticated principals other than the owner who answered a question: they keep seeing the task. */

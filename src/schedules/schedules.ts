@@ -1,7 +1,8 @@
 /**
  * The config's scheduled tasks as Temporal Schedules: each run starts an ordinary task workflow of
  * its agent, as the gateway starts one (protocol/task-start.ts), with the schedule's message as
- * the task's first message and its owner as the task's owner. The Schedules this project manages
+ * the task's first message and its owner as the task's owner; asking for signed receipts when the
+ * worker that makes the Schedules has the key (ReceiptRequest). The Schedules this project manages
  * carry a memo naming its task queue; reconciling never touches any other.
  */
 import {
@@ -15,7 +16,7 @@ import {
 } from '@temporalio/client';
 import type { CheckedSchedule } from '../config/schedules.js';
 import type { ScheduleOverlap } from '../config/define-config.js';
-import type { IncomingMessage, ScheduledTaskInput } from '../protocol/contract.js';
+import type { IncomingMessage, ReceiptRequest, ScheduledTaskInput } from '../protocol/contract.js';
 import { taskStartOptions } from '../protocol/task-start.js';
 
 const SCHEDULE_ID_PREFIX = 'a2a-schedule-';
@@ -40,12 +41,16 @@ function scheduledTaskIdPrefix(id: string): string {
   return `schedule-${id}`;
 }
 
-/** The Schedule for a config schedule on `taskQueue`. */
-export function scheduleOptions(schedule: CheckedSchedule, taskQueue: string): ScheduleOptions {
+/** The Schedule for a config schedule on `taskQueue`; its tasks ask for what `request` says. */
+export function scheduleOptions(
+  schedule: CheckedSchedule,
+  taskQueue: string,
+  request: ReceiptRequest = {},
+): ScheduleOptions {
   const { id, agent, every, cron, message, owner, overlap } = schedule;
   // The owner as the authenticated caller of a first message: the task is theirs, as one they sent.
   const first: IncomingMessage = { text: message, responder: owner, caller: { id: owner, groups: [] }, agent };
-  const input: ScheduledTaskInput = { firstMessage: first };
+  const input: ScheduledTaskInput = { firstMessage: first, ...request };
   const marker: ScheduleMarker = { taskQueue, id };
   return {
     scheduleId: scheduleIdOf(id),
@@ -74,16 +79,18 @@ export interface ReconcileResult {
 /**
  * Makes the Schedules of `taskQueue` what the config says: adds the missing, updates the changed
  * (keeping whether an operator paused them), deletes the ones the config no longer names. Safe to
- * repeat, and to run from several workers at once.
+ * repeat, and to run from several workers at once. A key added or removed changes every Schedule's
+ * input (`request`), so they are updated.
  */
 export async function reconcileSchedules(
   client: Client,
   taskQueue: string,
   schedules: readonly CheckedSchedule[],
+  request: ReceiptRequest = {},
 ): Promise<ReconcileResult> {
   const result: ReconcileResult = { added: [], changed: [], removed: [], unchanged: [] };
   for (const schedule of schedules) {
-    const wanted = scheduleOptions(schedule, taskQueue);
+    const wanted = scheduleOptions(schedule, taskQueue, request);
     const handle = client.schedule.getHandle(wanted.scheduleId);
     const current = await describeOrNone(handle);
     if (!current) {

@@ -65,6 +65,8 @@ export interface TaskWorkflowsOptions {
   taskQueue: string;
   /** The gateway's watch of waiting tasks, shared by its agents (default: one of this agent's own). */
   waiting?: WaitingTaskWatch;
+  /** The gateway has A2A_RECEIPT_SIGNING_KEY: its tasks ask for signed receipts (ReceiptRequest). */
+  receipts?: boolean;
 }
 
 export class TaskWorkflows {
@@ -73,6 +75,7 @@ export class TaskWorkflows {
   readonly events: TaskEventLog;
   readonly pushConfigs: PushConfigStore;
   private readonly taskQueue: string;
+  private readonly receipts: boolean;
   private readonly reader: TaskReader;
 
   constructor(
@@ -81,6 +84,7 @@ export class TaskWorkflows {
   ) {
     this.agent = options.agent;
     this.taskQueue = options.taskQueue;
+    this.receipts = options.receipts ?? false;
     this.reader = new TaskReader(client, options.agent);
     this.events = new TaskEventLog(client, QUERY_DEADLINE_MS, options.waiting);
     this.pushConfigs = new PushConfigStore(client, options.taskQueue, QUERY_DEADLINE_MS);
@@ -102,7 +106,7 @@ export class TaskWorkflows {
     const taskId = derived ? derived.taskId : randomUUID();
     const contextId = incoming.contextId || (derived ? derived.contextId : randomUUID());
     const message: IncomingMessage = { ...incoming, contextId, ...(derived && { firstMessageOnly: true }) };
-    const input: TaskWorkflowInput = { taskId, contextId };
+    const input: TaskWorkflowInput = { taskId, contextId, ...(this.receipts && { receipts: true }) };
     const startWorkflowOperation = new WithStartWorkflowOperation(this.agent, {
       ...taskStartOptions({ agent: this.agent, taskQueue: this.taskQueue, taskId, contextId, first: incoming }),
       args: [input],

@@ -2,7 +2,9 @@
  * A signed receipt for each answer that decides a question (release 10, task-patches.ts): the
  * worker's activity signs the decision's facts with its key (which never enters history, only the
  * JWS does), and the task carries the receipt as an artifact before the agent acts on the answer.
- * A worker without a key answers null, and the task carries none.
+ * A worker without a key answers null, and the task carries none. From release 15 only a task whose
+ * starter has the key asks for receipts (ReceiptRequest): the others' answers schedule no activity,
+ * which the blocking reply would wait for.
  */
 import { CancellationScope, proxyActivities } from '@temporalio/workflow';
 import {
@@ -12,7 +14,7 @@ import {
   type DecisionFacts,
 } from '../protocol/receipts.js';
 import type { ReplyWait } from './reply-wait.js';
-import { signsReceipts } from './task-patches.js';
+import { signsReceipts, signsReceiptsWhenKeyed } from './task-patches.js';
 import type { TaskRuntime } from './task-runtime.js';
 
 type SignActivity = (facts: DecisionFacts) => Promise<{ jws: string } | null>;
@@ -27,8 +29,9 @@ const sign = proxyActivities<Record<string, SignActivity>>({
 /** Signs the decision `wait` came to and attaches the receipt to the task. */
 export async function signDecision(runtime: TaskRuntime, wait: ReplyWait): Promise<void> {
   const { reply, answered, question } = wait;
-  if (!signsReceipts() || !reply || !answered) return;
   const { record } = runtime;
+  const asked = signsReceiptsWhenKeyed() ? record.receiptsAsked : signsReceipts();
+  if (!asked || !reply || !answered) return;
   const facts: DecisionFacts = {
     task: record.id,
     agent: record.agent,

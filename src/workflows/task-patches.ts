@@ -88,6 +88,9 @@ const RELEASES = [
   // 14: a status update while questions wait keeps the task input-required
   // with them (task-runtime.ts `changeState`); a task of an earlier release goes working and hides them.
   'status-keeps-questions',
+  // 15: only a task whose starter has the receipt signing key (its input's `receipts`) signs its
+  // answers; a task of an earlier release schedules the signing activity for each, keyed or not.
+  'receipts-when-keyed',
   // 17: an escalation first reads the deputies of those it adds from the approver directory (the
   // opening's activity; the directory's hash kept in the escalation), who are told and may answer
   // within their window; a move drops the deputies of those it leaves. A task of an earlier release
@@ -188,6 +191,11 @@ export function escalatesQuestions(): boolean {
 /** Release 14: a status update while questions wait keeps them showing. */
 export function keepsQuestionsOnStatus(): boolean {
   return release >= 14;
+}
+
+/** Release 15: answers are signed only when the task's start input asked for receipts. */
+export function signsReceiptsWhenKeyed(): boolean {
+  return release >= 15;
 }
 
 /** Release 17: an escalation resolves the deputies of those it adds, who may answer within their window. */

@@ -71,13 +71,17 @@ export class TaskRecord {
     private readonly now: () => string,
   ) {}
 
-  static create(ids: { taskId: string; contextId: string; agent: string }, now: () => string): TaskRecord {
+  static create(
+    start: { taskId: string; contextId: string; agent: string; receipts: boolean },
+    now: () => string,
+  ): TaskRecord {
     const at = now();
     return new TaskRecord(
       {
-        id: ids.taskId,
-        contextId: ids.contextId,
-        agent: ids.agent,
+        id: start.taskId,
+        contextId: start.contextId,
+        agent: start.agent,
+        receipts: start.receipts,
         status: { state: toWireState('submitted'), timestamp: at },
         history: [],
         artifacts: [],
@@ -439,6 +443,11 @@ export class TaskRecord {
 
   get firstResponder(): string | undefined {
     return this.data.firstResponder;
+  }
+
+  /** Whether the task's answers are signed into receipts (TaskSnapshot's `receipts`). */
+  get receiptsAsked(): boolean {
+    return this.data.receipts ?? true;
   }
 
   /** Who asked for the task: its owner, else who sent its first message. */

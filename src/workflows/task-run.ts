@@ -52,7 +52,7 @@ export class TaskRun {
     const carried = 'carried' in input ? input.carried : undefined;
     const record = carried
       ? TaskRecord.restore(carried.task, now)
-      : TaskRecord.create({ ...taskIds(input), agent: agent.name }, now);
+      : TaskRecord.create({ ...taskIds(input), agent: agent.name, receipts: input.receipts === true }, now);
     if (agent.pushEvents) record.selectPushEvents(agent.pushEvents);
     this.record = record;
     this.runtime = new TaskRuntime(record);

@@ -14,6 +14,7 @@ import {
   workflowIdForTask,
   type IncomingMessage,
   type MessageAccepted,
+  type ReceiptRequest,
 } from '../../src/protocol/contract.js';
 import { TaskWorkflows } from '../../src/tasks/index.js';
 import { isSettled, stateOf, type TaskStateName } from '../../src/protocol/states.js';
@@ -27,14 +28,18 @@ export interface StartedTask {
   accepted: MessageAccepted;
 }
 
-/** A new task, started as the gateway starts one (update-with-start, its policies, update ID and search attributes). */
+/**
+ * A new task, started as the gateway starts one (update-with-start, its policies, update ID and
+ * search attributes); asking for receipts as a gateway with the receipt key does when `request` says so.
+ */
 export async function startTask(
   client: Client,
   taskQueue: string,
   agent: string,
   message: IncomingMessage,
+  request: ReceiptRequest = {},
 ): Promise<StartedTask> {
-  const { taskId, accepted } = await new TaskWorkflows(client, { agent, taskQueue }).start(message);
+  const { taskId, accepted } = await new TaskWorkflows(client, { agent, taskQueue, ...request }).start(message);
   return { taskId, handle: client.workflow.getHandle(workflowIdForTask(taskId)), accepted };
 }
 

@@ -19,6 +19,6 @@ export const PUSH_SETTINGS = group('push', {
     secret: true,
     defaultText: 'none: no decision receipts',
     description:
-      'A private JWK (with `kid` and `alg`) decision receipts are signed with; workers sign, gateways publish its public half.',
+      'A private JWK (with `kid` and `alg`) decision receipts are signed with; set it on gateways and workers alike: gateways publish its public half and start tasks that ask for receipts, workers sign.',
   }),
 });

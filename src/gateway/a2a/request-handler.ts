@@ -58,6 +58,8 @@ export interface TemporalRequestHandlerOptions {
   pushUrlPolicy?: PushUrlPolicy;
   /** The gateway's watch of waiting tasks, one for all its agents (default: one of this agent's own). */
   waiting?: WaitingTaskWatch;
+  /** The gateway has A2A_RECEIPT_SIGNING_KEY: new tasks ask for signed receipts. */
+  receipts?: boolean;
 }
 
 export class TemporalRequestHandler implements A2ARequestHandler {
@@ -76,6 +78,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       agent: options.agent.name,
       taskQueue: options.taskQueue,
       ...(options.waiting && { waiting: options.waiting }),
+      ...(options.receipts && { receipts: true }),
     });
     this.events = new TaskEventHub(this.workflows);
     this.pushConfigs = new PushConfigs(this.workflows, options.pushUrlPolicy ?? NO_INWARD_HOSTS);

@@ -2,7 +2,8 @@
  * Signed decision receipts and the audit export, end to end: a real gateway, worker and Temporal
  * dev server; the answer given with the CLI (`tasks reply`), the receipt checked with `receipts
  * verify` against the JWKS the gateway serves, the export written and checked with `audit export`
- * and `audit verify`; then each refused once one byte or one line is changed.
+ * and `audit verify`; then each refused once one byte or one line is changed. Without a key, an
+ * answer schedules no signing activity (release 15): the task's history says so.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ import { run } from '../../../src/cli/run.js';
 import { readSettings } from '../../../src/config/settings.js';
 import type { Io } from '../../../src/cli/io.js';
 import { RECEIPTS_JWKS_PATH } from '../../../src/receipts/receipts.js';
+import { SIGN_RECEIPT_ACTIVITY } from '../../../src/protocol/receipts.js';
+import { workflowIdForTask } from '../../../src/protocol/contract.js';
 import { EXPENSE_REQUEST, useGatewayHarness, userMessage } from '../../support/gateway-harness.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 
@@ -37,6 +40,14 @@ function oneByteChanged(text: string): string {
 function receiptsOf(task: Task): string[] {
   const json = Task.toJSON(task) as { artifacts?: { name?: string; parts: { text?: string }[] }[] };
   return (json.artifacts ?? []).filter((a) => a.name === 'decision-receipt').map((a) => a.parts[0]!.text!);
+}
+
+/** How many times the task's history scheduled the signing activity. */
+async function signingsOf(harness: ReturnType<typeof useGatewayHarness>, taskId: string): Promise<number> {
+  const { events } = await harness.temporal.workflow.getHandle(workflowIdForTask(taskId)).fetchHistory();
+  return (events ?? []).filter(
+    (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === SIGN_RECEIPT_ACTIVITY,
+  ).length;
 }
 
 beforeAll(() => {
@@ -68,6 +79,7 @@ describe('with A2A_RECEIPT_SIGNING_KEY', () => {
     const [jws, more] = receiptsOf(await client.getTask({ id: taskId } as never));
     expect(jws).toBeDefined();
     expect(more).toBeUndefined();
+    expect(await signingsOf(harness, taskId)).toBe(1);
     receiptFile = join(dir, 'receipt.jws');
     writeFileSync(receiptFile, jws!);
 
@@ -142,12 +154,14 @@ describe('with A2A_RECEIPT_SIGNING_KEY', () => {
 describe('without a signing key', () => {
   const harness = useGatewayHarness();
 
-  it('answers as before, with no receipt and no JWKS', async () => {
+  it('answers as before, with no receipt, no signing activity and no JWKS', async () => {
     const client = await harness.a2a('JSONRPC');
     const asked = (await client.sendMessage({ message: userMessage(EXPENSE_REQUEST) } as never)) as Task;
     const done = (await client.sendMessage({ message: userMessage('approve', { taskId: asked.id }) } as never)) as Task;
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(receiptsOf(await client.getTask({ id: asked.id } as never))).toEqual([]);
+    // The blocking reply did not wait for an activity that had nothing to sign with.
+    expect(await signingsOf(harness, asked.id)).toBe(0);
     expect((await fetch(`${harness.gateway.url}${RECEIPTS_JWKS_PATH}`)).status).toBe(404);
     // Nothing to check a receipt against: said, exit 3 (the gateway's answer).
     const anyReceipt = join(dir, 'any.jws');

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection } from '@temporalio/worker';
+import { exportJWK, generateKeyPair } from 'jose';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -274,7 +275,7 @@ describe('scheduled tasks', () => {
   });
 
   it(
-    "a project's worker makes its config's schedules when it starts, and runs them",
+    "a project's worker makes its config's schedules when it starts, and runs them, asking for the receipts it signs",
     { timeout: 120_000 },
     async () => {
       const dir = temp.make('a2a-schedules-project-');
@@ -292,13 +293,20 @@ describe('scheduled tasks', () => {
         })};\n`,
       );
       const config = await loadConfig(dir);
-      const environment = readSettings({ TEMPORAL_ADDRESS: inject('temporalAddress') });
+      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const receiptKey = { ...(await exportJWK(privateKey)), kid: 'schedules', alg: 'ES256' };
+      const environment = readSettings({
+        TEMPORAL_ADDRESS: inject('temporalAddress'),
+        A2A_RECEIPT_SIGNING_KEY: JSON.stringify(receiptKey),
+      });
       const settings = temporalSettings(environment, { taskQueue });
       const connection = await NativeConnection.connect(settings.connection);
       try {
         const worker = await createProjectWorker(config, connection, settings, environment);
         const description = await harness.temporal.schedule.getHandle(scheduleIdOf(entry.id)).describe();
         expect(description.action).toMatchObject({ workflowType: 'echo', taskQueue });
+        // The worker has the receipt key: its Schedules' tasks ask for receipts (ReceiptRequest).
+        expect(description.action.args).toMatchObject([{ receipts: true }]);
         await worker.runUntil(async () => {
           await expect
             .poll(

@@ -5,7 +5,7 @@ import { IllegalTransitionError, TaskRecord } from '../../../src/workflows/task-
 
 let tick = 0;
 const clock = () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)).toISOString();
-const newRecord = () => TaskRecord.create({ taskId: 't1', contextId: 'c1', agent: 'echo' }, clock);
+const newRecord = () => TaskRecord.create({ taskId: 't1', contextId: 'c1', agent: 'echo', receipts: false }, clock);
 const agentSays = (text: string) => ({ messageId: text, role: 'ROLE_AGENT' as const, parts: [{ text }] });
 
 describe('task states', () => {
@@ -113,6 +113,15 @@ describe('TaskRecord', () => {
     copy.transition('completed');
     expect(record.state).toBe('working');
     expect(copy.state).toBe('completed');
+  });
+
+  it('carries whether its answers are signed across continue-as-new; a run before release 15 signed them', () => {
+    const keyed = (receipts: boolean) =>
+      TaskRecord.create({ taskId: 't1', contextId: 'c1', agent: 'echo', receipts }, clock);
+    expect(TaskRecord.restore(keyed(true).snapshot(), clock).receiptsAsked).toBe(true);
+    expect(TaskRecord.restore(keyed(false).snapshot(), clock).receiptsAsked).toBe(false);
+    const { receipts: _, ...beforeRelease15 } = keyed(false).snapshot();
+    expect(TaskRecord.restore(beforeRelease15, clock).receiptsAsked).toBe(true);
   });
 });
 
