@@ -4,19 +4,20 @@
  * mail scanners and link previews follow links, and must not answer. The button POSTs the token
  * itself (the form's only field: no session, so no other CSRF token is needed; a forged form would
  * need the token, which answers anyway) from a page of this origin (Sec-Fetch-Site / Origin, as the
- * inbox checks). The answer then goes through the agent's request handler as an A2A reply does, as
+ * inbox checks). The answer then goes where an A2A reply goes (src/gateway/a2a/task-replies.ts), as
  * the token's principal (its groups from the approver directory): who may answer, no self-approval,
- * the deadline. A token answers only its own question while that question waits: replayed after
- * the answer, or against a later question of the task, it is refused.
+ * the deadline; the page reads the question through the agent's request handler. A token answers
+ * only its own question while that question waits: replayed after the answer, or against a later
+ * question of the task, it is refused.
  */
-import { randomUUID } from 'node:crypto';
-import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
+import { GetTaskRequest, Task } from '@a2a-js/sdk';
 import { A2AError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import express, { Router, type Request, type Response } from 'express';
-import { ANSWERS_QUESTION_METADATA, type OpenQuestion, type PendingQuestion } from '../protocol/contract.js';
+import type { OpenQuestion, PendingQuestion } from '../protocol/contract.js';
 import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
 import { standingOf } from '../tasks/errors.js';
+import type { TaskReplies } from '../gateway/a2a/task-replies.js';
 import { GatewayUser } from '../gateway/http/request-context.js';
 import { lifetimeOf } from '../gateway/http/sdk-compat/index.js';
 import { ANSWER_LINK_SECRET_ENV, readAnswerToken, type AnswerClaims } from './answer-links.js';
@@ -73,6 +74,7 @@ type Outcome = { question: PendingQuestion } | { status: number; title: string; 
 export function answerLinkPageRouter(
   settings: AnswerLinkPageSettings,
   handlers: ReadonlyMap<string, A2ARequestHandler>,
+  replies: TaskReplies,
   publicBaseUrl: string,
 ): Router {
   const publicOrigin = new URL(publicBaseUrl).origin;
@@ -116,23 +118,12 @@ export function answerLinkPageRouter(
     const token = (req.body as Record<string, unknown> | undefined)?.['token'];
     const checked = await verify(req, token);
     if ('status' in checked) return page(res, checked.status, checked.title, `<p>${escapeHtml(checked.text)}</p>`);
-    const { claims, handler, user } = checked;
-    const message = {
-      // A new message each post: posted again, the token's answer is refused as its question's answer
-      // came before (one Update ID per token would get the first post's outcome back from Temporal).
-      messageId: randomUUID(),
-      role: 'ROLE_USER',
-      taskId: claims.taskId,
-      parts: [{ text: claims.decision }],
-      metadata: { [ANSWERS_QUESTION_METADATA]: claims.question ? { question: claims.question } : claims.askedAt },
-    };
-    // No history: the page shows none, and the Update's own answer is then enough.
-    const configuration = { returnImmediately: true, historyLength: 0 };
+    const { claims, user } = checked;
+    const answers = claims.question ? { question: claims.question } : claims.askedAt;
+    const reply = { agent: claims.agent, taskId: claims.taskId, parts: [{ text: claims.decision }], answers };
     try {
-      await handler.sendMessage(
-        SendMessageRequest.fromJSON({ message, configuration }),
-        new ServerCallContext({ user, requestedVersion: '1.0' }),
-      );
+      // No history: the page shows none, and the Update's own answer is then enough.
+      await replies.answer(reply, user, { returnImmediately: true, historyLength: 0 });
     } catch (error) {
       // Refused as an A2A reply would be (not an approver, answered meanwhile, past the deadline).
       if (!(error instanceof A2AError)) throw error;

@@ -4,19 +4,17 @@
  * click counts only when Slack's request signature checks out (HMAC-SHA256 with the app's signing
  * secret over `v0:<timestamp>:<body>`, the timestamp within 5 minutes) and the approver directory
  * names the clicking Slack user's ID as a principal's `slack` (its groups from there too); any other
- * click, one without a user too, is refused with 403 and answers nothing. The answer then goes
- * through the agent's request handler as an A2A reply does, as that principal: who may answer, no
+ * click, one without a user too, is refused with 403 and answers nothing. The answer then goes where
+ * an A2A reply goes (src/gateway/a2a/task-replies.ts), as that principal: who may answer, no
  * self-approval, the deadline. Slack gets an ephemeral line saying what happened.
  */
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { SendMessageRequest } from '@a2a-js/sdk';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { A2AError } from '@a2a-js/sdk/errors';
-import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import express, { Router, type Request, type Response } from 'express';
+import type { TaskReplies } from '../gateway/a2a/task-replies.js';
 import { GatewayUser } from '../gateway/http/request-context.js';
 import { lifetimeOf } from '../gateway/http/sdk-compat/index.js';
 import { SLACK_ANSWER_ACTIONS } from '../protocol/approvals.js';
-import { ANSWERS_QUESTION_METADATA } from '../protocol/contract.js';
 import {
   APPROVER_DIRECTORY_ENV,
   approverDirectorySource,
@@ -80,10 +78,7 @@ interface ButtonClick {
   actions?: Array<{ action_id?: string; value?: string }>;
 }
 
-export function slackInteractionsRouter(
-  settings: SlackInteractionSettings,
-  handlers: ReadonlyMap<string, A2ARequestHandler>,
-): Router {
+export function slackInteractionsRouter(settings: SlackInteractionSettings, replies: TaskReplies): Router {
   const router = Router();
   router.post('/', express.raw({ type: 'application/x-www-form-urlencoded', limit: '64kb' }), (req, res, next) => {
     answer(req, res).catch(next);
@@ -116,23 +111,20 @@ export function slackInteractionsRouter(
         .json(ephemeral('Your Slack account is not in the approver directory: answer in the inbox.'));
     }
     const groups = groupsOf(directory, principal);
-    const handler = handlers.get(target.agent);
-    if (!handler) return void res.status(404).json(ephemeral(`No agent ${target.agent} is served here`));
+    if (!replies.serves(target.agent)) {
+      return void res.status(404).json(ephemeral(`No agent ${target.agent} is served here`));
+    }
     const { signal, outcome } = lifetimeOf(req);
     const user = new GatewayUser('slack', signal, outcome, { id: principal, groups, via: 'slack' }, false);
-    const message = {
-      messageId: randomUUID(),
-      role: 'ROLE_USER',
+    const reply = {
+      agent: target.agent,
       taskId: target.taskId,
       parts: [{ text }],
-      ...(target.answers && { metadata: { [ANSWERS_QUESTION_METADATA]: target.answers } }),
+      ...(target.answers && { answers: target.answers }),
     };
     try {
       // No history: Slack shows none, and the Update's own answer is then enough (one Temporal call).
-      await handler.sendMessage(
-        SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true, historyLength: 0 } }),
-        new ServerCallContext({ user, requestedVersion: '1.0' }),
-      );
+      await replies.answer(reply, user, { returnImmediately: true, historyLength: 0 });
     } catch (error) {
       // Refused as an A2A reply would be (not an approver, already answered, past the deadline): said in Slack.
       if (error instanceof A2AError) return void res.json(ephemeral(`Not recorded: ${error.message}`));

@@ -52,7 +52,8 @@ import { REMOTE_PUSH_PATH } from '../protocol/delegation.js';
 import { allowHosts } from './http/host-check.js';
 import { logInternalError, restErrorBody } from './http/refusals.js';
 import type { GatewayMetrics } from './monitoring/metrics.js';
-import { observeHandler } from './a2a/observed-handler.js';
+import { observeHandler, type Observers } from './a2a/observed-handler.js';
+import { TaskReplies } from './a2a/task-replies.js';
 import { TemporalRequestHandler } from './a2a/request-handler.js';
 import { WaitingTaskWatch } from '../tasks/index.js';
 import { TemporalHealth } from './monitoring/temporal-health.js';
@@ -198,15 +199,15 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
     (options.agents.find((agent) => agent.name === name)?.extensions ?? [])
       .filter((extension) => extension.required)
       .map((extension) => extension.uri);
+  const observersOf = (name: string): Observers => ({
+    agent: name,
+    ...(options.metrics && { metrics: options.metrics }),
+    ...(tracer && { tracer }),
+  });
   // What every call of an agent goes through before its Temporal handler, outermost first.
   const observedAndGuarded = (name: string): HandlerLayer[] => [
     // Traced and counted as the caller saw it: after the guard has made the answer public.
-    (next) =>
-      observeHandler(next, {
-        agent: name,
-        ...(options.metrics && { metrics: options.metrics }),
-        ...(tracer && { tracer }),
-      }),
+    (next) => observeHandler(next, observersOf(name)),
     (next) => guardHandler(next, health),
   ];
   const chained = (layersOf: (name: string) => HandlerLayer[]) =>
@@ -216,10 +217,13 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
     ...observedAndGuarded(name),
     (next) => requireExtensions(next, requiredExtensionsOf(name)),
   ]);
-  // The inbox's, the email links' and Slack's calls: the gateway makes these itself for people, who
-  // are no A2A clients and name no extension (a card's required extension is a contract with the
-  // clients that read it), so only the extension check is left out.
+  // The inbox's and the email links' reads: the gateway makes these itself for people, who are no
+  // A2A clients and name no extension (a card's required extension is a contract with the clients
+  // that read it), so only the extension check is left out.
   const forPeople = chained(observedAndGuarded);
+  // People's answers (inbox, email links, Slack): the service SendMessage uses, observed and guarded as above.
+  const messages = new Map([...handlers].map(([name, handler]) => [name, handler.messages]));
+  const replies = new TaskReplies(messages, observersOf, health);
 
   const app = express();
   app.disable('x-powered-by');
@@ -244,16 +248,19 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
     ...options.inbox,
     client: options.client,
     handlers: forPeople,
+    replies,
     authenticator,
     publicBaseUrl: base,
     ...(options.metrics && { metrics: options.metrics }),
   };
   // Before the inbox's own routes; authenticated by the link's signed token, not the gateway's methods.
-  if (options.answerLinks) app.use(ANSWER_LINKS_PATH, answerLinkPageRouter(options.answerLinks, forPeople, base));
+  if (options.answerLinks) {
+    app.use(ANSWER_LINKS_PATH, answerLinkPageRouter(options.answerLinks, forPeople, replies, base));
+  }
   app.use(INBOX_PATH, inboxRouter(inbox));
   // Authenticated by Slack's signature and the approver directory, not the gateway's methods.
   if (options.slackInteractions) {
-    app.use(SLACK_INTERACTIONS_PATH, slackInteractionsRouter(options.slackInteractions, forPeople));
+    app.use(SLACK_INTERACTIONS_PATH, slackInteractionsRouter(options.slackInteractions, replies));
   }
   // Authenticated by each call's own token (the calling task checks it), not the gateway's methods.
   app.use(REMOTE_PUSH_PATH, remotePushRouter(options.client));

@@ -21,16 +21,29 @@ const WITHOUT_TEMPORAL = new Set<UnaryMethod>(['getAgentCard', 'getAuthenticated
 export function guardHandler(handler: A2ARequestHandler, health: TemporalHealth): A2ARequestHandler {
   return aroundEachCall(handler, {
     unary(method, _params, context, call) {
-      if (WITHOUT_TEMPORAL.has(method)) return call();
-      if (health.knownDown) return Promise.reject(refusedWhileDown(context));
-      return call().catch((error: unknown) => {
-        throw publicError(error, method, context, health);
-      });
+      return WITHOUT_TEMPORAL.has(method) ? call() : guardedCall(health, method, context, call);
     },
     stream(method, _params, context, call) {
       if (health.knownDown) return refusedStream(refusedWhileDown(context));
       return guardedStream(call(), (error) => publicError(error, method, context, health));
     },
+  });
+}
+
+/**
+ * One call that needs Temporal, guarded: refused at once while Temporal is known to be down, and
+ * failing only as the public errors above. The handler's unary methods and people's answers
+ * (task-replies.ts) go through it.
+ */
+export function guardedCall<T>(
+  health: TemporalHealth,
+  method: string,
+  context: ServerCallContext | undefined,
+  call: () => Promise<T>,
+): Promise<T> {
+  if (health.knownDown) return Promise.reject(refusedWhileDown(context));
+  return call().catch((error: unknown) => {
+    throw publicError(error, method, context, health);
   });
 }
 

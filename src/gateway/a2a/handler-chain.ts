@@ -1,8 +1,9 @@
 /**
  * Each agent's A2A request handler is the Temporal one inside a chain of small wrappers, each an
- * `A2ARequestHandler` over the next one (the chain is listed in http/app.ts, outermost first). A
+ * `A2ARequestHandler` over the next one (the chain is listed in gateway/app.ts, outermost first). A
  * wrapper says what it does around one call, unary or streaming; `aroundEachCall` applies that to
- * every method of the handler interface, named here once.
+ * every method of the handler interface, named here once. People's answers on the gateway's own
+ * pages and channels do not come in through it: task-replies.ts observes and guards them the same way.
  */
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 

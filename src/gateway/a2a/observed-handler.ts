@@ -4,7 +4,8 @@
  * `traceparent` (HTTP header or gRPC metadata) or starts a trace, with the A2A method, transport,
  * agent, task and context as attributes; the Temporal client calls made under it carry it on into
  * the workflow. Each call is also counted by outcome and timed (streams: open, first event, end).
- * Wraps the guarded handler, so outcomes are what the caller saw.
+ * Wraps the guarded handler, so outcomes are what the caller saw. People's answers (task-replies.ts)
+ * are observed here too, as SendMessage calls whose transport is their channel.
  */
 import { context as otelContext, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context, Span, Tracer } from '@opentelemetry/api';
@@ -44,14 +45,29 @@ export function observeHandler(handler: A2ARequestHandler, observers: Observers)
     unary(method, params, context, call) {
       // The public card is a static document, served from memory.
       if (method === 'getAgentCard') return call();
-      const observed = new ObservedCall(observers, A2A_METHODS[method], params, context);
-      return observed.answer(observed.within(call));
+      return observedCall(observers, A2A_METHODS[method], params, context, call);
     },
     stream(method, params, context, call) {
       const observed = new ObservedCall(observers, A2A_METHODS[method], params, context);
       return observed.stream(observed.within(call));
     },
   });
+}
+
+/**
+ * One unary call, traced and counted as the A2A `method` (as the specification names it): the
+ * handler's, and people's answers (task-replies.ts), which are SendMessage follow-ups.
+ */
+export function observedCall<T>(
+  observers: Observers,
+  method: string,
+  params: unknown,
+  context: ServerCallContext | undefined,
+  call: () => Promise<T>,
+): Promise<T> {
+  if (!observers.metrics && !observers.tracer) return call();
+  const observed = new ObservedCall(observers, method, params, context);
+  return observed.answer(observed.within(call));
 }
 
 class ObservedCall {

@@ -29,20 +29,20 @@ import {
   RequestMalformedError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { mayAccessTask, type MessageAccepted } from '../../protocol/contract.js';
+import { mayAccessTask } from '../../protocol/contract.js';
 import type { TaskEvent } from '../../protocol/task-events.js';
 import type { Caller } from '../../protocol/caller.js';
 import { idProblem } from '../../protocol/message-checks.js';
 import { fromWireState, isSettled, isTerminal } from '../../protocol/states.js';
-import type { WireMessage, WireTask } from '../../protocol/wire.js';
+import type { WireTask } from '../../protocol/wire.js';
 import type { AgentDefinition } from '../../workflows/agent-api.js';
-import { eventStream, messageStream, taskStream, toSdkMessage, toSdkTask, withHistoryLength } from './convert.js';
+import { eventStream, messageStream, taskStream, toSdkTask, withHistoryLength } from './convert.js';
 import { taskNotFound } from '../../tasks/errors.js';
 import { listTasks } from './list-tasks.js';
-import { deliverMessage } from './message-sender.js';
+import { TaskMessages, type Sender } from './task-messages.js';
 import { PushConfigs, toSdkPushConfig } from './push-config-requests.js';
 import { NO_INWARD_HOSTS, type PushUrlPolicy } from '../../push/url-policy.js';
-import { callerOf, channelOf, idempotencyKeyOf, responderOf, signalOf } from '../http/request-context.js';
+import { callerOf, responderOf, senderOf, signalOf } from '../http/request-context.js';
 import { TaskEventHub } from './task-events.js';
 import { TaskWorkflows, type SubscribableTask, type WaitingTaskWatch } from '../../tasks/index.js';
 
@@ -69,6 +69,8 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   private readonly pushConfigs: PushConfigs;
   /** Followers of one task share one feed of its events. */
   readonly events: TaskEventHub;
+  /** Sending a message to a task: SendMessage here, and people's answers on the gateway's own pages and channels. */
+  readonly messages: TaskMessages;
   private readonly mayAnswerWithMessage: boolean;
 
   constructor(options: TemporalRequestHandlerOptions) {
@@ -81,6 +83,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
       ...(options.receipts && { receipts: true }),
     });
     this.events = new TaskEventHub(this.workflows);
+    this.messages = new TaskMessages(this.workflows, this.events);
     this.pushConfigs = new PushConfigs(this.workflows, options.pushUrlPolicy ?? NO_INWARD_HOSTS);
     this.mayAnswerWithMessage = options.agent.mayAnswerWithMessage ?? false;
   }
@@ -95,34 +98,14 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    const signal = signalOf(context);
-    const returnImmediately = params.configuration?.returnImmediately ?? false;
-    const { taskId, accepted } = await this.deliver(params, context, { untilSettled: !returnImmediately });
-    const historyLength = params.configuration?.historyLength;
-    if (accepted.settled) {
-      // The update itself waited for the answer. It holds an ended task up to 256 KB; a larger one, or a task waiting again, takes one more read.
-      if (accepted.settled.directMessage) return toSdkMessage(accepted.settled.directMessage);
-      if (accepted.settled.task) return toSdkTask(accepted.settled.task, historyLength);
-      const { state, notifying } = accepted.settled;
-      return toSdkTask(await this.workflows.readAccepted(taskId, state, notifying), historyLength);
-    }
-    const state = fromWireState(accepted.task.status.state) ?? 'submitted';
-    if (returnImmediately || (accepted.duplicate && isSettled(state))) {
-      // The Update's header is the task when it leaves out nothing asked for; else one read, by query
-      // while the task goes on (the Update's validator has let this caller in through this agent).
-      if (headerServes(accepted, historyLength)) return toSdkTask(accepted.task, historyLength);
-      const read = isTerminal(state)
-        ? this.workflows.read(taskId, callerOf(context))
-        : this.workflows.readAccepted(taskId, state);
-      return toSdkTask(await read, historyLength);
-    }
-    // A worker without the settled answer (older code) answered at once: follow the events.
-    let direct: WireMessage | undefined;
-    for await (const event of this.events.follow(taskId, accepted.lastSeq, signal)) {
-      if (event.kind === 'message') direct = event.message;
-    }
-    if (direct) return toSdkMessage(direct);
-    return toSdkTask(await this.workflows.read(taskId, callerOf(context)), historyLength);
+    const { message, from } = await this.sent(params, context);
+    const wanted = {
+      returnImmediately: params.configuration?.returnImmediately ?? false,
+      ...(params.configuration?.historyLength !== undefined && {
+        historyLength: params.configuration.historyLength,
+      }),
+    };
+    return this.messages.send(message, from, wanted, signalOf(context));
   }
 
   /**
@@ -132,7 +115,8 @@ export class TemporalRequestHandler implements A2ARequestHandler {
    */
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const signal = signalOf(context);
-    const { taskId, accepted } = await this.deliver(params, context);
+    const { message, from } = await this.sent(params, context);
+    const { taskId, accepted } = await this.messages.deliver(message, from, signal);
     const historyLength = params.configuration?.historyLength;
     if (!this.mayAnswerWithMessage) {
       // A new task is whole in the accepted header; an existing one is read whole, with the event
@@ -242,29 +226,20 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     await this.pushConfigs.remove(params.taskId, params.id, callerOf(context));
   }
 
-  private async deliver(
+  /** The request's message and who sends it, as the transport and the request say; RequestMalformed if not one. */
+  private async sent(
     params: SendMessageRequest,
     context: ServerCallContext,
-    options: { untilSettled?: boolean } = {},
-  ) {
-    if (!params.message) throw new RequestMalformedError('params.message is required');
-    if (params.message.parts.length === 0) throw new RequestMalformedError('The message has no parts');
+  ): Promise<{ message: Message; from: Sender }> {
+    const { message } = params;
+    if (!message) throw new RequestMalformedError('params.message is required');
+    if (message.parts.length === 0) throw new RequestMalformedError('The message has no parts');
     if ((params.configuration?.historyLength ?? 0) < 0) {
       throw new RequestMalformedError('configuration.historyLength must not be negative');
     }
     const pushRequest = params.configuration?.taskPushNotificationConfig;
     const pushConfig = pushRequest ? await this.pushConfigs.accept(pushRequest) : undefined;
-    const responder = responderOf(context, params.message.metadata);
-    const idempotencyKey = idempotencyKeyOf(context);
-    const from = {
-      responder,
-      caller: callerOf(context),
-      channel: channelOf(context, params.message.metadata),
-      untilSettled: options.untilSettled ?? false,
-      ...(idempotencyKey !== undefined && { idempotencyKey }),
-      ...(pushConfig && { pushConfig }),
-    };
-    return deliverMessage(this.workflows, params.message, from, signalOf(context));
+    return { message, from: { ...senderOf(context, message.metadata), ...(pushConfig && { pushConfig }) } };
   }
 
   /**
@@ -285,12 +260,6 @@ function assertSubscribable(task: WireTask): void {
   if (state && isTerminal(state)) {
     throw new UnsupportedOperationError(`Task ${task.id} is ${state}; there is nothing left to subscribe to`);
   }
-}
-
-/** Whether the accepted header is the task as a client asking for `historyLength` messages needs it. */
-function headerServes({ leftOut }: MessageAccepted, historyLength: number | undefined): boolean {
-  if (!leftOut || leftOut.artifacts > 0) return false;
-  return leftOut.messages === 0 || (historyLength !== undefined && historyLength <= 1);
 }
 
 /** A working transition with no message: tells nothing about whether a task or a message follows. */

@@ -170,9 +170,20 @@ export function outcomeOf(context: ServerCallContext | undefined): RequestOutcom
   return user instanceof GatewayUser ? user.outcome : {};
 }
 
-export function idempotencyKeyOf(context: ServerCallContext | undefined): string | undefined {
+/**
+ * Who sends a message on this call, as the task's Update takes it (`Sender` in
+ * src/gateway/a2a/task-messages.ts): the same rules for an A2A client and for a person on the
+ * gateway's own pages and channels.
+ */
+export function senderOf(context: ServerCallContext | undefined, metadata: Record<string, unknown> | undefined) {
   const user = context?.user;
-  return user instanceof GatewayUser ? user.idempotencyKey : undefined;
+  const idempotencyKey = user instanceof GatewayUser ? user.idempotencyKey : undefined;
+  return {
+    responder: responderOf(context, metadata),
+    caller: callerOf(context),
+    channel: channelOf(context, metadata),
+    ...(idempotencyKey !== undefined && { idempotencyKey }),
+  };
 }
 
 /** Who answers, for the workflow's responder checks and audit timeline. */
@@ -188,7 +199,7 @@ export function responderOf(context: ServerCallContext | undefined, metadata: Re
  * The way a message came, for decision receipts and the audit: the gateway's own transports and
  * pages say it; over A2A, the a2a-temporal CLI names itself in the message's metadata.
  */
-export function channelOf(
+function channelOf(
   context: ServerCallContext | undefined,
   metadata: Record<string, unknown> | undefined,
 ): AnswerChannel {

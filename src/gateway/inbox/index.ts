@@ -1,7 +1,8 @@
 /**
  * The approvals inbox, served by the gateway at /inbox/: pages where the people who answer find the
  * questions waiting for them across agents and answer them. Its API is one more client of the
- * agents' request handlers and of the one visibility listing that says what waits for whom
+ * agents' request handlers (reads), of the service A2A's replies go to (answers, a2a/task-replies.ts)
+ * and of the one visibility listing that says what waits for whom
  * (src/tasks/waiting-for.ts); it holds no state of its own but signed session cookies, and
  * in Temporal the sign-outs (sign-outs.ts).
  */
@@ -10,6 +11,7 @@ import type { Client } from '@temporalio/client';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { logger } from '../../logging.js';
 import { BadPageCursorError, mayAnswer, type QuestionOrder } from '../../tasks/index.js';
+import type { TaskReplies } from '../a2a/task-replies.js';
 import type { GatewayMetrics } from '../monitoring/metrics.js';
 import type { PendingQuestion } from '../../protocol/contract.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -45,8 +47,10 @@ export interface InboxSettings {
 
 export interface InboxOptions extends InboxSettings {
   client: Client;
-  /** The agents' request handlers, guarded and measured as the transports use them. */
+  /** The agents' request handlers, guarded and measured as the transports use them: the task pages' reads. */
   handlers: ReadonlyMap<string, A2ARequestHandler>;
+  /** Where answers go: the service A2A's SendMessage uses, guarded and measured as its calls are. */
+  replies: TaskReplies;
   authenticator: Authenticator;
   /** The gateway's public base URL. */
   publicBaseUrl: string;
@@ -95,7 +99,7 @@ function sessionSecret(options: InboxSettings & { authenticator: Authenticator }
 function apiRouter(options: InboxOptions, identity: IdentityOptions, agents: readonly string[]): express.Router {
   const router = express.Router();
   const lists = new LiveLists(options.client, agents, options.pollMs);
-  const tasks = new InboxTasks(options.handlers, options.authenticator.required);
+  const tasks = new InboxTasks(options.handlers, options.replies, options.authenticator.required);
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

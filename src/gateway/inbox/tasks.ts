@@ -1,17 +1,17 @@
 /**
- * Reading a task and answering its question, for the inbox: one more client of the agents' request
- * handlers (the same ones the transports call, with their guards and metrics), with a call context
- * carrying the signed-in principal, so an answer meets every check an A2A reply meets (who may see
- * and answer, no self-approval, the deadline, the reply's schema) and nothing else.
+ * Reading a task and answering its question, for the inbox, as the signed-in principal: a read is a
+ * GetTask through the agent's request handler (the one the transports call, with its guard and
+ * metrics); an answer goes to the application service A2A's SendMessage uses
+ * (src/gateway/a2a/task-replies.ts), so it meets every check an A2A reply meets (who may see and
+ * answer, no self-approval, the deadline, the reply's schema) and nothing else.
  */
-import { randomUUID } from 'node:crypto';
-import { GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
+import { GetTaskRequest, Task } from '@a2a-js/sdk';
 import { A2AError, RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Request, Response } from 'express';
-import { ANSWERS_QUESTION_METADATA } from '../../protocol/contract.js';
 import type { RefusedReplyStanding } from '../../protocol/errors.js';
 import { standingOf, TemporalBusyError, TemporalRetryLaterError } from '../../tasks/errors.js';
+import type { TaskReplies } from '../a2a/task-replies.js';
 import { GatewayUser } from '../http/request-context.js';
 import { lifetimeOf } from '../http/sdk-compat/index.js';
 import { refuse } from './guard.js';
@@ -36,6 +36,7 @@ export interface ReplyBody {
 export class InboxTasks {
   constructor(
     private readonly handlers: ReadonlyMap<string, A2ARequestHandler>,
+    private readonly replies: TaskReplies,
     private readonly authenticated: boolean,
   ) {}
 
@@ -56,20 +57,13 @@ export class InboxTasks {
     const parts = replyParts(body);
     const responder = !this.authenticated && body.responder?.trim().slice(0, MAX_RESPONDER_CHARS);
     const answers = typeof body.question === 'string' ? { question: body.question } : body.askedAt;
-    const message = {
-      messageId: randomUUID(),
-      role: 'ROLE_USER',
-      taskId,
-      parts,
-      metadata: { ...(responder && { responder }), ...(answers && { [ANSWERS_QUESTION_METADATA]: answers }) },
-    };
+    const reply = { agent, taskId, parts, ...(responder && { responder }), ...(answers && { answers }) };
     // Blocking, as an A2A reply: the Update itself waits for the task to settle and answers with it
     // (an ended task whole; one waiting again takes one read), so the page shows the outcome from
     // this answer without reading the task again. It keeps the page's history length.
-    const configuration = { historyLength: PAGE_HISTORY };
-    const request = SendMessageRequest.fromJSON({ message, configuration });
+    const wanted = { returnImmediately: false, historyLength: PAGE_HISTORY };
     try {
-      const sent = await this.handler(agent).sendMessage(request, this.context(req, caller));
+      const sent = await this.replies.answer(reply, this.user(req, caller), wanted);
       return { task: 'id' in sent ? Task.toJSON(sent as Task) : undefined };
     } catch (error) {
       const standing = standingOf(error);
@@ -89,9 +83,12 @@ export class InboxTasks {
 
   /** The call context the transports build, with the inbox's principal (or none, in development). */
   private context(req: Request, caller: InboxCaller): ServerCallContext {
+    return new ServerCallContext({ user: this.user(req, caller), requestedVersion: '1.0' });
+  }
+
+  private user(req: Request, caller: InboxCaller): GatewayUser {
     const { signal, outcome } = lifetimeOf(req);
-    const user = new GatewayUser('inbox', signal, outcome, caller.principal, !this.authenticated);
-    return new ServerCallContext({ user, requestedVersion: '1.0' });
+    return new GatewayUser('inbox', signal, outcome, caller.principal, !this.authenticated);
   }
 }
 

@@ -7,6 +7,7 @@
  * recording connection (test/support/temporal-calls.ts), so a call more cannot come back unnoticed.
  * An agent that requires an A2A extension is answered on the three people-facing ways all the same:
  * the extension is the A2A clients' business, and the gateway's own pages and channels are none.
+ * Each answer is also counted as the A2A replies are, with its channel as the transport.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
@@ -56,6 +57,7 @@ beforeAll(async () => {
     authenticator,
     answerLinks: { secret: LINK_SECRET, directory },
     slackInteractions: { signingSecret: SLACK_SECRET, directory },
+    metricsPort: 0,
   });
 });
 
@@ -358,5 +360,40 @@ describe('an agent that requires an A2A extension', () => {
       expect(clicked.text).toMatch(/^Recorded: approve/);
     });
     expect(bySlack).toEqual([UPDATE]);
+  });
+});
+
+describe('what an answer is recorded as', () => {
+  /** How many SendMessage calls of test-ask the gateway counted, by transport and outcome. */
+  async function sendMessagesCounted(): Promise<(transport: string, outcome?: string) => number> {
+    const text = await (await fetch(gateway.metricsUrl!)).text();
+    return (transport, outcome = 'ok') => {
+      const labels = `method="SendMessage",transport="${transport}",agent="test-ask",outcome="${outcome}"`;
+      const line = new RegExp(`^a2a_gateway_requests_total\\{${labels}\\} (\\d+)$`, 'm').exec(text);
+      return Number(line?.[1] ?? 0);
+    };
+  }
+
+  it('an answer in the inbox, by email and in Slack is counted as a SendMessage with its channel as the transport', async () => {
+    const before = await sendMessagesCounted();
+    const session = await inboxSession('alice');
+    const inbox = await waitingTask();
+    expect((await inboxReply(session, inbox.id, inbox.askedAt)).status).toBe(200);
+    const email = await waitingTask();
+    expect(await emailAnswer(email.id, email.askedAt)).toMatchObject({ status: 200 });
+    const slack = await waitingTask();
+    expect((await slackClick(slack.id, slack.askedAt)).text).toMatch(/^Recorded: approve/);
+    // Refused (bob may not answer finance's question): counted with the refusal as its outcome.
+    const stranger = await waitingTask();
+    const bob = await inboxSession('bob');
+    expect((await inboxReply(bob, stranger.id, stranger.askedAt)).status).toBe(404);
+    const after = await sendMessagesCounted();
+    const added = (transport: string, outcome?: string) => after(transport, outcome) - before(transport, outcome);
+    expect({
+      inbox: added('inbox'),
+      email: added('email'),
+      slack: added('slack'),
+      refusedInInbox: added('inbox', 'TaskNotFound'),
+    }).toEqual({ inbox: 1, email: 1, slack: 1, refusedInInbox: 1 });
   });
 });
