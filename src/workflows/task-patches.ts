@@ -86,6 +86,11 @@ const RELEASES = [
   // 14: a status update while questions wait keeps the task input-required
   // with them (task-runtime.ts `changeState`); a task of an earlier release goes working and hides them.
   'status-keeps-questions',
+  // 15: reserved for the receipts engineer's 'receipts-when-keyed' (lands with their branch).
+  'receipts-when-keyed',
+  // 16: a question may need a quorum of votes (question-quorum.ts): it stays open, keeping each vote,
+  // until enough distinct approvers approve or the denies reject; a task of an earlier release ignores it.
+  'approval-quorum',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -181,4 +186,9 @@ export function escalatesQuestions(): boolean {
 /** Release 14: a status update while questions wait keeps them showing. */
 export function keepsQuestionsOnStatus(): boolean {
   return release >= 14;
+}
+
+/** Release 16: a question may be decided by a quorum of votes. */
+export function asksQuorum(): boolean {
+  return release >= 16;
 }
