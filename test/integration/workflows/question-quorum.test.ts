@@ -6,8 +6,10 @@
  * never votes with `notByRequester`; an LLM tool's call with `quorum: 2` runs only after two approvals.
  */
 import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { decodeJwt, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readSettings } from '../../../src/config/settings.js';
 import { serveGateway, type ServedGateway } from '../../../src/gateway/server.js';
 import { workflowIdForTask } from '../../../src/protocol/contract.js';
 import { startFakeModelServer, type FakeModelServer } from '../../../src/testing/fake-model-server.js';
@@ -30,6 +32,7 @@ type Person = keyof typeof PEOPLE;
 const { keyOf, authenticator } = apiKeyPeople('quorum', PEOPLE);
 
 let model: FakeModelServer;
+let receiptKey: JWK;
 let worker: TestWorker;
 let connection: Connection;
 let temporal: TemporalClient;
@@ -39,6 +42,7 @@ const taskQueue = `quorum-${randomUUID()}`;
 function startWorker(): Promise<TestWorker> {
   return startTestWorker(taskQueue, {
     model: { baseURL: model.url, model: 'fake-model' },
+    settings: readSettings({ A2A_RECEIPT_SIGNING_KEY: JSON.stringify(receiptKey) }),
     approvals: {
       // Dora stands in for bob now.
       directory: {
@@ -50,6 +54,8 @@ function startWorker(): Promise<TestWorker> {
 }
 
 beforeAll(async () => {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  receiptKey = { ...(await exportJWK(privateKey)), kid: 'quorum', alg: 'ES256' };
   model = await startFakeModelServer();
   worker = await startWorker();
   connection = await Connection.connect({ address: inject('temporalAddress') });
@@ -153,6 +159,14 @@ describe('quorum', () => {
       ['carol', 'approve'],
     ]);
     expect(done.metadata.votes.map((each: any) => each.by)).toEqual(['bob', 'carol']);
+    // The decision's receipt names every approver.
+    const receipt = done.artifacts.find((artifact: any) => artifact.name === 'decision-receipt');
+    const signed = decodeJwt(receipt.parts[0].text);
+    expect(signed).toMatchObject({ decision: 'approve', approver: 'carol' });
+    expect((signed.votes as any[]).map((each) => [each.by, each.decision, each.channel])).toEqual([
+      ['bob', 'approve', 'a2a'],
+      ['carol', 'approve', 'a2a'],
+    ]);
   });
 
   it('one deny rejects; rejectWhen waits for that many denies', async () => {
