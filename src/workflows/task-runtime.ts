@@ -784,6 +784,7 @@ export class TaskRuntime {
     const decided = castVote(question, voter, user.text, user.data, { at: new Date().toISOString(), channel });
     this.record.voted(question, question.votes!.at(-1)!);
     if (decided) return true;
+    this.approvers.questionVoted(wait);
     const open = this.record.openQuestions;
     const message = this.openQuestionsMessage(open);
     this.changeState(interruptedState(open), {

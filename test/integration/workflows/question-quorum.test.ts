@@ -17,6 +17,7 @@ import { llmQuorumAgent } from '../../support/agents/llm-agents.js';
 import { askingAgent } from '../../support/agents/test-agents.js';
 import { apiKeyPeople, rpcWithKey } from '../../support/browser.js';
 import { placedOrders } from '../../support/test-activities.js';
+import { Webhook } from '../../support/webhook.js';
 import { startTestWorker, type TestWorker } from '../../support/worker.js';
 
 const HOUR = 3_600_000;
@@ -33,6 +34,8 @@ const { keyOf, authenticator } = apiKeyPeople('quorum', PEOPLE);
 
 let model: FakeModelServer;
 let receiptKey: JWK;
+let webhook: Webhook;
+let hookUrl: string;
 let worker: TestWorker;
 let connection: Connection;
 let temporal: TemporalClient;
@@ -49,6 +52,8 @@ function startWorker(): Promise<TestWorker> {
         principals: { bob: { delegates: [{ to: 'dora', from: at(-HOUR), until: at(HOUR) }] } },
         groups: { finance: ['alice', 'bob', 'carol'], security: ['sam'] },
       },
+      webhookUrl: hookUrl,
+      policy: { allowedHosts: new Set(['127.0.0.1']) },
     },
   });
 }
@@ -57,6 +62,8 @@ beforeAll(async () => {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   receiptKey = { ...(await exportJWK(privateKey)), kid: 'quorum', alg: 'ES256' };
   model = await startFakeModelServer();
+  webhook = new Webhook();
+  hookUrl = await webhook.start();
   worker = await startWorker();
   connection = await Connection.connect({ address: inject('temporalAddress') });
   temporal = new TemporalClient({ connection, namespace: 'default' });
@@ -74,6 +81,7 @@ afterAll(async () => {
   await worker?.shutdown();
   await connection?.close();
   await model?.close();
+  await webhook?.close();
 });
 
 function rpc(agent: string, method: string, params: unknown, person: Person): Promise<any> {
@@ -110,7 +118,12 @@ async function historyLength(taskId: string): Promise<number> {
 
 describe('quorum', () => {
   it('of 2: waits after one approval across a worker restart, refuses a second vote of the same person (and of their deputy) at no cost, completes at two', async () => {
-    const task = await asked('alice', { responders: ['group:finance'], quorum: { required: 2 } });
+    const task = await asked('alice', { responders: ['group:finance'], quorum: { required: 2 }, notify: ['webhook'] });
+    // The approvers' notices (finance's three, and dora as bob's deputy) say how many must approve.
+    const asks = () =>
+      webhook.received.map(({ body }) => body as any).filter((body) => body.taskId === task.id && body.kind === 'ask');
+    await expect.poll(() => asks().length, { timeout: 20_000 }).toBe(4);
+    expect(asks()[0].text).toContain('Approvals: 0 of 2 approvals; still needed: 2 more approvals');
     expect(task.metadata.pendingQuestion.quorum).toMatchObject({
       required: 2,
       approvals: 0,
