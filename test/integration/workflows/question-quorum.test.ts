@@ -1,6 +1,6 @@
 /**
  * Quorum (docs/approval-policies.md, Quorum), through a real gateway with API keys and a real worker
- * restarted between the votes: a question stays open until enough distinct approvers approve; a
+ * restarted between the votes (and a run continued as new): a question stays open until enough distinct approvers approve; a
  * second vote of the same person (or of their deputy) is refused by the Update's validator, leaving
  * no trace in history; one deny rejects; `allOf` takes each group's own approvals; the requester
  * never votes with `notByRequester`; an LLM tool's call with `quorum: 2` runs only after two approvals.
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readSettings } from '../../../src/config/settings.js';
 import { serveGateway, type ServedGateway } from '../../../src/gateway/server.js';
 import { workflowIdForTask } from '../../../src/protocol/contract.js';
+import { deletePushConfigUpdate } from '../../../src/protocol/push.js';
 import { startFakeModelServer, type FakeModelServer } from '../../../src/testing/fake-model-server.js';
 import { llmQuorumAgent } from '../../support/agents/llm-agents.js';
 import { askingAgent } from '../../support/agents/test-agents.js';
@@ -116,6 +117,17 @@ async function historyLength(taskId: string): Promise<number> {
   return history.events?.length ?? 0;
 }
 
+/** Accepted Updates that change nothing grow the history until Temporal suggests continue-as-new. */
+async function continueAsNew(taskId: string): Promise<void> {
+  const handle = temporal.workflow.getHandle(workflowIdForTask(taskId));
+  const firstRunId = (await handle.describe()).runId;
+  for (let update = 1; update <= 100; update++) {
+    await handle.executeUpdate(deletePushConfigUpdate, { args: [{ id: 'none' }] });
+    if ((await temporal.workflow.getHandle(handle.workflowId).describe()).runId !== firstRunId) return;
+  }
+  throw new Error('The task never continued as new');
+}
+
 describe('quorum', () => {
   it('of 2: waits after one approval across a worker restart, refuses a second vote of the same person (and of their deputy) at no cost, completes at two', async () => {
     const task = await asked('alice', { responders: ['group:finance'], quorum: { required: 2 }, notify: ['webhook'] });
@@ -180,6 +192,17 @@ describe('quorum', () => {
       ['bob', 'approve', 'a2a'],
       ['carol', 'approve', 'a2a'],
     ]);
+  });
+
+  it('keeps its votes in a run continued as new: the same person is still refused, the next approval decides', async () => {
+    const task = await asked('alice', { responders: ['group:finance'], quorum: { required: 2 } });
+    await vote('test-ask', task.id, 'bob', 'approve');
+    await continueAsNew(task.id);
+    expect(await refusalOf(vote('test-ask', task.id, 'bob', 'yes'))).toMatch(/bob already voted approve/);
+    const done = await vote('test-ask', task.id, 'carol', 'approve');
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(JSON.parse(done.status.message.parts[0].text).votes.map((each: any) => each.by)).toEqual(['bob', 'carol']);
+    expect(done.metadata.votes.map((each: any) => each.by)).toEqual(['bob', 'carol']);
   });
 
   it('one deny rejects; rejectWhen waits for that many denies', async () => {
