@@ -1,9 +1,10 @@
 /**
  * Quorum (docs/approval-policies.md, Quorum), through a real gateway with API keys and a real worker
- * restarted between the votes (and a run continued as new): a question stays open until enough distinct approvers approve; a
- * second vote of the same person (or of their deputy) is refused by the Update's validator, leaving
- * no trace in history; one deny rejects; `allOf` takes each group's own approvals; the requester
- * never votes with `notByRequester`; an LLM tool's call with `quorum: 2` runs only after two approvals.
+ * restarted between the votes (and a run continued as new): a question stays open until enough
+ * distinct approvers approve; a second vote of the same person (or of their deputy) is refused by
+ * the Update's validator, leaving no trace in history; one deny rejects; `allOf` takes each group's
+ * own approvals; the requester never votes with `notByRequester`; an LLM tool's call with
+ * `quorum: 2` runs only after two approvals.
  */
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { decodeJwt, exportJWK, generateKeyPair, type JWK } from 'jose';
