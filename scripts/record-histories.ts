@@ -274,6 +274,19 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'quorum-approved'(client) {
+    // Release 16: a quorum of two; the first vote keeps the task waiting, the second decides.
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask', {
+      text: 'buy',
+      data: { responders: ['bob', 'carol'], quorum: { required: 2 } },
+      untilSettled: true,
+    });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'approve', responder: 'bob', untilSettled: true });
+    await reply(handle, { text: 'approve, agreed', responder: 'carol', untilSettled: true });
+    await finalTask(handle);
+    return handle;
+  },
   async 'status-while-asking'(client) {
     // Release 14: a status update (ctx.status) after one answer keeps the task input-required with the others.
     const { handle } = await startTask(client, TASK_QUEUE, 'test-ask-several', {

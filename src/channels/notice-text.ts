@@ -54,6 +54,8 @@ function lines(notice: ApproverNotice): { intro: string; facts: Array<[string, s
   const facts: Array<[string, string]> = [['Question', notice.question]];
   // A deputy is told whose question it answers (docs/approval-policies.md, Deputies).
   if (notice.actingFor) facts.push(['For', `${notice.actingFor} (you are their deputy)`]);
+  // Several must approve: where the votes stand (docs/approval-policies.md, Quorum).
+  if (notice.approvals) facts.push(['Approvals', notice.approvals]);
   if (notice.outcome) facts.push(['Why', notice.outcome]);
   if (notice.request) facts.push(['Request', notice.request]);
   facts.push(['Asked', utcMinuteText(notice.askedAt)]);

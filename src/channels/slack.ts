@@ -104,6 +104,7 @@ export function slackMessage(
   const facts = [
     ...(notice.request ? [`*Request:* ${escapeMrkdwn(notice.request)}`] : []),
     ...(notice.deadline ? [`*Deadline:* ${utcMinuteText(notice.deadline)}`] : []),
+    ...(notice.approvals ? [`*Approvals:* ${escapeMrkdwn(notice.approvals)}`] : []),
   ];
   const open = notice.kind === 'ask' || notice.kind === 'reminder';
   return {

@@ -5,6 +5,7 @@
  * addresses never enter workflow history.
  */
 import type { Deputy } from './deputies.js';
+import type { QuorumState } from './quorum.js';
 
 /** The channels a question can reach its approvers by. */
 export const APPROVAL_CHANNELS = ['email', 'webhook', 'slack'] as const;
@@ -83,6 +84,8 @@ export interface ApproverNotice {
   answeredBy?: string;
   /** The approver this one is told of the question for, as their deputy. */
   actingFor?: string;
+  /** A quorum question's tally when the notice goes (ask, reminder): "1 of 2 approvals; still needed: …". */
+  approvals?: string;
   /** The task's last status message (kinds 'canceled' and 'failed'): why it ended. */
   outcome?: string;
   /**
@@ -150,6 +153,8 @@ export interface NotifiedQuestion {
   notByRequester?: boolean;
   /** The question's deputies (release 12): told as their approvers are. */
   deputies?: Deputy[];
+  /** A quorum question's tally (release 16), kept as the votes come: its reminders say where it stands. */
+  quorum?: QuorumState;
   /** Resolved once, by an activity; absent until then. */
   approvers?: string[];
   /** Reminder times not yet reached (ISO), earliest first. */

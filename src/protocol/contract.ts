@@ -8,6 +8,7 @@ import { deputiesOf, type Deputy } from './deputies.js';
 import type { PushConfig, StoredPushConfig } from './push.js';
 import type { ApprovalNoticesRecord } from './approvals.js';
 import type { TaskUsage } from './llm.js';
+import type { QuorumState, Vote } from './quorum.js';
 import type { TaskStateName } from './states.js';
 import type { EventsSince, TaskEvent } from './task-events.js';
 import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
@@ -177,6 +178,10 @@ export interface PendingQuestion {
   escalate?: PlannedEscalation[];
   /** The escalations that happened, oldest first: the inbox says the question was escalated. */
   escalated?: Escalation[];
+  /** A quorum question's rules and tally (release 16, quorum.ts): who is still needed. */
+  quorum?: QuorumState;
+  /** A quorum question's votes so far, oldest first. */
+  votes?: Vote[];
 }
 
 /** What happens to a question's responders at an escalation: more may answer, or others instead. */
@@ -327,6 +332,8 @@ export interface TaskSnapshot {
   approvals?: ApprovalNoticesRecord;
   /** Every escalation of the task's questions (metadata.escalations), by question id; absent until one. */
   escalations?: Array<Escalation & { question: string }>;
+  /** Every vote on the task's quorum questions (metadata.votes), by question id; absent until one. */
+  votes?: Array<Vote & { question: string }>;
 }
 
 /** A remote A2A task this task delegated to (ctx.callAgent), as last seen. */

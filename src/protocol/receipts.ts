@@ -5,6 +5,7 @@
  * and signs with a key that never enters workflow history (only the JWS does).
  */
 import type { AnswerChannel } from './contract.js';
+import type { Vote, VoteDecision } from './quorum.js';
 import type { JsonObject, WirePart } from './wire.js';
 
 /** Signs one decision: returns the receipt, or null when the worker has no signing key. */
@@ -33,6 +34,8 @@ export interface DecisionFacts {
   channel: AnswerChannel;
   /** When the answer was taken, ISO 8601 (the workflow's time). */
   at: string;
+  /** A quorum question's votes, the deciding one (approver's) last. */
+  votes?: Vote[];
 }
 
 /** What a receipt's JWS payload holds, as RFC 8785 canonical JSON. Hashes are SHA-256, lowercase hex. */
@@ -54,6 +57,8 @@ export interface DecisionReceipt {
   actingFor: string | null;
   channel: AnswerChannel;
   at: string;
+  /** A quorum decision's votes, oldest first: every approver (and denier) by name; absent for one answer. */
+  votes?: Array<{ by: string; actingFor: string | null; decision: VoteDecision; channel: AnswerChannel; at: string }>;
 }
 
 /** The parts of the message that asks a question: the workflow asks with them, a receipt's `request` hashes them. */

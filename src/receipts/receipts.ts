@@ -35,6 +35,15 @@ export function receiptOf(facts: DecisionFacts): DecisionReceipt {
     actingFor: facts.actingFor ?? null,
     channel: facts.channel,
     at: facts.at,
+    ...(facts.votes && {
+      votes: facts.votes.map(({ by, actingFor, decision, channel, at }) => ({
+        by,
+        actingFor: actingFor ?? null,
+        decision,
+        channel,
+        at,
+      })),
+    }),
   };
 }
 

@@ -8,6 +8,7 @@ import type { ActivityOptions } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
 import type { ApprovalChannel } from '../protocol/approvals.js';
 import type { EscalationMode } from '../protocol/contract.js';
+import type { QuorumOptions, Vote } from '../protocol/quorum.js';
 import type { PushEventSelection } from '../protocol/push.js';
 import { AGENT_VERSIONINGS, isAgentVersioning, type AgentVersioning } from '../protocol/versioning.js';
 import type { RemoteAgentAddress } from '../protocol/delegation.js';
@@ -160,6 +161,8 @@ export interface Reply<T = unknown> extends UserMessage {
   value: T;
   /** The approver the responder answered for, as their deputy (docs/approval-policies.md, Deputies). */
   actingFor?: string;
+  /** A quorum question's votes, the deciding one last (its text and data are this reply's). */
+  votes?: Vote[];
   /** True when no one answered and the deadline's default answer was used. */
   timedOut: boolean;
 }
@@ -233,6 +236,11 @@ export interface AskOptions<T = unknown> {
   remind?: string[];
   /** Who else (or who instead) may answer when nobody did in time (docs/approval-policies.md, Escalation). */
   escalate?: EscalationRule[];
+  /**
+   * Several people must approve (docs/approval-policies.md, Quorum): the question stays open until
+   * `required` distinct approvers approve (or each `allOf` group's do), or a deny rejects it.
+   */
+  quorum?: QuorumOptions;
 }
 
 /**

@@ -47,6 +47,7 @@ import {
 } from './task-patches.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
+import { quorumText } from '../protocol/quorum.js';
 
 /** The project's defaults (`approvals` in a2a-temporal.config.ts), put into the workflow bundle by the agents plugin. */
 /** What questions without their own `notify` and `remind` take (the config's `approvals`). */
@@ -187,12 +188,19 @@ export class ApproverNotifications {
       ...(pending.responders && { responders: pending.responders }),
       ...(pending.notByRequester && { notByRequester: true }),
       ...(pending.deputies && { deputies: pending.deputies }),
+      ...(pending.quorum && { quorum: pending.quorum }),
       reminders: reminderTimes(remind, pending.deadline),
       remindersSent: 0,
     };
     // Those closed are done with: a withdrawn one's approvers hear of the task's end only if no question came after it.
     this.record.approvalsState().questions = [...this.questions().filter((kept) => kept.open), question];
     this.resolveAndAsk(question);
+  }
+
+  /** A vote on a quorum question that did not decide it: its reminders say where it stands now. */
+  questionVoted(request: NotifyRequest): void {
+    const question = this.notified(request);
+    if (question?.open && request.question.quorum) question.quorum = request.question.quorum;
   }
 
   /** The question stopped waiting: answered, expired, or withdrawn (the task canceled, a remote call's deadline). */
@@ -465,7 +473,8 @@ export class ApproverNotifications {
 
   private noticeInput(notice: NoticeState): ApproverNotice {
     // Questions and reminders are sent only while their question waits: it is among those notified.
-    const question = notice.about ?? questionFacts(this.questions().find(({ seq }) => seq === notice.question)!);
+    const notified = notice.about ? undefined : this.questions().find(({ seq }) => seq === notice.question)!;
+    const question = notice.about ?? questionFacts(notified!);
     const request = this.record.requestText();
     return {
       id: notice.id,
@@ -482,6 +491,7 @@ export class ApproverNotifications {
       ...(notice.answeredBy && { answeredBy: notice.answeredBy }),
       ...(notice.outcome && { outcome: notice.outcome }),
       ...(notice.actingFor && { actingFor: notice.actingFor }),
+      ...(notified?.quorum && { approvals: quorumText(notified.quorum) }),
     };
   }
 

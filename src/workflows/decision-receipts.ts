@@ -47,6 +47,7 @@ export async function signDecision(runtime: TaskRuntime, wait: ReplyWait): Promi
     ...(reply.actingFor && { actingFor: reply.actingFor }),
     channel: answered.channel,
     at: answered.at,
+    ...(reply.votes && { votes: reply.votes }),
   };
   // Not cancellable: the decision was taken, so its receipt is made even if the task is canceled meanwhile.
   const receipt = await CancellationScope.nonCancellable(() => sign(facts));

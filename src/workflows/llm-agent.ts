@@ -26,6 +26,7 @@ import {
 import { MCP_CALL_TOOL_ACTIVITY, type McpCallToolInput } from '../protocol/mcp.js';
 import type { JsonObject } from '../protocol/wire.js';
 import type { ApprovalChannel } from '../protocol/approvals.js';
+import type { QuorumOptions } from '../protocol/quorum.js';
 import {
   AgentFailure,
   defineAgent,
@@ -69,6 +70,11 @@ export interface ToolApprovalOptions {
   remind?: string[];
   /** Who else (or instead) may approve when nobody did in time, as `ctx.ask`'s `escalate`. */
   escalate?: EscalationRule[];
+  /**
+   * Several must approve each call, as `ctx.ask`'s `quorum`; a number `n` is `{ required: n }`. With
+   * a quorum, an approval cannot edit the arguments (the others approved these).
+   */
+  quorum?: number | QuorumOptions;
 }
 
 /**
@@ -572,7 +578,9 @@ class LlmLoop {
         decision: z.enum(['approve', 'deny']),
         reason: z.string().optional(),
         // Refused here, as invalid answers are, so the approver hears of it, not the model.
-        arguments: ('mcp' in tool ? tool.editedInput : tool.input).optional(),
+        arguments: tool.quorum
+          ? z.undefined({ message: 'a call that needs a quorum is approved as asked: no edited arguments' })
+          : ('mcp' in tool ? tool.editedInput : tool.input).optional(),
       })
       .optional()
       .describe('{"decision": "approve" | "deny", "reason"?: string, "arguments"?: edited arguments}');
@@ -595,6 +603,9 @@ class LlmLoop {
         ...(tool.notify && { notify: tool.notify }),
         ...(tool.remind && { remind: tool.remind }),
         ...(tool.escalate && { escalate: tool.escalate }),
+        ...(tool.quorum !== undefined && {
+          quorum: typeof tool.quorum === 'number' ? { required: tool.quorum } : tool.quorum,
+        }),
         onDeadline: tool.onApprovalDeadline ?? {
           kind: 'answer',
           data: { decision: 'deny', reason: 'No decision before the approval deadline' },

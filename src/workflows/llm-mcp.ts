@@ -169,6 +169,7 @@ export async function mcpTools(
         ...(server.notify && { notify: server.notify }),
         ...(server.remind && { remind: server.remind }),
         ...(server.escalate && { escalate: server.escalate }),
+        ...(server.quorum !== undefined && { quorum: server.quorum }),
         ...(server.activityOptions && { activityOptions: server.activityOptions }),
       };
       specs.push({ name: visible, description: listed.description, parameters: listed.inputSchema });

@@ -33,6 +33,7 @@ import type { TaskRuntime } from './task-runtime.js';
 import { withDeputies } from './question-deputies.js';
 import { plannedEscalations, watchEscalations } from './question-escalation.js';
 import { questionExpired } from './approval-metrics.js';
+import { plannedQuorumOf } from './question-quorum.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 
@@ -149,6 +150,7 @@ export function inputQuestion(ask: AskOptions<unknown>): PendingQuestion {
     ...(ask.details && { details: ask.details }),
     ...(ask.notByRequester && { notByRequester: true }),
     ...plannedEscalations(ask.escalate, askedAt),
+    ...plannedQuorumOf(ask.quorum, ask.responders),
   };
 }
 

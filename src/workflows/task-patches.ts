@@ -41,8 +41,6 @@ export const PATCH = {
 
 type FoldedPatch = (typeof PATCH)[keyof typeof PATCH];
 
-const ESCALATION_DEPUTIES_RELEASE = 'escalation-deputies';
-
 /** The release markers, oldest first; a new workflow records the last. */
 const RELEASES = [
   // 1: every PATCH, and each activation's upserts coalesced.
@@ -91,11 +89,14 @@ const RELEASES = [
   // 15: only a task whose starter has the receipt signing key (its input's `receipts`) signs its
   // answers; a task of an earlier release schedules the signing activity for each, keyed or not.
   'receipts-when-keyed',
+  // 16: a question may need a quorum of votes (question-quorum.ts): it stays open, keeping each vote,
+  // until enough distinct approvers approve or the denies reject; a task of an earlier release ignores it.
+  'approval-quorum',
   // 17: an escalation first reads the deputies of those it adds from the approver directory (the
   // opening's activity; the directory's hash kept in the escalation), who are told and may answer
   // within their window; a move drops the deputies of those it leaves. A task of an earlier release
-  // schedules no such activity. Releases 15 and 16 come from work in parallel: its check finds it by name.
-  ESCALATION_DEPUTIES_RELEASE,
+  // schedules no such activity.
+  'escalation-deputies',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -198,7 +199,12 @@ export function signsReceiptsWhenKeyed(): boolean {
   return release >= 15;
 }
 
+/** Release 16: a question may be decided by a quorum of votes. */
+export function asksQuorum(): boolean {
+  return release >= 16;
+}
+
 /** Release 17: an escalation resolves the deputies of those it adds, who may answer within their window. */
 export function resolvesEscalationDeputies(): boolean {
-  return release > RELEASES.indexOf(ESCALATION_DEPUTIES_RELEASE);
+  return release >= 17;
 }

@@ -22,6 +22,7 @@ import type {
 } from '../protocol/push.js';
 import type { ModelCallUsage } from '../protocol/llm.js';
 import type { ApprovalNoticesRecord } from '../protocol/approvals.js';
+import type { Vote } from '../protocol/quorum.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WirePart, type WireTask } from '../protocol/wire.js';
 
@@ -197,6 +198,19 @@ export class TaskRecord {
     (this.data.escalations ??= []).push({ question: question.id, ...clone(escalation) });
   }
 
+  /**
+   * A vote on an open quorum question (question-quorum.ts): the task's copy takes its tally and votes
+   * (as escalated does), and the task keeps the vote after the question closes.
+   */
+  voted(question: OpenQuestion, vote: Vote): void {
+    const kept = this.data.questions?.find((open) => open.id === question.id);
+    if (kept && kept !== question) {
+      kept.quorum = clone(question.quorum);
+      kept.votes = clone(question.votes);
+    }
+    (this.data.votes ??= []).push({ question: question.id, ...clone(vote) });
+  }
+
   hasApplied(messageKey: string): boolean {
     return this.data.appliedMessageKeys.includes(messageKey);
   }
@@ -288,6 +302,7 @@ export class TaskRecord {
       ...(this.data.delegations && { delegations: clone(this.data.delegations) }),
       ...(this.data.approvals?.notices.length && { approverNotifications: clone(this.data.approvals.notices) }),
       ...(this.data.escalations && { escalations: clone(this.data.escalations) }),
+      ...(this.data.votes && { votes: clone(this.data.votes) }),
     };
     return task;
   }

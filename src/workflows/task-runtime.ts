@@ -62,7 +62,7 @@ import {
 } from '../protocol/search-attributes.js';
 import { isSettled, toWireState, type TaskStateName } from '../protocol/states.js';
 import { spanText, utcMinuteText } from '../protocol/time-text.js';
-import { dataOf, textOf, type JsonObject, type WireMessage } from '../protocol/wire.js';
+import { dataOf, textOf, type JsonObject, type WireMessage, type WirePart } from '../protocol/wire.js';
 import type { Reply, UserMessage } from './agent-api.js';
 import { MAX_MESSAGE_BYTES, messageProblem, partsOf, sizeProblem } from '../protocol/message-checks.js';
 import {
@@ -88,6 +88,8 @@ import { interruptedState, type TaskRecord, type TransitionOptions } from './tas
 import { uiText } from '../protocol/ui-text.js';
 import { deputiesOf, deputyWindowText, isActingAt } from '../protocol/deputies.js';
 import { askingParts } from '../protocol/receipts.js';
+import { quorumText } from '../protocol/quorum.js';
+import { castVote, voteProblem, type Voter } from './question-quorum.js';
 
 /** A model call whose text streams into an artifact (see llm-agent.ts). */
 export interface ModelStream {
@@ -181,17 +183,14 @@ export class TaskRuntime {
   /** The open questions as the task shows them, after the status text of an update made while they wait. */
   private statusBesideQuestions(status: WireMessage | undefined): WireMessage {
     const open = this.record.openQuestions;
-    const asking = open.length === 1 ? this.questionMessage(open[0]!) : this.questionsMessage(open);
+    const asking = this.openQuestionsMessage(open);
     return { ...asking, parts: [...(status?.parts ?? []), ...asking.parts] };
   }
 
   /** The agent asks: the task is input-required (or auth-required) with this question, beside any still open. */
   askQuestion(question: OpenQuestion): void {
     const open = [...this.record.openQuestions, question];
-    this.record.showQuestion(
-      question,
-      open.length === 1 ? this.questionMessage(question) : this.questionsMessage(open),
-    );
+    this.record.showQuestion(question, this.openQuestionsMessage(open));
     this.publish();
   }
 
@@ -200,7 +199,7 @@ export class TaskRuntime {
     const transition = { by, ...(actingFor && { actingFor }) };
     const open = this.record.removeQuestion(wait.question.id);
     if (open.length === 0) return this.changeState('working', transition);
-    const message = open.length === 1 ? this.questionMessage(open[0]!) : this.questionsMessage(open);
+    const message = this.openQuestionsMessage(open);
     this.changeState(interruptedState(open), { message, ...transition });
   }
 
@@ -224,14 +223,21 @@ export class TaskRuntime {
     return [...this.waits.values()].filter((wait) => wait.reply === undefined);
   }
 
-  /** A question alone: its prompt, and its details as a DataPart. */
+  /** What the task shows while `open` wait: the question alone, or all of them. */
+  private openQuestionsMessage(open: readonly OpenQuestion[]): WireMessage {
+    return open.length === 1 ? this.questionMessage(open[0]!) : this.questionsMessage(open);
+  }
+
+  /** A question alone: its prompt, and its details as a DataPart; a quorum question's tally and votes after them. */
   private questionMessage(question: OpenQuestion): WireMessage {
-    return { ...agentMessage(this, question.prompt), parts: askingParts(question) };
+    return { ...agentMessage(this, question.prompt), parts: [...askingParts(question), ...quorumParts(question)] };
   }
 
   /** Several questions: each listed by its id, and all as a DataPart (docs/a2a-mapping.md). */
   private questionsMessage(questions: readonly OpenQuestion[]): WireMessage {
-    const lines = questions.map((question) => `- ${question.id}: ${question.prompt}`);
+    const lines = questions.map(
+      (question) => `- ${question.id}: ${question.prompt}${question.quorum ? ` (${quorumText(question.quorum)})` : ''}`,
+    );
     const text = `${questions.length} questions wait for an answer; a reply names the one it answers (metadata "${ANSWERS_QUESTION_METADATA}": {"question": "<id>"}):\n${lines.join('\n')}`;
     const message = agentMessage(this, text);
     message.parts.push({ data: { questions: questions.map(questionEntry) } });
@@ -482,6 +488,10 @@ export class TaskRuntime {
     }
     this.checkDeadline(wait);
     this.checkResponder(wait, incoming.caller, incoming.responder);
+    if (wait.question.quorum) {
+      const problem = voteProblem(wait.question, voterOf(wait.question, incoming), textOf(parts), dataOf(parts));
+      if (problem) reject(TaskErrorType.ResponderNotAllowed, problem);
+    }
     if (wait.schema) {
       const parsed = wait.schema.safeParse(dataOf(parts));
       if (!parsed.success) {
@@ -683,11 +693,21 @@ export class TaskRuntime {
         const deputyFor = isDirectResponder(question, incoming.caller, incoming.responder)
           ? undefined
           : actingFor(question, responder);
+        const channel = incoming.channel ?? 'temporal';
+        if (question.quorum && !this.voteDecides(wait, voterOf(question, incoming), user, channel)) {
+          return { ...this.headerAnswer(), lastSeq, duplicate: false };
+        }
         this.deliver(
           wait,
-          { ...user, value, timedOut: false, ...(deputyFor && { actingFor: deputyFor }) },
+          {
+            ...user,
+            value,
+            timedOut: false,
+            ...(deputyFor && { actingFor: deputyFor }),
+            ...(question.votes && { votes: question.votes }),
+          },
           responder ?? 'user',
-          incoming.channel ?? 'temporal',
+          channel,
         );
         questionAnswered(question);
       }
@@ -750,6 +770,26 @@ export class TaskRuntime {
     }
   }
 
+  /**
+   * A vote on a quorum question: the question keeps it; one that does not decide leaves the task
+   * waiting, its status showing the tally, the voter in its timeline. Whether it decided.
+   */
+  private voteDecides(wait: ReplyWait, voter: Voter, user: UserMessage, channel: AnswerChannel): boolean {
+    const { question } = wait;
+    const decided = castVote(question, voter, user.text, user.data, { at: new Date().toISOString(), channel });
+    this.record.voted(question, question.votes!.at(-1)!);
+    if (decided) return true;
+    this.approvers.questionVoted(wait);
+    const open = this.record.openQuestions;
+    const message = this.openQuestionsMessage(open);
+    this.changeState(interruptedState(open), {
+      message,
+      by: voter.who!,
+      ...(voter.actingFor && { actingFor: voter.actingFor }),
+    });
+    return false;
+  }
+
   /** Hands the reply to its waiting question; the task is working again from this moment, unless others wait. */
   private deliver(wait: ReplyWait, reply: Reply, by: string, channel: AnswerChannel): void {
     wait.reply = reply;
@@ -798,6 +838,13 @@ function isDirectResponder(question: OpenQuestion, caller: Caller | undefined, n
   return caller ? isAllowedResponder(responders, caller) : responders.includes(named ?? '');
 }
 
+/** Who a reply votes as on a quorum question: the one answering, and whom they act for as a deputy. */
+function voterOf(question: OpenQuestion, incoming: IncomingMessage): Voter {
+  const who = incoming.caller?.id ?? incoming.responder;
+  const direct = isDirectResponder(question, incoming.caller, incoming.responder);
+  return { who, actingFor: direct ? undefined : actingFor(question, who), caller: incoming.caller };
+}
+
 /** The approver `who` answers for as a deputy now (the workflow's clock), if any. */
 function actingFor(question: OpenQuestion, who: string | undefined): string | undefined {
   return deputiesOf(question, who).find((deputy) => isActingAt(deputy, Date.now()))?.for;
@@ -816,7 +863,7 @@ function toUserMessage(message: WireMessage, responder?: string): UserMessage {
 
 /** A question as the several-questions DataPart lists it. */
 function questionEntry(question: OpenQuestion): JsonObject {
-  const { id, prompt, details, responders, deadline, schema } = question;
+  const { id, prompt, details, responders, deadline, schema, quorum, votes } = question;
   return {
     id,
     text: prompt,
@@ -825,7 +872,17 @@ function questionEntry(question: OpenQuestion): JsonObject {
     ...(responders && { responders }),
     ...(deadline && { deadline }),
     ...(schema && { schema }),
+    ...(quorum && { quorum: quorum as unknown as JsonObject, votes: (votes ?? []) as unknown as JsonObject[] }),
   };
+}
+
+/** A quorum question's tally as a line of text, and with its votes as a DataPart; nothing for another question. */
+function quorumParts({ quorum, votes }: OpenQuestion): WirePart[] {
+  if (!quorum) return [];
+  return [
+    { text: `Votes: ${quorumText(quorum)}` },
+    { data: { quorum: quorum as unknown as JsonObject, votes: (votes ?? []) as unknown as JsonObject[] } },
+  ];
 }
 
 function emptyReply(): Reply {

@@ -144,8 +144,28 @@ export const llmParallelAgent = defineLlmAgent({
   },
 });
 
+/** An order that two of finance must approve (a quorum of 2). */
+export const llmQuorumAgent = defineLlmAgent({
+  name: 'test-llm-quorum',
+  description: 'A tool call two approvers must approve',
+  skills,
+  instructions: 'You buy things for the user.',
+  model: 'fake-model',
+  tools: {
+    place_order: defineTool({
+      description: 'Orders items',
+      input: order,
+      activity: 'testPlaceOrder',
+      approval: 'always',
+      approvers: ['group:finance'],
+      quorum: 2,
+    }),
+  },
+});
+
 export const llmTestAgents = [
   llmParallelAgent,
+  llmQuorumAgent,
   llmRetryAgent,
   llmBudgetAgent,
   llmCallBudgetAgent,

@@ -11,6 +11,7 @@ import {
 import { defineLlmAgent, defineTool } from '../../../src/workflows/llm-agent.js';
 import type * as testActivities from '../test-activities.js';
 import type { ApprovalChannel } from '../../../src/protocol/approvals.js';
+import type { QuorumOptions } from '../../../src/protocol/quorum.js';
 
 const skills = [{ id: 'test', name: 'Test', description: 'Test agent', tags: ['test'] }];
 
@@ -56,6 +57,7 @@ interface AskRequest {
   notify?: ApprovalChannel[];
   remind?: string[];
   escalate?: EscalationRule[];
+  quorum?: QuorumOptions;
 }
 
 const Decision = z.object({ approved: z.boolean(), comment: z.string().optional() }).describe('{approved, comment?}');
@@ -79,6 +81,7 @@ export const askingAgent = defineAgent({
       ...(request.notify && { notify: request.notify }),
       ...(request.remind && { remind: request.remind }),
       ...(request.escalate && { escalate: request.escalate }),
+      ...(request.quorum && { quorum: request.quorum }),
     };
     const asked = ctx.ask(options);
     const failing = request.failAfter
@@ -93,6 +96,7 @@ export const askingAgent = defineAgent({
       value: reply.value,
       responder: reply.responder,
       ...(reply.actingFor && { actingFor: reply.actingFor }),
+      ...(reply.votes && { votes: reply.votes }),
       timedOut: reply.timedOut,
     });
   },

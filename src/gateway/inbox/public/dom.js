@@ -166,6 +166,22 @@ export function escalationWords(escalated) {
     .join('; ');
 }
 
+/** A quorum question's tally (docs/approval-policies.md, Quorum): "1 of 2 approvals; still needed: 1 more approval". */
+export function quorumWords(quorum) {
+  const needed = quorum.needed.length > 0 ? `; still needed: ${quorum.needed.join(', ')}` : '';
+  return `${quorum.approvals} of ${quorum.required} approvals${needed}`;
+}
+
+/** A quorum question's votes in words: "bob approved at 14:02 (“fine”); dora for bob denied at …". */
+export function votesWords(votes) {
+  return votes
+    .map(({ by, actingFor, decision, at, comment }) => {
+      const who = actingFor ? `${by} for ${actingFor}` : by;
+      return `${who} ${decision === 'approve' ? 'approved' : 'denied'} at ${clockTime(at)}${comment ? ` (“${comment}”)` : ''}`;
+    })
+    .join('; ');
+}
+
 /** Responders in words: `group:finance` as "group finance". */
 export function responderWords(responders) {
   return responders.map((entry) => (entry.startsWith('group:') ? `group ${entry.slice(6)}` : entry)).join(', ');

@@ -3,7 +3,17 @@
  * gateway's event stream (it re-lists about once a second and sends the list when it changed).
  */
 import { ApiError, signIn, whoAmI } from './api.js';
-import { agoElement, askerOf, byId, deadlineElement, escalationWords, h, tickDeadlines, toolCall } from './dom.js';
+import {
+  agoElement,
+  askerOf,
+  byId,
+  deadlineElement,
+  escalationWords,
+  h,
+  quorumWords,
+  tickDeadlines,
+  toolCall,
+} from './dom.js';
 import { showIdentity } from './session.js';
 
 let live;
@@ -136,6 +146,8 @@ function row(item) {
         question.deadline && deadlineElement(question.deadline),
         // Nobody answered in time: it reached this list by an escalation.
         question.escalated?.length > 0 && h('span', { class: 'escalated', text: escalationWords(question.escalated) }),
+        // Several must approve: the votes so far and who is still needed.
+        question.quorum && h('span', { class: 'quorum', text: quorumWords(question.quorum) }),
       ),
     ),
   );

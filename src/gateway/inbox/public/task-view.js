@@ -15,7 +15,9 @@ import {
   fill,
   h,
   json,
+  quorumWords,
   responderWords,
+  votesWords,
 } from './dom.js';
 import { unwrap } from './schema-form.js';
 
@@ -110,6 +112,9 @@ export function questionView(question, agent, owner) {
       ['Deputies', question.deputies?.map(deputyWords).join('; ')],
       // Nobody answered in time (docs/approval-policies.md, Escalation).
       ['Escalation', question.escalated?.length > 0 && escalationWords(question.escalated)],
+      // Several must approve: where the votes stand, and each so far (docs/approval-policies.md, Quorum).
+      ['Approvals', question.quorum && quorumWords(question.quorum)],
+      ['Votes', question.votes?.length > 0 && votesWords(question.votes)],
       ['Your answer', effect(question, agent)],
     ]),
   ];

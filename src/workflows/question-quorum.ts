@@ -1,0 +1,105 @@
+/**
+ * A question decided by a quorum of votes (release 16, task-patches.ts; docs/approval-policies.md,
+ * Quorum). The Update's validator refuses a vote that cannot count (no approve or deny in it, a
+ * second vote of the same person, an approval no rule still takes), so a refused vote costs nothing
+ * in history. An accepted vote is kept in the question; the question is decided, and its reply
+ * delivered, only by the vote that reaches the quorum or the denies that reject it.
+ */
+import type { OpenQuestion, PendingQuestion } from '../protocol/contract.js';
+import type { Caller } from '../protocol/caller.js';
+import {
+  countVote,
+  plannedQuorum,
+  quorumText,
+  ruleFor,
+  voteComment,
+  voteOf,
+  voterOf,
+  type QuorumOptions,
+  type Vote,
+  type VoteDecision,
+} from '../protocol/quorum.js';
+import { AgentFailure } from './agent-api.js';
+import { asksQuorum } from './task-patches.js';
+
+/** The quorum `options` ask for, as a question holds it; none before release 16. */
+export function plannedQuorumOf(
+  options: QuorumOptions | undefined,
+  responders: string[] | undefined,
+): Pick<PendingQuestion, 'quorum' | 'responders'> {
+  if (options === undefined || !asksQuorum()) return {};
+  let quorum;
+  try {
+    quorum = plannedQuorum(options);
+  } catch (error) {
+    throw new AgentFailure(`ask: ${(error as Error).message}`);
+  }
+  // Rules by group reach their groups when the question names nobody itself.
+  const groups = quorum.rules.flatMap((rule) => (rule.group ? [`group:${rule.group}`] : []));
+  const reached = responders ?? (groups.length > 0 ? groups : undefined);
+  return { quorum, ...(reached && { responders: reached }) };
+}
+
+/** Who votes: the one answering, whom they act for as a deputy, and the groups their approval may count for. */
+export interface Voter {
+  who: string | undefined;
+  actingFor: string | undefined;
+  caller: Caller | undefined;
+}
+
+/** Why a reply cannot count as a vote on `question` (a quorum question), or undefined when it can. */
+export function voteProblem(question: OpenQuestion, voter: Voter, text: string, data: unknown): string | undefined {
+  const quorum = question.quorum!;
+  const decision = voteOf(text, data);
+  if (!decision) {
+    return `This question is decided by votes (${quorumText(quorum)}): reply "approve" or "deny <reason>", or data {"decision": "approve" | "deny"}`;
+  }
+  if (voter.who === undefined) return 'A vote must say who votes: sign in, or name yourself (metadata.responder)';
+  const person = voterOf({ by: voter.who, ...(voter.actingFor && { actingFor: voter.actingFor }) });
+  const earlier = question.votes?.find((vote) => voterOf(vote) === person);
+  if (earlier) {
+    const as = earlier.actingFor ? ` (by ${earlier.by} as their deputy)` : '';
+    return `${person} already voted ${earlier.decision} on this question at ${earlier.at}${as}; each person counts once`;
+  }
+  if (decision === 'approve' && ruleFor(quorum, groupsOf(voter)) === undefined) {
+    return `${person}'s approval counts toward no rule still open (${quorumText(quorum)})`;
+  }
+  return undefined;
+}
+
+/**
+ * Counts a vote (checked by voteProblem) on `question`, which keeps it; the decision once the
+ * quorum is reached (or the denies reject), else undefined: the question waits on.
+ */
+export function castVote(
+  question: OpenQuestion,
+  voter: Voter,
+  text: string,
+  data: unknown,
+  answered: Pick<Vote, 'at' | 'channel'>,
+): VoteDecision | undefined {
+  const decision = voteOf(text, data)!;
+  const rule = decision === 'approve' ? ruleFor(question.quorum!, groupsOf(voter)) : undefined;
+  const group = rule === undefined ? undefined : question.quorum!.rules[rule]!.group;
+  const comment = voteComment(text, data);
+  const vote: Vote = {
+    by: voter.who!,
+    ...(voter.actingFor && { actingFor: voter.actingFor }),
+    decision,
+    ...answered,
+    ...(comment && { comment }),
+    ...(group && { group }),
+  };
+  const counted = countVote(question.quorum!, decision, rule);
+  question.quorum = counted.quorum;
+  question.votes = [...(question.votes ?? []), vote];
+  return counted.decided;
+}
+
+/**
+ * The groups an approval may count for: the caller's own. A deputy's approval is their principal's,
+ * whose groups the task does not know: it counts toward a rule without group only.
+ */
+function groupsOf(voter: Voter): readonly string[] {
+  return voter.actingFor ? [] : (voter.caller?.groups ?? []);
+}
