@@ -61,7 +61,7 @@ export const HELP_TEXTS: Record<CommandId, HelpText> = {
     summary: 'Interactive conversation; remembers context and pending questions across restarts',
     details: `Each line you type either answers the pending question (when the last task is waiting for input) or starts a new task in the same conversation. Responses stream live. The context ID and the pending task are kept in a state file (env A2A_CLI_STATE, default $XDG_STATE_HOME/a2a-temporal/chat.json or ~/.local/state/a2a-temporal/chat.json), keyed by gateway URL and agent, so quitting and coming back resumes the conversation.
 
-In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /status shows the pending task. Ctrl+C while a response streams detaches from it (the task keeps running).`,
+In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /status shows the pending task, /answer <id> <answer> answers one of several waiting questions (by the id chat lists). Ctrl+C while a response streams detaches from it (the task keeps running).`,
     examples: ['a2a-temporal chat purchase-approval'],
   },
   tasks: {
