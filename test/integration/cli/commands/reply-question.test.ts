@@ -13,7 +13,7 @@ import { askingTwiceAgent } from '../../../support/agents/test-agents.js';
 import { parseCommandLine } from '../../../../src/cli/args.js';
 import { runChat } from '../../../../src/cli/commands/chat.js';
 import { ChatStateStore, conversationKey } from '../../../../src/cli/state-file.js';
-import { cliAgainst } from '../../../support/cli.js';
+import { cliAgainst, collectingIo } from '../../../support/cli.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { useGatewayHarness } from '../../../support/gateway-harness.js';
 
@@ -102,25 +102,19 @@ describe('chat', () => {
     const key = conversationKey(harness.gateway.url, 'test-ask-several');
     new ChatStateStore(env.A2A_CLI_STATE, () => {}).set(key, { contextId, pendingTaskId: taskId });
 
-    const out: string[] = [];
-    const io = {
-      out: (text: string) => out.push(text),
-      err: (text: string) => out.push(text),
-      env,
-      now: () => new Date(),
-    };
+    const { io, printed } = collectingIo(env);
     const command = parseCommandLine(['chat', 'test-ask-several', '--url', harness.gateway.url], env);
     if (command.kind !== 'chat') throw new Error('not a chat command');
     const lines = ['yes', `/answer ${chair} chair ok`, `/answer ${desk} desk ok`].map((line) => `${line}\n`);
     expect(await runChat(command, io, { input: Readable.from(lines), output: new PassThrough() })).toBe(0);
-    const printed = out.join('\n');
+    const { out } = printed();
 
-    expect(printed).toContain(`Task ${taskId} waits on 2 questions; answer one with /answer <id> <answer>:`);
-    expect(printed).toContain(`  ${desk}: Desk ${run}?`);
-    expect(printed).toContain(`  ${chair}: Chair ${run}?`);
+    expect(out).toContain(`Task ${taskId} waits on 2 questions; answer one with /answer <id> <answer>:`);
+    expect(out).toContain(`  ${desk}: Desk ${run}?`);
+    expect(out).toContain(`  ${chair}: Chair ${run}?`);
     // A line that names no question is not sent while two wait.
-    expect(printed).toContain('Your line was not sent: answer one question with /answer <id> <answer>.');
-    expect(printed).toMatch(/completed/);
+    expect(out).toContain('Your line was not sent: answer one question with /answer <id> <answer>.');
+    expect(out).toMatch(/completed/);
     const shown = JSON.parse((await cli('tasks', 'show', taskId, '--json')).out);
     expect(shown.status.state).toBe('TASK_STATE_COMPLETED');
     expect(shown.status.message.parts[0].text).toBe('[{"text":"desk ok"},{"text":"chair ok"}]');
