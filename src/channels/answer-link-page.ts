@@ -11,12 +11,12 @@
  * question of the task, it is refused.
  */
 import { GetTaskRequest, Task } from '@a2a-js/sdk';
-import { A2AError, TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { A2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import express, { Router, type Request, type Response } from 'express';
 import type { OpenQuestion, PendingQuestion } from '../protocol/contract.js';
 import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
-import { standingOf } from '../tasks/errors.js';
+import { ResponderNotAllowedError, standingOf, TemporalBusyError, TemporalRetryLaterError } from '../tasks/errors.js';
 import type { TaskReplies } from '../gateway/a2a/task-replies.js';
 import { GatewayUser } from '../gateway/http/request-context.js';
 import { lifetimeOf } from '../gateway/http/sdk-compat/index.js';
@@ -69,7 +69,11 @@ interface TaskView {
   metadata?: { pendingQuestion?: PendingQuestion; pendingQuestions?: OpenQuestion[] };
 }
 
-type Outcome = { question: PendingQuestion } | { status: number; title: string; text: string };
+interface Refusal {
+  status: number;
+  title: string;
+  text: string;
+}
 
 export function answerLinkPageRouter(
   settings: AnswerLinkPageSettings,
@@ -126,13 +130,9 @@ export function answerLinkPageRouter(
       await replies.answer(reply, user, { returnImmediately: true, historyLength: 0 });
     } catch (error) {
       // Refused as an A2A reply would be (not an approver, answered meanwhile, past the deadline).
-      if (!(error instanceof A2AError)) throw error;
-      const { message: why } = error;
-      const standing = standingOf(error);
-      // A task the principal may not see has no question for it; one that moved on, not this one.
-      if (error instanceof TaskNotFoundError) return usedUp(res, {});
-      if (standing && !waitsFor(standing.state, standing.question, claims)) return usedUp(res, endedIn(standing.state));
-      return page(res, 409, 'Not recorded', `<p>Not recorded: ${escapeHtml(why)}</p>`);
+      const refused = refusalOf(error, claims);
+      if (!refused) throw error;
+      return page(res, refused.status, refused.title, `<p>${escapeHtml(refused.text)}</p>`);
     }
     page(res, 200, 'Recorded', `<p>Recorded: ${claims.decision}, as ${escapeHtml(claims.approver)}.</p>`);
   }
@@ -159,25 +159,48 @@ export function answerLinkPageRouter(
     const verified = await verify(req, token);
     if ('status' in verified) return verified;
     const { claims, handler, user } = verified;
-    const { question, ended } = await waitingQuestion(handler, user, claims);
-    if (!question) return nothingToAnswer(ended);
-    return { claims, user, question };
+    try {
+      const waiting = await waitingQuestion(handler, user, claims);
+      return 'question' in waiting ? { claims, user, question: waiting.question } : waiting;
+    } catch (error) {
+      const refused = refusalOf(error, claims);
+      if (!refused) throw error;
+      return refused;
+    }
   }
   return router;
 }
 
 /** The refusal of a token whose question no longer waits: the task ended (its state), or moved on. */
-function nothingToAnswer(ended: string | undefined) {
-  const why = ended ? `${ENDED[ended]}, so its question` : 'This question';
+function noLongerWaits(state: string | undefined): Refusal {
+  const ended = state !== undefined && Object.hasOwn(ENDED, state) ? ENDED[state] : undefined;
+  const why = ended ? `${ended}, so its question` : 'This question';
   return refusal(409, 'Nothing to answer', `${why} no longer waits for an answer: this link is used up.`);
 }
 
-function usedUp(res: Response, { ended }: { ended?: string }): void {
-  const { status, title, text } = nothingToAnswer(ended);
-  page(res, status, title, `<p>${escapeHtml(text)}</p>`);
+/**
+ * An A2A refusal as the page tells it, as the inbox does (gateway/inbox/tasks.ts); undefined for an
+ * error that is none (a fault: the error page).
+ */
+function refusalOf(error: unknown, claims: AnswerClaims): Refusal | undefined {
+  if (error instanceof TemporalRetryLaterError) {
+    const why = error instanceof TemporalBusyError ? 'busy' : 'unreachable';
+    return refusal(503, 'Try again', `Temporal is ${why}: open this link again in a moment.`);
+  }
+  // A task the principal may not see has no question for it.
+  if (error instanceof TaskNotFoundError) return noLongerWaits(undefined);
+  if (!(error instanceof A2AError)) return undefined;
+  const { message } = error;
+  const standing = standingOf(error);
+  if (standing && !waitsFor(standing.state, standing.question, claims)) return noLongerWaits(standing.state);
+  // The refusal says who may answer (or that the requester may not).
+  if (error instanceof ResponderNotAllowedError) return refusal(403, 'Not yours to answer', message);
+  // Still waiting, but no longer for answers (its deadline passed).
+  if (error instanceof UnsupportedOperationError) return refusal(409, 'Not recorded', `Not recorded: ${message}`);
+  return refusal(400, 'Not recorded', `Not recorded: ${message}`);
 }
 
-function refusal(status: number, title: string, text: string): Extract<Outcome, { status: number }> {
+function refusal(status: number, title: string, text: string): Refusal {
   return { status, title, text };
 }
 
@@ -190,30 +213,24 @@ const ENDED: Readonly<Record<string, string>> = {
 };
 
 /**
- * The task's question when it is the token's and still waits (a task the principal may no longer
- * see has none), else whether the task ended (its state).
+ * The task's question when it is the token's and still waits, else what became of it (a task the
+ * principal may no longer see has none: its getTask refuses).
  */
 async function waitingQuestion(
   handler: A2ARequestHandler,
   user: GatewayUser,
   claims: AnswerClaims,
-): Promise<{ question?: PendingQuestion; ended?: string }> {
-  let task: TaskView;
-  try {
-    const read = await handler.getTask(
-      GetTaskRequest.fromJSON({ id: claims.taskId, historyLength: 0 }),
-      new ServerCallContext({ user, requestedVersion: '1.0' }),
-    );
-    task = Task.toJSON(read) as TaskView;
-  } catch (error) {
-    if (error instanceof TaskNotFoundError) return {};
-    throw error;
-  }
+): Promise<{ question: PendingQuestion } | Refusal> {
+  const read = await handler.getTask(
+    GetTaskRequest.fromJSON({ id: claims.taskId, historyLength: 0 }),
+    new ServerCallContext({ user, requestedVersion: '1.0' }),
+  );
+  const task = Task.toJSON(read) as TaskView;
   // Several open: the token's among them (by its id), else the one open.
   const several = task.metadata?.pendingQuestions?.find((open) => open.id === claims.question);
   const pending = several ?? task.metadata?.pendingQuestion;
   if (pending && waitsFor(task.status?.state, pending, claims)) return { question: pending };
-  return endedIn(task.status?.state);
+  return noLongerWaits(task.status?.state);
 }
 
 /** Whether a task in `state` (on the wire) waiting on `question` waits for the token's answer. */
@@ -223,11 +240,6 @@ function waitsFor(
   claims: AnswerClaims,
 ): boolean {
   return state === 'TASK_STATE_INPUT_REQUIRED' && question?.kind === 'input' && question.askedAt === claims.askedAt;
-}
-
-/** Whether `state` (on the wire) is one a task ended in. */
-function endedIn(state: string | undefined): { ended?: string } {
-  return state !== undefined && Object.hasOwn(ENDED, state) ? { ended: state } : {};
 }
 
 function page(res: Response, status: number, title: string, body: string): void {

@@ -11,12 +11,12 @@
  *
  * A principal's `delegates` name who may answer for them, and when (docs/approval-policies.md, Deputies).
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { GROUP_PREFIX } from '../protocol/contract.js';
 import type { ResolveApproversInput, ResolvedApprovers } from '../protocol/approvals.js';
 import type { Deputy, ResolveDeputiesInput, ResolvedDeputies } from '../protocol/deputies.js';
+import { canonicalSha256 } from '../receipts/receipts.js';
 import { ConfigError } from '../config/config-error.js';
 import type { Settings } from '../config/settings.js';
 
@@ -182,9 +182,13 @@ function resolveDeputies(directory: ApproverDirectory, input: ResolveDeputiesInp
   return deputies;
 }
 
-/** SHA-256 (hex) of the directory as parsed: which snapshot a question's deputies came from. */
+/**
+ * SHA-256 (hex) of the directory as parsed, in RFC 8785 canonical JSON (the same directory listed in
+ * another order hashes the same): which snapshot a question's deputies came from. Computed in the
+ * deputies activity, so a task's history keeps the hash it was given and replay never recomputes it.
+ */
 function directoryHash(directory: ApproverDirectory): string {
-  return createHash('sha256').update(JSON.stringify(directory)).digest('hex');
+  return canonicalSha256(directory);
 }
 
 /** The question's deputies and the hash of the directory that named them (the deputies activity's answer). */

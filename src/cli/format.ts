@@ -139,6 +139,14 @@ export function openQuestionsOf(task: Task): (PendingQuestion & { id?: string })
   return one ? [one] : [];
 }
 
+/** Each open question on a line of its own: its id, what it asks and who may answer it. */
+export function openQuestionLines(open: readonly (PendingQuestion & { id?: string })[]): string[] {
+  return open.map(
+    (question) =>
+      `  ${question.id}: ${question.prompt}${question.responders?.length ? ` (may answer: ${question.responders.join(', ')})` : ''}`,
+  );
+}
+
 /** How push deliveries stand, from Task.metadata.pushNotifications (set by this runtime, absent elsewhere). */
 export function pushDeliveriesOf(task: Task): PushDeliveryView[] {
   const raw: unknown = task.metadata?.['pushNotifications'];

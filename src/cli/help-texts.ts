@@ -4,6 +4,8 @@
  * program's help lists. Prose only; the exit codes come from errors.ts.
  */
 import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../protocol/search-attributes.js';
+import { plainDefault, plainText } from '../config/setting.js';
+import { CLI_SETTINGS } from '../config/settings/cli.js';
 import type { CommandId } from './spec.js';
 
 /** "A2ATaskState (Keyword), ...": what `setup` registers, from the one list of them. */
@@ -11,16 +13,20 @@ const SEARCH_ATTRIBUTES_TEXT = SEARCH_ATTRIBUTE_DEFINITIONS.map(
   ({ name, type }) => `${name} (${searchAttributeTypeName(type)})`,
 ).join(', ');
 
-export const ENVIRONMENT = `
-Environment:
-  A2A_URL        gateway base URL (agents are served at URL/agents/NAME/)
-  A2A_AGENT      default --agent of the tasks commands (none: the task's own agent; list: every agent)
-  A2A_TRANSPORT  jsonrpc (default) or rest
-  A2A_RESPONDER  default --as
-  A2A_API_KEY    API key for a gateway with authentication (sent as X-API-Key)
-  A2A_TOKEN      JWT for a gateway with authentication (sent as Authorization: Bearer)
-  A2A_CLI_STATE  chat state file
-  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*  for setup, schedules, check-deploy and tasks unblock`;
+/** The program's environment, from the CLI's settings as src/config/settings/cli.ts declares them. */
+export const ENVIRONMENT = environmentText();
+
+function environmentText(): string {
+  const width = Math.max(...Object.keys(CLI_SETTINGS).map((name) => name.length));
+  const lines = Object.entries(CLI_SETTINGS).map(([name, declaration]) => {
+    const fallback = plainDefault(declaration);
+    return `  ${name.padEnd(width)}  ${plainText(declaration.description)}${fallback ? ` (default: ${fallback})` : ''}`;
+  });
+  const temporal = 'The Temporal connection (TEMPORAL_ADDRESS, ...: `a2a-temporal config` lists them)';
+  return ['', 'Environment:', ...lines, `  ${temporal} for setup, schedules, check-deploy and tasks unblock`].join(
+    '\n',
+  );
+}
 
 export interface HelpText {
   summary: string;
@@ -61,7 +67,7 @@ export const HELP_TEXTS: Record<CommandId, HelpText> = {
     summary: 'Interactive conversation; remembers context and pending questions across restarts',
     details: `Each line you type either answers the pending question (when the last task is waiting for input) or starts a new task in the same conversation. Responses stream live. The context ID and the pending task are kept in a state file (env A2A_CLI_STATE, default $XDG_STATE_HOME/a2a-temporal/chat.json or ~/.local/state/a2a-temporal/chat.json), keyed by gateway URL and agent, so quitting and coming back resumes the conversation.
 
-In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /status shows the pending task. Ctrl+C while a response streams detaches from it (the task keeps running).`,
+In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /status shows the pending task, /answer <id> <answer> answers one of several waiting questions (by the id chat lists). Ctrl+C while a response streams detaches from it (the task keeps running).`,
     examples: ['a2a-temporal chat purchase-approval'],
   },
   tasks: {

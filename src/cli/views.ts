@@ -68,7 +68,7 @@ function isWaiting(task: Task): boolean {
 }
 
 /** The questions a waiting task asks and how to answer each: several are listed by their ids. */
-function pendingView(task: Task, options: ViewOptions): string[] {
+export function pendingView(task: Task, options: ViewOptions): string[] {
   const open = openQuestionsOf(task);
   const waiting = open[0]?.kind === 'auth' ? 'Waiting for authorization' : 'Waiting for input';
   if (open.length <= 1) return [waiting, ...questionView(task, open[0], options)];

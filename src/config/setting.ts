@@ -74,6 +74,18 @@ export function setting<T, D extends T | undefined = undefined>(
   };
 }
 
+/** A declaration's words (its description, its default's text) without their markdown, for a terminal. */
+export function plainText(markdown: string): string {
+  return markdown.replace(/`/g, '').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1');
+}
+
+/** The default as a terminal shows it: the docs' words, else the value; undefined when there is none. */
+export function plainDefault(declaration: Pick<Declaration, 'default' | 'defaultText'>): string | undefined {
+  if (declaration.defaultText !== undefined) return plainText(declaration.defaultText);
+  if (declaration.default === undefined) return undefined;
+  return Array.isArray(declaration.default) ? declaration.default.join(',') || undefined : String(declaration.default);
+}
+
 /** The type of a declared setting's value: undefined only when it has no default. */
 export type SettingValue<S> = S extends { parse: Parser<infer T>; default: infer D } ? T | D : never;
 

@@ -81,6 +81,17 @@ export class TaskBlockedError extends UnsupportedOperationError {
   }
 }
 
+/**
+ * A reply from someone who may not answer the question (not among its responders, or its requester):
+ * on the wire the RequestMalformed it always was; the answer links' page tells it apart (a 403).
+ */
+export class ResponderNotAllowedError extends RequestMalformedError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RequestMalformedError';
+  }
+}
+
 /** Temporal's refusal of an Update while the workflow task is failing. */
 export function isWorkflowTaskFailedRefusal(error: unknown): boolean {
   return (
@@ -168,8 +179,9 @@ function fromRefusal(
     case TaskErrorType.ContextMismatch:
     case TaskErrorType.IdempotencyKeyReused:
     case TaskErrorType.InvalidReply:
-    case TaskErrorType.ResponderNotAllowed:
       return new RequestMalformedError(message);
+    case TaskErrorType.ResponderNotAllowed:
+      return new ResponderNotAllowedError(message);
     default:
       return new Error(`The task rejected the request: ${message}`);
   }

@@ -4,13 +4,14 @@
  * CLI (state-file.ts), because an approval may wait for days and the human comes back later.
  */
 import { createInterface } from 'node:readline';
+import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { isInterrupted, isSettled } from '../../protocol/states.js';
 import type { Command } from '../args.js';
 import { connectAgent } from '../client.js';
 import { ExitCode, toCliError } from '../errors.js';
-import { messageText, questionText, taskState, taskStateName } from '../format.js';
+import { messageText, openQuestionLines, openQuestionsOf, questionText, taskState, taskStateName } from '../format.js';
 import type { Io } from '../io.js';
 import { sendRequest } from '../message.js';
 import { ChatStateStore, chatStatePath, conversationKey, type Conversation } from '../state-file.js';
@@ -20,7 +21,11 @@ import { addressOf, detachedMessage, followStream } from './send.js';
 type ChatCommand = Extract<Command, { kind: 'chat' }>;
 type Memory = Omit<Conversation, 'updatedAt'>;
 
-const COMMANDS_HELP = '/quit leaves (so does Ctrl+D), /new starts a new conversation, /status shows the waiting task.';
+const COMMANDS_HELP =
+  '/quit leaves (so does Ctrl+D), /new starts a new conversation, /status shows the waiting task, ' +
+  '/answer <id> <answer> answers one of several waiting questions.';
+/** `/answer <question id> <answer>`: the answer to the one question it names, as `tasks reply --question`. */
+const ANSWER_COMMAND = /^\/answer\s+(\S+)\s+(\S.*)$/;
 
 export interface ChatStreams {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -65,6 +70,8 @@ class ChatSession {
   /** The waiting task's state is unknown (we detached or the stream broke): look before answering it. */
   private unsure = false;
   private turn: AbortController | undefined;
+  /** The waiting task asks several questions (shown with their ids): a line must name the one it answers. */
+  private several = false;
 
   constructor(
     private readonly client: Client,
@@ -105,20 +112,25 @@ class ChatSession {
       this.io.out('Started a new conversation.');
     } else if (line === '/status') {
       await this.refresh('status');
+    } else if (ANSWER_COMMAND.test(line)) {
+      const [, question, text] = ANSWER_COMMAND.exec(line)!;
+      if (this.memory.pendingTaskId && !this.unsure) await this.send(text!, question);
+      else await this.refresh('status');
     } else if (line.startsWith('/')) {
       this.io.out(`Unknown command ${line}. ${COMMANDS_HELP}`);
-    } else if (!(this.unsure && this.memory.pendingTaskId && (await this.refresh('turn')))) {
+    } else if (!((this.unsure || this.several) && this.memory.pendingTaskId && (await this.refresh('turn')))) {
       await this.send(line);
     }
   }
 
-  private async send(text: string): Promise<void> {
+  /** Sends a line: the answer to the waiting task (to its question `question`, by id), else a new task. */
+  private async send(text: string, question?: string): Promise<void> {
     // A task whose state is unsure (still working) is not answered: the line starts a new task.
     const pending = this.unsure ? undefined : this.memory.pendingTaskId;
     const request = sendRequest(
       { text },
       {
-        ...(pending && { taskId: pending }),
+        ...(pending && { taskId: pending, question }),
         ...(this.memory.contextId && { contextId: this.memory.contextId }),
         ...(this.command.responder && { responder: this.command.responder }),
       },
@@ -145,6 +157,8 @@ class ChatSession {
       this.unsure = false;
       const waiting = taskId && isInterrupted(state) ? { pendingTaskId: taskId } : {};
       this.remember({ ...(context && { contextId: context }), ...waiting });
+      // The stream showed the last question asked: when several wait, show each with its id.
+      if (waiting.pendingTaskId) this.showSeveral(await this.read(waiting.pendingTaskId));
     } finally {
       this.turn = undefined;
     }
@@ -162,7 +176,7 @@ class ChatSession {
     }
     let task;
     try {
-      task = await this.client.getTask({ tenant: '', id: taskId, historyLength: 0 });
+      task = await this.read(taskId);
     } catch (error) {
       if (!(error instanceof TaskNotFoundError)) throw toCliError(error, { gatewayUrl: this.command.gateway.url });
       this.io.out(
@@ -174,10 +188,17 @@ class ChatSession {
     this.unsure = false;
     const state = taskState(task);
     if (state && isInterrupted(state)) {
-      this.io.out(`Task ${taskId} is ${state}: ${questionText(task)}`);
-      if (reason === 'turn') this.io.out('Your line was not sent: type your answer to that question.');
+      if (!this.showSeveral(task)) this.io.out(`Task ${taskId} is ${state}: ${questionText(task)}`);
+      if (reason === 'turn') {
+        this.io.out(
+          this.several
+            ? 'Your line was not sent: answer one question with /answer <id> <answer>.'
+            : 'Your line was not sent: type your answer to that question.',
+        );
+      }
       return true;
     }
+    this.several = false;
     const message = messageText(task.status?.message);
     this.io.out(
       `Task ${taskId} is ${taskStateName(task)}${message ? `: ${message}` : ''}${/[.!?]$/.test(message) ? '' : '.'}`,
@@ -188,7 +209,22 @@ class ChatSession {
     return false;
   }
 
+  private read(taskId: string): Promise<Task> {
+    return this.client.getTask({ tenant: '', id: taskId, historyLength: 0 });
+  }
+
+  /** When the task waits on several questions, lists each with its id (as `tasks show` names them). */
+  private showSeveral(task: Task): boolean {
+    const open = openQuestionsOf(task).filter((question) => question.id !== undefined);
+    this.several = open.length > 1;
+    if (!this.several) return false;
+    this.io.out(`Task ${task.id} waits on ${open.length} questions; answer one with /answer <id> <answer>:`);
+    for (const line of openQuestionLines(open)) this.io.out(line);
+    return true;
+  }
+
   private remember(memory: Memory): void {
+    if (memory.pendingTaskId !== this.memory.pendingTaskId) this.several = false;
     this.memory = memory;
     try {
       this.save(memory);

@@ -5,7 +5,7 @@
  */
 import type { Command } from '../args.js';
 import { findConfigFile, loadConfig, type LoadedConfig } from '../../config/load-config.js';
-import { SETTING_GROUPS, type Declaration } from '../../config/setting.js';
+import { plainDefault, SETTING_GROUPS, type Declaration } from '../../config/setting.js';
 import { givenValue, readSettings, SETTINGS, type SettingName } from '../../config/settings.js';
 import { maskUrl } from '../../channels/mask.js';
 import { ExitCode } from '../errors.js';
@@ -62,22 +62,13 @@ function effective(name: SettingName, env: NodeJS.ProcessEnv, project: LoadedCon
   if (given !== undefined) return { ...base, value: shown(declaration, given), source: 'env' };
   const configured = declaration.projectKey && valueAt(project, declaration.projectKey);
   if (configured) return { ...base, value: shown(declaration, configured), source: 'project config' };
-  return { ...base, value: defaultText(declaration), source: 'default' };
+  return { ...base, value: plainDefault(declaration) ?? '(none)', source: 'default' };
 }
 
 /** A secret as much as tells which it is: a URL by its host (its path may hold the secret), else nothing. */
 function shown(declaration: Declaration, value: string): string {
   if (!declaration.secret) return value;
   return URL.canParse(value) ? maskUrl(value) : '***';
-}
-
-function defaultText(declaration: Declaration): string {
-  // The docs' words, without their markdown.
-  if (declaration.defaultText !== undefined) {
-    return declaration.defaultText.replace(/`/g, '').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1');
-  }
-  if (declaration.default === undefined) return '(none)';
-  return Array.isArray(declaration.default) ? declaration.default.join(',') || '(none)' : String(declaration.default);
 }
 
 /** The config's value at a dotted key (`approvals.directory`), as text; undefined when it says none. */

@@ -21,6 +21,7 @@ import {
   answerHints,
   commandHint,
   messageText,
+  openQuestionLines,
   openQuestionsOf,
   shellWord,
   taskState,
@@ -29,7 +30,7 @@ import {
 import type { Io } from '../io.js';
 import { sendOptions, sendRequest } from '../message.js';
 import { StreamPrinter, type StreamOutcome } from '../stream-printer.js';
-import { resultView } from '../views.js';
+import { pendingView, resultView } from '../views.js';
 import { viewOptions } from './tasks.js';
 
 type SendCommand = Extract<Command, { kind: 'send' | 'tasks reply' }>;
@@ -82,10 +83,7 @@ async function unnamedQuestion(client: Client, command: ReplyCommand, refused: C
   const task = await client.getTask({ tenant: '', id: command.id, historyLength: 0 }).catch(() => undefined);
   const open = task ? openQuestionsOf(task).filter((question) => question.id) : [];
   if (open.length < 2) return refused;
-  const lines = open.map(
-    (question) =>
-      `  ${question.id}: ${question.prompt}${question.responders?.length ? ` (may answer: ${question.responders.join(', ')})` : ''}`,
-  );
+  const lines = openQuestionLines(open);
   const example = commandHint(
     `tasks reply ${shellWord(command.id)} <answer> --question ${shellWord(open[0]!.id!)}`,
     addressOf(command),
@@ -145,11 +143,14 @@ async function streamAndReport(
     io.err(detachedMessage(printer.outcome.taskId ?? knownTask, addressOf(command)));
     return ExitCode.Interrupted;
   }
-  return finishStream(printer.outcome, command, io);
+  return finishStream(client, printer.outcome, command, io);
 }
 
-/** After the stream: tell how to answer a waiting task, and pick the exit code. */
-function finishStream(outcome: StreamOutcome, command: SendCommand, io: Io): ExitCode {
+/**
+ * After the stream: tell how to answer a waiting task (the stream showed its last question; while
+ * several wait, each with its id as `tasks show` lists them), and pick the exit code.
+ */
+async function finishStream(client: Client, outcome: StreamOutcome, command: SendCommand, io: Io): Promise<ExitCode> {
   const address = addressOf(command);
   const state = outcome.state;
   if (outcome.message && !state) return ExitCode.Ok;
@@ -158,6 +159,11 @@ function finishStream(outcome: StreamOutcome, command: SendCommand, io: Io): Exi
     throw new CliError(`The stream ended while the task was still ${state ?? 'unknown'}.${hint}`, ExitCode.Unreachable);
   }
   if (!command.json && isInterrupted(state) && outcome.taskId) {
+    const task = await client.getTask({ tenant: '', id: outcome.taskId, historyLength: 0 });
+    if (openQuestionsOf(task).length > 1) {
+      io.out(pendingView(task, viewOptions(command, io)).join('\n'));
+      return exitCodeFor(state);
+    }
     const [first, ...more] = answerHints(outcome.taskId, { details: outcome.statusDetails }, address);
     io.out(`Answer:  ${first}`);
     for (const hint of more) io.out(`    or:  ${hint}`);

@@ -20,8 +20,16 @@ export const CLI_SETTINGS = group('cli', {
     parse: text,
     description: 'Who answers or cancels, for allowed-responder checks and the audit timeline (`--as`).',
   }),
-  A2A_API_KEY: setting({ parse: text, secret: true, description: 'Sent as `X-API-Key`.' }),
-  A2A_TOKEN: setting({ parse: text, secret: true, description: 'Sent as `Authorization: Bearer`.' }),
+  A2A_API_KEY: setting({
+    parse: text,
+    secret: true,
+    description: 'The API key for a gateway with authentication, sent as `X-API-Key`.',
+  }),
+  A2A_TOKEN: setting({
+    parse: text,
+    secret: true,
+    description: 'A JWT for a gateway with authentication, sent as `Authorization: Bearer`.',
+  }),
   A2A_CLI_STATE: setting({
     parse: text,
     defaultText: '`$XDG_STATE_HOME/a2a-temporal/chat.json`',

@@ -13,7 +13,7 @@ import { logger } from '../../logging.js';
 import { BadPageCursorError, mayAnswer, type QuestionOrder } from '../../tasks/index.js';
 import type { TaskReplies } from '../a2a/task-replies.js';
 import type { GatewayMetrics } from '../monitoring/metrics.js';
-import type { PendingQuestion } from '../../protocol/contract.js';
+import type { OpenQuestion, PendingQuestion } from '../../protocol/contract.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { servePages } from './assets.js';
 import { refuse, securityHeaders } from './guard.js';
@@ -179,11 +179,14 @@ function failed(res: Response, next: NextFunction) {
   };
 }
 
-/** A task page read by one who may answer its waiting question: the question's view, for the approval SLA metrics. */
+/** A task page read by one who may answer its waiting questions: each one's view, for the approval SLA metrics. */
 function viewedBy(metrics: GatewayMetrics, agent: string, task: Record<string, unknown>, caller: InboxCaller): void {
-  const metadata = task.metadata as { owner?: string; pendingQuestion?: PendingQuestion } | undefined;
-  const question = metadata?.pendingQuestion;
-  if (question?.kind === 'input' && mayAnswer(question, metadata?.owner, caller.principal)) {
-    metrics.questionViewed(agent, String(task.id), question);
+  const metadata = task.metadata as
+    { owner?: string; pendingQuestion?: PendingQuestion; pendingQuestions?: OpenQuestion[] } | undefined;
+  const open = metadata?.pendingQuestions ?? (metadata?.pendingQuestion ? [metadata.pendingQuestion] : []);
+  for (const question of open) {
+    if (question.kind === 'input' && mayAnswer(question, metadata?.owner, caller.principal)) {
+      metrics.questionViewed(agent, String(task.id), question);
+    }
   }
 }

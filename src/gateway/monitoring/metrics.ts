@@ -47,20 +47,14 @@ export class GatewayMetrics {
     labelNames: [...LABELS, 'outcome'],
     registers: [this.registry],
   });
-  private readonly duration = new Histogram({
-    name: 'a2a_gateway_request_duration_seconds',
-    help: 'Time to answer an A2A request (streams excluded), by method, transport and agent',
-    labelNames: LABELS,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly firstEvent = new Histogram({
-    name: 'a2a_gateway_stream_first_event_seconds',
-    help: 'Time from a streaming request to its first event, by method, transport and agent',
-    labelNames: LABELS,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  private readonly duration = this.latency(
+    'a2a_gateway_request_duration_seconds',
+    'Time to answer an A2A request (streams excluded), by method, transport and agent',
+  );
+  private readonly firstEvent = this.latency(
+    'a2a_gateway_stream_first_event_seconds',
+    'Time from a streaming request to its first event, by method, transport and agent',
+  );
   private readonly openStreams = new Gauge({
     name: 'a2a_gateway_open_streams',
     help: 'Streams (SendStreamingMessage, SubscribeToTask) open now, by method, transport and agent',
@@ -75,7 +69,10 @@ export class GatewayMetrics {
     buckets: APPROVAL_BUCKETS_SECONDS,
     registers: [this.registry],
   });
-  /** The questions already viewed here (`taskId askedAt`), oldest first. */
+  /**
+   * The questions already viewed here (`taskId question`), oldest first: by the question's id, since
+   * questions asked together share their askedAt; a task's one open question shows none, so by askedAt.
+   */
   private readonly viewed = new Set<string>();
 
   constructor(approvals: WaitingApprovals) {
@@ -115,12 +112,17 @@ export class GatewayMetrics {
     );
   }
 
+  /** A histogram of request latencies, by method, transport and agent. */
+  private latency(name: string, help: string): Histogram<(typeof LABELS)[number]> {
+    return new Histogram({ name, help, labelNames: LABELS, buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  }
+
   /**
    * One who may answer `question` opened its task in the inbox: its first view is timed.
    * @internal
    */
-  questionViewed(agent: string, taskId: string, question: PendingQuestion): void {
-    const key = `${taskId} ${question.askedAt}`;
+  questionViewed(agent: string, taskId: string, question: PendingQuestion & { id?: string }): void {
+    const key = `${taskId} ${question.id ?? question.askedAt}`;
     if (this.viewed.has(key)) return;
     this.viewed.add(key);
     if (this.viewed.size > VIEWED_KEPT) this.viewed.delete(this.viewed.values().next().value!);

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpSender, smtpSettingsFromEnv } from '../../../src/channels/email.js';
 import { mintAnswerToken, readAnswerToken } from '../../../src/channels/answer-links.js';
 import { loadConfig } from '../../../src/config/load-config.js';
+import { createTemporalClient } from '../../../src/tasks/temporal-client.js';
 import { gatewaySettings } from '../../../src/gateway/config.js';
 import { startGateway, type RunningGateway } from '../../../src/gateway/server.js';
 import { askingAgent, chatAgent } from '../../support/agents/test-agents.js';
@@ -236,6 +237,38 @@ describe('one-click answer links in approval emails', () => {
   });
 });
 
+describe('one-click answer links without Temporal', () => {
+  it('asks to open the link again later, not an error page', async () => {
+    const { client: unreachable } = createTemporalClient({ address: '127.0.0.1:1', connectTimeout: '1s' }, 'default');
+    const config = await projectConfig();
+    const { answerLinks } = gatewaySettings(readSettings({ A2A_APPROVAL_LINK_SECRET: SECRET }), 'development', config);
+    const down = await startGateway({
+      client: unreachable,
+      agents: [askingAgent],
+      taskQueue: 'unused',
+      host: '127.0.0.1',
+      port: 0,
+      grpcPort: false,
+      ...(answerLinks && { answerLinks }),
+    });
+    try {
+      const claims = { agent: 'test-ask', taskId: randomUUID(), askedAt: new Date().toISOString() };
+      const token = mintAnswerToken(Buffer.from(SECRET), {
+        ...claims,
+        approver: 'alice',
+        decision: 'approve',
+        expiresAt: Date.now() + 60_000,
+      });
+      const opened = await open(`${down.url}/inbox/answer?token=${token}`);
+      expect(opened.status).toBe(503);
+      expect(opened.text).toContain('Temporal is unreachable: open this link again in a moment.');
+    } finally {
+      await down.close();
+      await unreachable.connection.close();
+    }
+  });
+});
+
 /** A JSON-RPC call to the gateway (it runs without authentication here). */
 async function rpc(agent: string, method: string, params: unknown): Promise<any> {
   const response = await fetch(`${gateway.url}/agents/${agent}`, {
@@ -314,6 +347,22 @@ describe.runIf(browserAvailable())('one-click answers in Chromium', () => {
     const task = await rpc('test-ask', 'GetTask', { id: taskId });
     // Alice answered as a member of group:finance: the directory the project config names says so.
     expect(JSON.parse(task.status.message.parts[0].text)).toMatchObject({ text: 'approve', responder: 'alice' });
+    await page.close();
+  });
+
+  it('shows a mailed link opened after its question was answered as used up, with no button', async () => {
+    const taskId = await ask('Renew the support contract for 2,100 EUR');
+    const alices = linksOf(await mailAbout('alice@example.com', taskId));
+    const bobs = linksOf(await mailAbout('bob@example.com', taskId));
+    expect((await confirm(alices.approve)).status).toBe(200);
+    await expect.poll(() => stateOf(taskId), { timeout: 15_000 }).toBe('TASK_STATE_COMPLETED');
+
+    const page = await browser.newPage();
+    const opened = await page.goto(bobs.deny);
+    expect(opened?.status()).toBe(409);
+    expect(await page.locator('h1').textContent()).toBe('Nothing to answer');
+    expect(await page.locator('main').textContent()).toContain('no longer waits for an answer: this link is used up.');
+    expect(await page.getByRole('button').count()).toBe(0);
     await page.close();
   });
 

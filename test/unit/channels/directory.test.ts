@@ -31,6 +31,28 @@ describe('deputies from the directory', () => {
     expect(directoryHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('name the same directory by the same hash, whatever order its file lists it in (RFC 8785)', () => {
+    const reordered = parseDirectory(
+      {
+        groups: { finance: ['alice', 'bob'] },
+        principals: {
+          alice: { delegates: [{ to: 'frank' }] },
+          carol: { delegates: [{ to: 'dave' }] },
+          bob: {
+            delegates: [
+              { until: '2026-12-15', from: '2026-12-01', to: 'carol' },
+              { until: '2026-11-01T09:00:00+01:00', to: 'erin' },
+            ],
+          },
+        },
+      },
+      '(test)',
+    );
+    const hashOf = (parsed: typeof directory) =>
+      deputiesFromDirectory(parsed, { responders: ['bob'] }, NOW).directoryHash;
+    expect(hashOf(reordered)).toBe(hashOf(directory));
+  });
+
   it('are never transitive, never for the requester nor the requester acting', () => {
     expect(deputiesFromDirectory(directory, { responders: ['bob'] }, NOW).deputies.map((d) => d.to)).toEqual(['carol']);
     expect(deputiesFromDirectory(directory, { responders: ['group:finance'], requester: 'bob' }, NOW).deputies).toEqual(

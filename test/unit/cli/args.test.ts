@@ -1,3 +1,4 @@
+import { CLI_SETTINGS } from '../../../src/config/settings/cli.js';
 import { describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, parseState, parseTransport, type Command } from '../../../src/cli/args.js';
 import { ExitCode, UsageError } from '../../../src/cli/errors.js';
@@ -52,7 +53,14 @@ describe('help texts', () => {
     expect(help('send')).toContain('--url <URL> Gateway base URL (default: "http://127.0.0.1:8080", env: A2A_URL)');
     expect(help('tasks list')).toContain('(choices: "submitted", "working", "input-required"');
     expect(help('send')).toContain('Examples: a2a-temporal send purchase-approval');
-    expect(help()).toContain('Environment: A2A_URL gateway base URL');
+  });
+
+  it("list the CLI's environment as its settings declare it, each with its default", () => {
+    const text = help();
+    expect(text).toContain('Environment: A2A_URL The gateway (--url). (default: http://127.0.0.1:8080)');
+    for (const [name, { description }] of Object.entries(CLI_SETTINGS)) {
+      expect(text).toContain(`${name} ${description.replace(/`/g, '')}`);
+    }
   });
 
   it('name every search attribute setup registers, with its type', () => {

@@ -3,24 +3,13 @@
  * `--no-wait` returns as soon as the answer is taken.
  */
 import { describe, expect, it } from 'vitest';
-import { run } from '../../../../src/cli/run.js';
 import { askThenFlakyAgent } from '../../../support/agents/test-agents.js';
+import { cliAgainst } from '../../../support/cli.js';
 import { useGatewayHarness } from '../../../support/gateway-harness.js';
 
 const harness = useGatewayHarness({ gateway: { agents: [askThenFlakyAgent], grpcPort: false } });
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = {
-    out: (text: string) => out.push(text),
-    err: (text: string) => err.push(text),
-    env: {},
-    now: () => new Date(),
-  };
-  const code = await run([...argv, '--url', harness.gateway.url], io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = cliAgainst(harness);
 
 async function waitingTask(): Promise<string> {
   const sent = await cli('send', 'test-ask-then-flaky', 'start', '--json');

@@ -392,7 +392,7 @@ describe('approvers', () => {
     expect((await rpc('test-ask', 'SendMessage', { message: claimed }, as('bob'))).error.code).toBe(-32001);
     // carol is in finance but asked: refused, and the task keeps waiting.
     const self = await rpc('test-ask', 'SendMessage', { message: message('yes', { taskId }) }, as('carol'));
-    expect(self.error.message).toMatch(/requester may not answer/);
+    expect(self.error).toMatchObject({ code: -32602, message: expect.stringMatching(/requester may not answer/) });
     // dave (finance) sees the question and answers it.
     expect((await rpc('test-ask', 'GetTask', { id: taskId }, as('dave'))).result.status.state).toBe(
       'TASK_STATE_INPUT_REQUIRED',
