@@ -10,7 +10,7 @@ import {
   type Client,
 } from '@a2a-js/sdk/client';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
-import type { GatewayConnection } from './args.js';
+import type { GatewayConnection } from './command.js';
 import { CliError, ExitCode } from './errors.js';
 
 /** An agent's endpoint; without a name, the gateway's root, where its default agent answers. */

@@ -3,7 +3,7 @@
  * fetched with the same credentials as A2A calls.
  */
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
-import type { GatewayConnection } from './args.js';
+import type { GatewayConnection } from './command.js';
 import { CliError, ExitCode, toCliError } from './errors.js';
 
 /** A URL on the gateway: `path` from its root. */

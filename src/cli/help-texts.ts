@@ -6,7 +6,6 @@
 import { SEARCH_ATTRIBUTE_DEFINITIONS, searchAttributeTypeName } from '../protocol/search-attributes.js';
 import { plainDefault, plainText } from '../config/setting.js';
 import { CLI_SETTINGS } from '../config/settings/cli.js';
-import type { CommandId } from './spec.js';
 
 /** "A2ATaskState (Keyword), ...": what `setup` registers, from the one list of them. */
 const SEARCH_ATTRIBUTES_TEXT = SEARCH_ATTRIBUTE_DEFINITIONS.map(
@@ -34,7 +33,8 @@ export interface HelpText {
   examples: string[];
 }
 
-export const HELP_TEXTS: Record<CommandId, HelpText> = {
+/** Each command's help, by its id (spec.ts checks that every command of its command line has one). */
+export const HELP_TEXTS = {
   init: {
     summary: 'Create a project with one agent that asks a human, its activities and a test',
     details: `Writes package.json (or adds scripts and dependencies to an existing one), tsconfig.json, a2a-temporal.config.ts, src/agents.ts, src/activities.ts, test/agent.test.ts, test/deploy-safety.test.ts, vitest.config.ts, README.md and .gitignore into DIR. Existing files are kept. Then: npm install && npm run dev.`,
@@ -205,4 +205,4 @@ In the conversation: /quit (or Ctrl+D) exits, /new starts a new conversation, /s
     details: 'Prints the ID of the task the run started, once Temporal has started it.',
     examples: ['a2a-temporal schedules trigger daily-report'],
   },
-};
+} satisfies Record<string, HelpText>;

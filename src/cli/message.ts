@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { RequestOptions } from '@a2a-js/sdk/client';
 import { ANSWERS_QUESTION_METADATA, CLIENT_METADATA, IDEMPOTENCY_KEY_HEADER } from '../protocol/contract.js';
-import type { Content } from './args.js';
+import type { Content } from './command.js';
 
 export interface MessageTarget {
   /** Answers this task (it must be waiting for input); a new task when omitted. */

@@ -2,7 +2,8 @@
  * Parses a command line, runs the command and turns any failure into its exit code and message.
  * Separate from main.ts so tests can call it without starting a process.
  */
-import { parseCommandLine, type Command } from './args.js';
+import { parseCommandLine } from './args.js';
+import type { Command } from './command.js';
 import { runChat } from './commands/chat.js';
 import { runCheckDeploy } from './commands/check-deploy.js';
 import { runConfig } from './commands/config.js';

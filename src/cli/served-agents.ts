@@ -1,6 +1,6 @@
 /** The agents a gateway serves, as its `GET /agents` lists them (gateway/cards/agent-directory.ts). */
 import { AGENT_DIRECTORY_PATH, type AgentDirectory } from '../gateway/cards/agent-directory.js';
-import type { GatewayConnection } from './args.js';
+import type { GatewayConnection } from './command.js';
 import { CliError, ExitCode } from './errors.js';
 import { gatewayEndpoint, getFromGateway } from './gateway-http.js';
 

@@ -6,10 +6,10 @@
 import { Argument, Command as Program, Option, type OptionValues } from 'commander';
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import { fromWireState, TASK_STATES, type TaskStateName } from '../protocol/states.js';
-import type { Command, Content, Transport } from './args.js';
+import type { Command, Content, Transport } from './command.js';
 import { EXIT_CODES_HELP, UsageError } from './errors.js';
 import { commandHint, DEFAULT_URL } from './format.js';
-import { ENVIRONMENT, HELP_TEXTS } from './help-texts.js';
+import { ENVIRONMENT, HELP_TEXTS, type HelpText } from './help-texts.js';
 
 const text = (what: string) => new Argument('[TEXT]', `The ${what}; may be left out when --data is given`);
 const AGENT = new Argument('<AGENT>', 'The agent').argParser(nonEmpty('AGENT'));
@@ -163,7 +163,10 @@ const COMMAND_LINE = {
   ],
 } satisfies Record<string, (Argument | Option)[]>;
 
-export type CommandId = keyof typeof COMMAND_LINE;
+type CommandId = keyof typeof COMMAND_LINE;
+
+/** A command without its help text does not compile. */
+const HELP: Record<CommandId, HelpText> = HELP_TEXTS;
 
 /** The commands that only name others (`tasks list`, `schedules pause`). */
 const GROUPS: string[] = ['tasks', 'schedules', 'receipts', 'audit'];
@@ -183,7 +186,7 @@ export function program(write: (text: string) => void, done: (command: Command) 
     .addHelpText('after', ENVIRONMENT)
     .addHelpText('afterAll', `\n${EXIT_CODES_HELP.join('\n')}`);
   for (const [id, items] of Object.entries(COMMAND_LINE)) {
-    const { summary, details, examples } = HELP_TEXTS[id as CommandId];
+    const { summary, details, examples } = HELP[id as CommandId];
     const [group, name] = id.split(' ');
     const cmd = (name ? cli.commands.find((parent) => parent.name() === group)! : cli)
       .command(name ?? id)

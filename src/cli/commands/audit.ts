@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { AuditRefused, verifyAuditLines } from '../../audit/audit-chain.js';
 import { exportAudit } from '../../audit/audit-export.js';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
 import { commandTemporalSettings, connectTemporal, temporalError, temporalWhere } from './setup.js';

@@ -8,7 +8,7 @@ import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { isInterrupted, isSettled } from '../../protocol/states.js';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { connectAgent } from '../client.js';
 import { ExitCode, toCliError } from '../errors.js';
 import { messageText, openQuestionLines, openQuestionsOf, questionText, taskState, taskStateName } from '../format.js';

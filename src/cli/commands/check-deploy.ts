@@ -4,7 +4,7 @@
  * can refuse the deploy. Nothing in Temporal changes: histories are only read.
  */
 import { Client } from '@temporalio/client';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { loadConfig, type LoadedConfig } from '../../config/load-config.js';
 import { describeDeployCheck } from '../../deploy-check/report.js';
 import { readHistoryFiles } from '../../deploy-check/history-files.js';

@@ -3,7 +3,7 @@
  * (the environment, the project config, or the default) and secrets masked. A wrong value is a
  * usage error naming the variable, as it is for the commands that would use it.
  */
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { findConfigFile, loadConfig, type LoadedConfig } from '../../config/load-config.js';
 import { plainDefault, SETTING_GROUPS, type Declaration } from '../../config/setting.js';
 import { givenValue, readSettings, SETTINGS, type SettingName } from '../../config/settings.js';

@@ -4,7 +4,7 @@
  */
 import type { WaitingForPage, WaitingQuestionRow } from '../../tasks/index.js';
 import { withoutTrailingSlashes } from '../../protocol/base-url.js';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { CliError, ExitCode } from '../errors.js';
 import { gatewayEndpoint, getFromGateway } from '../gateway-http.js';
 import { commandHint, relative, shellWord } from '../format.js';

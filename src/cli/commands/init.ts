@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { JWK } from 'jose';
 import { withoutTrailingSlashes } from '../../protocol/base-url.js';
 import { RECEIPTS_JWKS_PATH, ReceiptRefused, verifyReceipt } from '../../receipts/receipts.js';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
 import type { Io } from '../io.js';
 

@@ -4,7 +4,7 @@
  */
 import { Client, type ScheduleDescription, type ScheduleHandle } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { CliError, ExitCode } from '../errors.js';
 import { dateTime } from '../format.js';
 import type { Io } from '../io.js';

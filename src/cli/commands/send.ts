@@ -13,7 +13,7 @@ import {
 import type { Client } from '@a2a-js/sdk/client';
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { isInterrupted, isSettled, isTerminal, type TaskStateName } from '../../protocol/states.js';
-import type { Command, GatewayConnection } from '../args.js';
+import type { Command, GatewayConnection } from '../command.js';
 import { connectAgent } from '../client.js';
 import { CliError, ExitCode, toCliError } from '../errors.js';
 import { atTaskAgent } from '../task-agent.js';

@@ -3,7 +3,7 @@
  * in order (gateway, worker, Temporal) and exit 0. A config mistake is a usage error (exit 1).
  */
 import { NativeConnection } from '@temporalio/worker';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { loadConfig, type LoadedConfig } from '../../config/load-config.js';
 import { readSettings } from '../../config/settings.js';
 import { createProjectWorker, startProjectGateway } from '../../config/project.js';

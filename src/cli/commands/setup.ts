@@ -5,7 +5,7 @@
  */
 import { Connection } from '@temporalio/client';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../protocol/search-attributes.js';

@@ -1,6 +1,6 @@
 /** `tasks list`, `tasks show`, `tasks cancel` (`tasks reply` shares send.ts). */
 import { ListTasksRequest, ListTasksResponse, Task, TaskState, taskStateFromJSON } from '@a2a-js/sdk';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { connectAgent } from '../client.js';
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { CliError, ExitCode, toCliError, UsageError } from '../errors.js';

@@ -6,7 +6,7 @@
  * (failed under its own build, or by workers still running old code) and for an operator's "now".
  */
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
-import type { Command } from '../args.js';
+import type { Command } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { unblockQueue, unblockTask, type Unblock } from '../../worker/unblock-tasks.js';

@@ -1,6 +1,7 @@
 import { CLI_SETTINGS } from '../../../src/config/settings/cli.js';
 import { describe, expect, it, vi } from 'vitest';
-import { parseCommandLine, parseState, parseTransport, type Command } from '../../../src/cli/args.js';
+import { parseCommandLine, parseState, parseTransport } from '../../../src/cli/args.js';
+import type { Command } from '../../../src/cli/command.js';
 import { ExitCode, UsageError } from '../../../src/cli/errors.js';
 import { helpFor } from '../../../src/cli/help.js';
 import { COMMANDS } from '../../../src/cli/spec.js';
