@@ -46,19 +46,18 @@ export { APPROVAL_CHANNELS, type ApprovalChannel } from './protocol/approvals.js
 export type { PushEventSelection } from './protocol/push.js';
 export type { ModelCallSettings } from './protocol/llm.js';
 export type { RemoteAgentConfig, RemoteCardKeys, RemoteCredentials, RemoteTransport } from './protocol/delegation.js';
+export { defineLlmAgent, type LlmAgentDefinition } from './workflows/llm-agent.js';
 export {
-  defineLlmAgent,
   defineRemoteAgentTool,
   defineTool,
   type AnyLlmTool,
   type ApprovalPolicy,
-  type LlmAgentDefinition,
   type LlmTool,
   type ToolApprovalOptions,
   type RemoteAgentTarget,
   type RemoteAgentToolDefinition,
   type RemoteAgentToolInput,
-} from './workflows/llm-agent.js';
+} from './workflows/llm-tools.js';
 export type { BudgetLimits } from './workflows/llm-budget.js';
 export type { McpApproval, McpServer, McpServerOptions, McpToolArguments } from './workflows/llm-mcp.js';
 export type { McpHttpConnection, McpStdioConnection, McpValue } from './protocol/mcp.js';

@@ -20,7 +20,7 @@ import {
 import type { LlmToolSpec } from '../protocol/llm.js';
 import { AgentFailure } from './agent-api.js';
 import type { AgentJournal } from './agent-journal.js';
-import type { AnyLlmTool, ApprovalPolicy, ToolApprovalOptions } from './llm-agent.js';
+import type { AnyLlmTool, ApprovalPolicy, ToolApprovalOptions } from './llm-tools.js';
 import { llmActivityOptions } from './llm-activity-options.js';
 import { uiText } from '../protocol/ui-text.js';
 

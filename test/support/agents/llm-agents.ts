@@ -1,6 +1,7 @@
 /** LLM agents for the tests of retries merged with the defaults, usage and budgets. */
 import { z } from 'zod';
-import { defineLlmAgent, defineTool } from '../../../src/workflows/llm-agent.js';
+import { defineLlmAgent } from '../../../src/workflows/llm-agent.js';
+import { defineTool } from '../../../src/workflows/llm-tools.js';
 
 const skills = [{ id: 'test', name: 'Test', description: 'Test agent', tags: ['test'] }];
 

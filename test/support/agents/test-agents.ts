@@ -8,7 +8,8 @@ import {
   type DeadlineOutcome,
   type EscalationRule,
 } from '../../../src/workflows/agent-api.js';
-import { defineLlmAgent, defineTool } from '../../../src/workflows/llm-agent.js';
+import { defineLlmAgent } from '../../../src/workflows/llm-agent.js';
+import { defineTool } from '../../../src/workflows/llm-tools.js';
 import type * as testActivities from '../test-activities.js';
 import type { ApprovalChannel } from '../../../src/protocol/approvals.js';
 import type { QuorumOptions } from '../../../src/protocol/quorum.js';

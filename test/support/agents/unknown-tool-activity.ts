@@ -1,6 +1,7 @@
 /** An agents module whose LLM agent names a tool activity no worker registers: the worker must refuse to start. */
 import { z } from 'zod';
-import { defineLlmAgent, defineTool } from '../../../src/workflows/llm-agent.js';
+import { defineLlmAgent } from '../../../src/workflows/llm-agent.js';
+import { defineTool } from '../../../src/workflows/llm-tools.js';
 
 export default [
   defineLlmAgent({

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { coalesceUpserts } from '../../../src/workflows/coalesced-upserts.js';
-import { defineLlmAgent, defineTool } from '../../../src/workflows/llm-agent.js';
+import { defineLlmAgent } from '../../../src/workflows/llm-agent.js';
+import { defineTool } from '../../../src/workflows/llm-tools.js';
 import { PATCH } from '../../../src/workflows/task-patches.js';
 
 type Command = Parameters<typeof coalesceUpserts>[0][number];
