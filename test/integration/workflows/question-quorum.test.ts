@@ -75,6 +75,8 @@ beforeAll(async () => {
     grpcPort: false,
     client: temporal,
     taskQueue,
+    // A keyed gateway: its tasks ask for signed receipts (the worker signs them).
+    receiptSigningKey: receiptKey,
   });
 });
 
