@@ -12,7 +12,7 @@
  *   agent's question (remote-agent-call.ts) all go through it. It is a journal step, so a run
  *   continued as new resumes the same question with its original deadline.
  * - `TaskRuntime` (task-runtime.ts) checks each reply against the wait (validateMessage,
- *   checkResponder) and hands it over (deliver); `ApproverNotifications` tells the responders.
+ *   checkResponder) and hands it over (answerWait); `ApproverNotifications` tells the responders.
  */
 import { condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';

@@ -357,7 +357,7 @@ export class TaskRuntime {
         const by = completion?.caller?.id ?? (typeof completion?.by === 'string' ? completion.by : 'auth-callback');
         const data = completion?.data;
         const wait = this.outOfBandWait();
-        if (wait) this.deliver(wait, { ...emptyReply(), data, value: data, responder: by }, by, 'temporal');
+        if (wait) this.answerWait(wait, { ...emptyReply(), data, value: data, responder: by }, by, 'temporal');
         return this.record.header();
       },
       {
@@ -697,7 +697,7 @@ export class TaskRuntime {
         if (question.quorum && !this.voteDecides(wait, voterOf(question, incoming), user, channel)) {
           return { ...this.headerAnswer(), lastSeq, duplicate: false };
         }
-        this.deliver(
+        this.answerWait(
           wait,
           {
             ...user,
@@ -791,7 +791,7 @@ export class TaskRuntime {
   }
 
   /** Hands the reply to its waiting question; the task is working again from this moment, unless others wait. */
-  private deliver(wait: ReplyWait, reply: Reply, by: string, channel: AnswerChannel): void {
+  private answerWait(wait: ReplyWait, reply: Reply, by: string, channel: AnswerChannel): void {
     wait.reply = reply;
     wait.answered = { by, channel, at: new Date().toISOString() };
     this.questionClosed(wait, by, reply.actingFor);

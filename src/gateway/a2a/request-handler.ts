@@ -116,7 +116,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const signal = signalOf(context);
     const { message, from } = await this.sent(params, context);
-    const { taskId, accepted } = await this.messages.deliver(message, from, signal);
+    const { taskId, accepted } = await this.messages.sendToTask(message, from, signal);
     const historyLength = params.configuration?.historyLength;
     if (!this.mayAnswerWithMessage) {
       // A new task is whole in the accepted header; an existing one is read whole, with the event

@@ -52,7 +52,7 @@ export class TaskMessages {
    */
   async send(message: Message, from: Sender, wanted: AnswerWanted, signal: AbortSignal): Promise<Message | Task> {
     const { returnImmediately, historyLength } = wanted;
-    const { taskId, accepted } = await this.deliver(message, { ...from, untilSettled: !returnImmediately }, signal);
+    const { taskId, accepted } = await this.sendToTask(message, { ...from, untilSettled: !returnImmediately }, signal);
     if (accepted.settled) {
       // The update itself waited for the answer. It holds an ended task up to 256 KB; a larger one, or a task waiting again, takes one more read.
       if (accepted.settled.directMessage) return toSdkMessage(accepted.settled.directMessage);
@@ -80,7 +80,11 @@ export class TaskMessages {
   }
 
   /** The message delivered, with the Update's answer as it came (a stream follows the task from there). */
-  async deliver(message: Message, from: Sender & { untilSettled?: boolean }, signal: AbortSignal): Promise<Delivery> {
+  async sendToTask(
+    message: Message,
+    from: Sender & { untilSettled?: boolean },
+    signal: AbortSignal,
+  ): Promise<Delivery> {
     const incoming: IncomingMessage = {
       ...toIncoming(message, from.responder),
       agent: this.workflows.agent,
