@@ -54,7 +54,7 @@ import { logInternalError, restErrorBody } from './http/refusals.js';
 import type { GatewayMetrics } from './monitoring/metrics.js';
 import { observeHandler } from './a2a/observed-handler.js';
 import { TemporalRequestHandler } from './a2a/request-handler.js';
-import { WaitingTaskWatch } from '../tasks/index.js';
+import { TaskChanges } from '../tasks/index.js';
 import { TemporalHealth } from './monitoring/temporal-health.js';
 import { routeByTenant } from './a2a/tenant-router.js';
 
@@ -124,12 +124,12 @@ export interface GatewayParts extends Gateway {
   newTaskLimit?: RateLimit;
   /** Whether Temporal is usable, as `/readyz` answers. */
   health: TemporalHealth;
-  /** Learns of changes to waiting tasks for all the agents (and from the other gateways); closed with the server. */
-  waitingTasks: WaitingTaskWatch;
+  /** How the gateway learns that tasks changed, for all the agents (and from the other gateways); closed with the server. */
+  changes: TaskChanges;
 }
 
 /** The task queue the agents' workers poll: the configured one, or the package's default. */
-export function taskQueueOf(options: Pick<GatewayOptions, 'taskQueue'>): string {
+function taskQueueOf(options: Pick<GatewayOptions, 'taskQueue'>): string {
   return options.taskQueue ?? DEFAULT_TASK_QUEUE;
 }
 
@@ -163,8 +163,16 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   const cardSigning = options.cardSigningKey && cardSigner(options.cardSigningKey, `${base}${CARD_JWKS_PATH}`);
   const receiptKeys = options.receiptSigningKey && publicJwks(options.receiptSigningKey);
   const signed = (card: AgentCard) => (cardSigning ? cardSigning.sign(card) : card);
-  // One for all the agents: one visibility list every 2 s and one listener of the other gateways.
-  const waitingTasks = new WaitingTaskWatch(options.client, { changeBusTaskQueue: taskQueueOf(options) });
+  // One for all the agents, their streams, the inbox and the metrics (src/tasks/task-changes.ts).
+  const changes = new TaskChanges(options.client, {
+    agents: options.agents.map((agent) => agent.name),
+    taskQueue: taskQueueOf(options),
+    ...(options.inbox?.pollMs !== undefined && { questionsFreshMs: options.inbox.pollMs }),
+  });
+  options.metrics?.countApprovals(
+    changes.questions,
+    options.agents.map((agent) => agent.name),
+  );
   for (const agent of options.agents) {
     const { card, extendedCard } = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
@@ -182,7 +190,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
         card: signed(card),
         ...(extendedCard && { extendedCard: signed(extendedCard) }),
         taskQueue,
-        waiting: waitingTasks,
+        changes,
         ...(options.pushUrlPolicy && { pushUrlPolicy: options.pushUrlPolicy }),
       }),
     );
@@ -238,6 +246,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   const inbox = {
     ...options.inbox,
     client: options.client,
+    questions: changes.questions,
     handlers: forPeople,
     authenticator,
     publicBaseUrl: base,
@@ -269,7 +278,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
     handlers,
     grpcHandler: routeByTenant(forA2AClients, forA2AClients.get(defaultName!)!),
     health,
-    waitingTasks,
+    changes,
     ...(limit && { newTaskLimit: limit }),
   };
 }
