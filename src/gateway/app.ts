@@ -164,15 +164,13 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   const receiptKeys = options.receiptSigningKey && publicJwks(options.receiptSigningKey);
   const signed = (card: AgentCard) => (cardSigning ? cardSigning.sign(card) : card);
   // One for all the agents, their streams, the inbox and the metrics (src/tasks/task-changes.ts).
+  const agentNames = options.agents.map((agent) => agent.name);
   const changes = new TaskChanges(options.client, {
-    agents: options.agents.map((agent) => agent.name),
+    agents: agentNames,
     taskQueue: taskQueueOf(options),
     ...(options.inbox?.pollMs !== undefined && { questionsFreshMs: options.inbox.pollMs }),
   });
-  options.metrics?.countApprovals(
-    changes.questions,
-    options.agents.map((agent) => agent.name),
-  );
+  options.metrics?.countApprovals(changes.questions, agentNames);
   for (const agent of options.agents) {
     const { card, extendedCard } = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
