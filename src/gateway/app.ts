@@ -55,7 +55,7 @@ import type { GatewayMetrics } from './monitoring/metrics.js';
 import { observeHandler, type Observers } from './a2a/observed-handler.js';
 import { TaskReplies } from './a2a/task-replies.js';
 import { TemporalRequestHandler } from './a2a/request-handler.js';
-import { WaitingTaskWatch } from '../tasks/index.js';
+import { TaskChanges } from '../tasks/index.js';
 import { TemporalHealth } from './monitoring/temporal-health.js';
 import { routeByTenant } from './a2a/tenant-router.js';
 
@@ -128,12 +128,12 @@ export interface GatewayParts extends Gateway {
   newTaskLimit?: RateLimit;
   /** Whether Temporal is usable, as `/readyz` answers. */
   health: TemporalHealth;
-  /** Learns of changes to waiting tasks for all the agents (and from the other gateways); closed with the server. */
-  waitingTasks: WaitingTaskWatch;
+  /** How the gateway learns that tasks changed, for all the agents (and from the other gateways); closed with the server. */
+  changes: TaskChanges;
 }
 
 /** The task queue the agents' workers poll: the configured one, or the package's default. */
-export function taskQueueOf(options: Pick<GatewayOptions, 'taskQueue'>): string {
+function taskQueueOf(options: Pick<GatewayOptions, 'taskQueue'>): string {
   return options.taskQueue ?? DEFAULT_TASK_QUEUE;
 }
 
@@ -167,8 +167,14 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   const cardSigning = options.cardSigningKey && cardSigner(options.cardSigningKey, `${base}${CARD_JWKS_PATH}`);
   const receiptKeys = options.receiptSigningKey && publicJwks(options.receiptSigningKey);
   const signed = (card: AgentCard) => (cardSigning ? cardSigning.sign(card) : card);
-  // One for all the agents: one visibility list every 2 s and one listener of the other gateways.
-  const waitingTasks = new WaitingTaskWatch(options.client, { changeBusTaskQueue: taskQueueOf(options) });
+  // One for all the agents, their streams, the inbox and the metrics (src/tasks/task-changes.ts).
+  const agentNames = options.agents.map((agent) => agent.name);
+  const changes = new TaskChanges(options.client, {
+    agents: agentNames,
+    taskQueue: taskQueueOf(options),
+    ...(options.inbox?.pollMs !== undefined && { questionsFreshMs: options.inbox.pollMs }),
+  });
+  options.metrics?.countApprovals(changes.questions, agentNames);
   for (const agent of options.agents) {
     const { card, extendedCard } = buildAgentCards(agent, {
       agentUrl: `${base}/agents/${agent.name}`,
@@ -186,7 +192,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
         card: signed(card),
         ...(extendedCard && { extendedCard: signed(extendedCard) }),
         taskQueue,
-        waiting: waitingTasks,
+        changes,
         ...(options.pushUrlPolicy && { pushUrlPolicy: options.pushUrlPolicy }),
         // The workers sign with the key whose public half this gateway serves.
         ...(receiptKeys && { receipts: true }),
@@ -247,6 +253,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
   const inbox = {
     ...options.inbox,
     client: options.client,
+    questions: changes.questions,
     handlers: forPeople,
     replies,
     authenticator,
@@ -281,7 +288,7 @@ export function buildGateway(options: GatewayOptions): GatewayParts {
     handlers,
     grpcHandler: routeByTenant(forA2AClients, forA2AClients.get(defaultName!)!),
     health,
-    waitingTasks,
+    changes,
     ...(limit && { newTaskLimit: limit }),
   };
 }

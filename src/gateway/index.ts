@@ -14,7 +14,7 @@
  *
  * To mount on an express app of your own: `app.use('/a2a', createGatewayApp({ client, agents,
  * publicBaseUrl: 'https://example.com/a2a' }).app)`; for its metrics, pass `metrics: new
- * GatewayMetrics(new WaitingApprovals(client, agentNames, taskQueue))` and serve `metrics.registry`.
+ * GatewayMetrics()` and serve `metrics.registry`.
  * `startTracing({ serviceName })` before building the client turns on tracing as the CLI does
  * (docs/observability.md).
  *
@@ -23,7 +23,6 @@
 export { createGatewayApp, type Gateway, type GatewayOptions } from './app.js';
 export { startGateway, type GatewayServerOptions, type RunningGateway } from './server.js';
 export { GatewayMetrics, type RequestLabels } from './monitoring/metrics.js';
-export { WaitingApprovals, type AgentApprovals } from './monitoring/waiting-approvals.js';
 export type { ApproverDelegation, ApproverDirectory, ApproverEntry } from '../channels/directory.js';
 export type { Authenticator, HeaderLookup } from './auth/authenticator.js';
 export type { Principal } from './auth/principal.js';

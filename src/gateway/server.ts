@@ -5,12 +5,11 @@
  * the agent cards name the addresses.
  */
 import { createServer, type Server } from 'node:http';
-import { buildGateway, NO_AUTHENTICATION, taskQueueOf, type GatewayOptions, type GatewayParts } from './app.js';
+import { buildGateway, NO_AUTHENTICATION, type GatewayOptions, type GatewayParts } from './app.js';
 import type { RunningGrpcServer } from './http/grpc-server.js';
 import { isLoopbackAddress, LOOPBACK_HOSTS } from './http/host-check.js';
 import { GatewayMetrics } from './monitoring/metrics.js';
 import { serveMetrics, type RunningMetricsServer } from './monitoring/metrics-server.js';
-import { WaitingApprovals } from './monitoring/waiting-approvals.js';
 import { freePort } from '../temporal/dev-server.js';
 
 /** What {@link startGateway} serves and where: the app's options, and the addresses to listen on. */
@@ -76,7 +75,7 @@ export async function serveGateway(options: GatewayServerOptions): Promise<Serve
   const grpcAddress = grpcPort === false ? undefined : (options.grpcPublicAddress ?? `${host}:${grpcPort}`);
   const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(host) ? LOOPBACK_HOSTS : undefined);
   const metrics =
-    options.metricsPort === undefined ? undefined : { port: options.metricsPort, measured: measure(options) };
+    options.metricsPort === undefined ? undefined : { port: options.metricsPort, measured: new GatewayMetrics() };
   const gateway = buildGateway({
     ...options,
     publicBaseUrl: url,
@@ -88,7 +87,7 @@ export async function serveGateway(options: GatewayServerOptions): Promise<Serve
   let grpc: RunningGrpcServer | undefined;
   let metricsServer: RunningMetricsServer | undefined;
   const close = async (): Promise<void> => {
-    gateway.waitingTasks.close();
+    gateway.changes.close();
     await grpc?.stop();
     if (http.listening) await closeHttp(http);
     await metricsServer?.close();
@@ -123,11 +122,6 @@ export async function serveGateway(options: GatewayServerOptions): Promise<Serve
 /** The port asked for; for 0 (or none), a free one, picked the way the dev stack picks its ports. */
 async function portToBind(port: number | undefined): Promise<number> {
   return port || freePort();
-}
-
-function measure(options: GatewayServerOptions): GatewayMetrics {
-  const agents = options.agents.map((agent) => agent.name);
-  return new GatewayMetrics(new WaitingApprovals(options.client, agents, taskQueueOf(options)));
 }
 
 function closeHttp(server: Server): Promise<void> {

@@ -12,23 +12,15 @@ import { abortable } from './abortable.js';
 import { decodeMemo } from './decode-memo.js';
 import { historyPage, isCloseEvent, type HistoryEvent } from './history-events.js';
 import { taskWorkflow, type HistoryPosition } from './read.js';
-import { WaitingTaskWatch } from './waiting-watch.js';
 
 /** Attempts of one event-log query (see `since`). */
 const QUERY_ATTEMPTS = 3;
 
 export class TaskEventLog {
-  /** Learns of changes to tasks waiting for input without a long-poll each (see waiting-watch.ts). */
-  readonly waiting: WaitingTaskWatch;
-
-  /** `waiting`: the gateway's watch of waiting tasks, shared by its agents; default: one of its own. */
   constructor(
     private readonly client: Client,
     private readonly queryDeadlineMs: number,
-    waiting?: WaitingTaskWatch,
-  ) {
-    this.waiting = waiting ?? new WaitingTaskWatch(client);
-  }
+  ) {}
 
   /**
    * The events after `afterSeq`, by query. A query that races the workflow's completion can be

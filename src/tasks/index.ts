@@ -12,8 +12,8 @@ export { type HistoryChange } from './events.js';
 export { decodeMemo } from './decode-memo.js';
 export { taskHistory, type HistoryEvent } from './history-events.js';
 export { type HistoryPosition, type SubscribableTask } from './read.js';
-export { quote, waitingQuestions } from './visibility.js';
-export { WaitingTaskWatch } from './waiting-watch.js';
+export { quote } from './visibility.js';
+export { TaskChanges } from './task-changes.js';
 export {
   BadPageCursorError,
   mayAnswer,

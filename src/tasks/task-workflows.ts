@@ -45,7 +45,7 @@ import { abortable } from './abortable.js';
 import { updateIdFor } from './update-ids.js';
 import { TASK_AGENT_METADATA, temporalCall, toA2AError, withStanding } from './errors.js';
 import { TaskEventLog } from './events.js';
-import type { WaitingTaskWatch } from './waiting-watch.js';
+import { TaskChanges } from './task-changes.js';
 import { QUERY_DEADLINE_MS, queryTask, TaskReader, taskWorkflow, type SubscribableTask } from './read.js';
 import { PushConfigStore } from './push-config-store.js';
 import { watchedUpdate } from './update-watch.js';
@@ -63,8 +63,8 @@ export interface TaskWorkflowsOptions {
   agent: string;
   /** Where new tasks (and closed tasks' push-config workflows) are started. */
   taskQueue: string;
-  /** The gateway's watch of waiting tasks, shared by its agents (default: one of this agent's own). */
-  waiting?: WaitingTaskWatch;
+  /** How the gateway learns that tasks changed, shared by its agents (default: one of this agent's own). */
+  changes?: TaskChanges;
   /** The gateway has A2A_RECEIPT_SIGNING_KEY: its tasks ask for signed receipts (ReceiptRequest). */
   receipts?: boolean;
 }
@@ -73,6 +73,8 @@ export class TaskWorkflows {
   readonly agent: string;
   /** The task's numbered event log, and the history long-poll that says when to read it again. */
   readonly events: TaskEventLog;
+  /** Where this agent's changes are announced, and where its streams learn of changes made elsewhere. */
+  readonly changes: TaskChanges;
   readonly pushConfigs: PushConfigStore;
   private readonly taskQueue: string;
   private readonly receipts: boolean;
@@ -86,7 +88,8 @@ export class TaskWorkflows {
     this.taskQueue = options.taskQueue;
     this.receipts = options.receipts ?? false;
     this.reader = new TaskReader(client, options.agent);
-    this.events = new TaskEventLog(client, QUERY_DEADLINE_MS, options.waiting);
+    this.changes = options.changes ?? new TaskChanges(client, { agents: [options.agent] });
+    this.events = new TaskEventLog(client, QUERY_DEADLINE_MS);
     this.pushConfigs = new PushConfigStore(client, options.taskQueue, QUERY_DEADLINE_MS);
   }
 
@@ -140,7 +143,7 @@ export class TaskWorkflows {
    */
   async followUp(taskId: string, incoming: IncomingMessage, signal: AbortSignal): Promise<Delivery> {
     const handle = taskWorkflow(this.client, taskId);
-    this.events.waiting.willChange(taskId);
+    this.changes.willChange(taskId);
     try {
       const accepted = await watchedUpdate(this.client, taskId, signal, (watched) =>
         abortable(this.client, watched, () =>
@@ -167,7 +170,7 @@ export class TaskWorkflows {
   /** Cancels a task and answers it whole, in `canceled` (see cancelWorkflow). */
   async cancel(taskId: string, request: CancelRequest, signal: AbortSignal): Promise<WireTask> {
     await this.checkVisible(taskId, request.caller);
-    this.events.waiting.willChange(taskId);
+    this.changes.willChange(taskId);
     try {
       return await cancelWorkflow(this.client, taskId, request, signal);
     } catch (error) {

@@ -6,7 +6,6 @@ import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { SUMMARY_MEMO, taskIdOfWorkflow } from '../protocol/contract.js';
-import { INPUT_DEADLINE_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { fromWireState, isTerminal } from '../protocol/states.js';
 import type { WireTask } from '../protocol/wire.js';
 import { temporalCall } from './errors.js';
@@ -58,29 +57,6 @@ export async function listTaskPage(client: Client, request: TaskListRequest): Pr
   const { count } = await temporalCall(undefined, () => client.workflow.count(request.query));
   const token = page.nextPageToken;
   return { tasks, ...(token && token.length > 0 && { nextPageToken: token }), total: count };
-}
-
-export interface WaitingQuestion {
-  agent: string;
-  /** When it was asked (ms since the epoch). */
-  since: number;
-  deadline?: Date;
-}
-
-/** Every task on `taskQueue` waiting for input now, whatever its agent. */
-export async function* waitingQuestions(client: Client, taskQueue: string): AsyncGenerator<WaitingQuestion> {
-  const query = [
-    `TaskQueue = ${quote(taskQueue)}`,
-    `ExecutionStatus = 'Running'`,
-    `${TASK_STATE_ATTRIBUTE.name} = 'input-required'`,
-  ].join(' AND ');
-  for await (const row of client.workflow.list({ query })) {
-    // The summary memo's status timestamp is when the question was asked; tasks older than the memo wait since their start.
-    const summary = row.memo?.[SUMMARY_MEMO] as WireTask | undefined;
-    const since = summary ? Date.parse(summary.status.timestamp) : row.startTime.getTime();
-    const deadline = row.typedSearchAttributes.get(INPUT_DEADLINE_ATTRIBUTE);
-    yield { agent: row.type, since, ...(deadline && { deadline }) };
-  }
 }
 
 /** A string literal of a visibility query. */

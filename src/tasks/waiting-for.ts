@@ -59,11 +59,13 @@ const WAITING_FOR_MAX_ROWS = 1_000;
 export class BadPageCursorError extends Error {}
 
 /**
- * The visibility query of every question waiting on these agents: running tasks waiting for input.
- * Who may see each is decided from its row (`mayAnswer`), as the task's workflow decides a reply.
+ * The visibility query of every question waiting on these agents (on `taskQueue`, when given: a
+ * gateway's own workers'): running tasks waiting for input. Who may see each is decided from its
+ * row (`mayAnswer`), as the task's workflow decides a reply.
  */
-export function waitingForQuery(agents: readonly string[]): string {
+export function waitingForQuery(agents: readonly string[], taskQueue?: string): string {
   return [
+    ...(taskQueue === undefined ? [] : [`TaskQueue = ${quote(taskQueue)}`]),
     `ExecutionStatus = 'Running'`,
     `${TASK_STATE_ATTRIBUTE.name} = 'input-required'`,
     `${AGENT_ATTRIBUTE.name} IN (${agents.map(quote).join(', ')})`,

@@ -67,8 +67,10 @@ export class WaitingQuestions {
     private readonly client: Client,
     agents: readonly string[],
     private readonly freshMs: number,
+    /** Only the tasks on this task queue (the gateway's workers'); default: the agents' on any. */
+    taskQueue?: string,
   ) {
-    this.query = waitingForQuery(agents);
+    this.query = waitingForQuery(agents, taskQueue);
   }
 
   /**
@@ -77,13 +79,18 @@ export class WaitingQuestions {
    * rows at hand, as current as the last look.
    */
   async page(request: Omit<WaitingForRequest, 'agents'>): Promise<WaitingForPage> {
+    return pageOf(await this.all(), request);
+  }
+
+  /** Every waiting question, as current as `page` serves them (the metrics count them). */
+  async all(): Promise<WaitingQuestionRow[]> {
     if (this.lookedAt === undefined || Date.now() - this.lookedAt >= this.freshMs) {
       const relisting = this.fullListAt !== undefined && Date.now() - this.fullListAt >= FULL_LIST_MS;
       this.looking ??= this.look().finally(() => (this.looking = undefined));
       if (!relisting) await this.looking;
       else this.looking.catch((error: unknown) => log.warn({ err: error }, 'Listing the waiting questions failed'));
     }
-    return pageOf([...this.rows.values()].flat(), request);
+    return [...this.rows.values()].flat();
   }
 
   private async look(): Promise<void> {

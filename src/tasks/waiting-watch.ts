@@ -5,17 +5,17 @@
  * cost the gateway several percent of a core in renewals and the garbage of their pending calls
  * (bench/README.md, path 5).
  *
- * What changes a waiting task: a message or cancel (through this gateway: `willChange` wakes its
- * watchers at once; through another one: the gateways' change bus, change-bus.ts, at once when it
- * runs, else a list), its own timers (a deadline), an operator ending
+ * What changes a waiting task: a message or cancel (through this gateway or, by the gateways' change
+ * bus, another one: the gateway's TaskChanges, task-changes.ts, wakes its watchers at once; else a
+ * list), its own timers (a deadline), an operator ending
  * its workflow. Each shows in visibility as a state other than waiting, a workflow no longer
  * running, or, when the task was answered and asks again, only as a newer status in the summary
  * memo. Every few seconds one list asks for the first two kinds (usually no rows) and, in the same
  * call, for the summaries of the tasks due a compare: a task newly watched, and every task about
  * once every FULL_CHECK_EVERY lists, a share of them at each list.
  *
- * One watch per gateway, shared by all of its agents (their tasks' workflow IDs are distinct): one
- * list every 2 s and one bus listener, whatever the number of agents.
+ * One watch per gateway, in its TaskChanges, shared by all of its agents (their tasks' workflow IDs
+ * are distinct): one list every 2 s, whatever the number of agents.
  */
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
@@ -25,7 +25,6 @@ import { TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { INTERRUPTED_STATES } from '../protocol/states.js';
 import type { WireTask, WireTaskStatus } from '../protocol/wire.js';
 import { logger } from '../logging.js';
-import { GatewayChangeBus } from './change-bus.js';
 import { decodeMemo } from './decode-memo.js';
 import { quote } from './visibility.js';
 
@@ -75,30 +74,21 @@ export class WaitingTaskWatch {
 
   private readonly intervalMs: number;
   private readonly fullCheckEvery: number;
-  /** Tells the other gateways of this one's changes, and this one of theirs (change-bus.ts). */
-  private readonly bus?: GatewayChangeBus;
+  /** Told when the first task is watched (`true`) and after the last one left (`false`). */
+  private readonly onWatching?: (watching: boolean) => void;
 
   constructor(
     private readonly client: Client,
     options: {
       intervalMs?: number;
       fullCheckEvery?: number;
-      /** The gateways' change bus of the agents on this task queue; none: changes elsewhere show at a list. */
-      changeBusTaskQueue?: string;
+      /** Told when watching starts and ends (the change bus is listened to only meanwhile). */
+      onWatching?: (watching: boolean) => void;
     } = {},
   ) {
     this.intervalMs = options.intervalMs ?? WAITING_POLL_MS;
     this.fullCheckEvery = options.fullCheckEvery ?? FULL_CHECK_EVERY;
-    if (options.changeBusTaskQueue !== undefined) {
-      this.bus = new GatewayChangeBus(client, options.changeBusTaskQueue, (taskIds) => {
-        for (const taskId of taskIds) this.wake(taskId);
-      });
-    }
-  }
-
-  /** Stops listening to the other gateways (this one is closing). */
-  close(): void {
-    this.bus?.close();
+    if (options.onWatching) this.onWatching = options.onWatching;
   }
 
   /** Tasks watched now. */
@@ -129,20 +119,15 @@ export class WaitingTaskWatch {
         set = new Set();
         this.waiters.set(taskId, set);
         this.chunks = undefined;
-        if (this.waiters.size === 1) this.bus?.listen(true);
+        if (this.waiters.size === 1) this.onWatching?.(true);
       }
       set.add(waiter);
       this.timer ??= setTimeout(() => void this.poll(), this.intervalMs).unref();
     });
   }
 
-  /** This gateway is about to change `taskId` (a message, a cancel): its watchers and the other gateways' look now. */
-  willChange(taskId: string): void {
-    this.wake(taskId);
-    this.bus?.publish(taskId);
-  }
-
-  private wake(taskId: string): void {
+  /** `taskId` is about to change (a message, a cancel, through this gateway or another): its watchers look now. */
+  wake(taskId: string): void {
     for (const waiter of this.waiters.get(taskId) ?? []) waiter.resolve('changed');
   }
 
@@ -154,7 +139,7 @@ export class WaitingTaskWatch {
     if (this.waiters.size === 0) {
       clearTimeout(this.timer);
       this.timer = undefined;
-      this.bus?.listen(false);
+      this.onWatching?.(false);
     }
   }
 

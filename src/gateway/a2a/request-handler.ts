@@ -44,7 +44,7 @@ import { PushConfigs, toSdkPushConfig } from './push-config-requests.js';
 import { NO_INWARD_HOSTS, type PushUrlPolicy } from '../../push/url-policy.js';
 import { callerOf, responderOf, senderOf, signalOf } from '../http/request-context.js';
 import { TaskEventHub } from './task-events.js';
-import { TaskWorkflows, type SubscribableTask, type WaitingTaskWatch } from '../../tasks/index.js';
+import { TaskWorkflows, type SubscribableTask, type TaskChanges } from '../../tasks/index.js';
 
 export interface TemporalRequestHandlerOptions {
   client: Client;
@@ -56,8 +56,8 @@ export interface TemporalRequestHandlerOptions {
   taskQueue: string;
   /** Which webhook URLs push configs may name; default from A2A_PUSH_ALLOWED_HOSTS. */
   pushUrlPolicy?: PushUrlPolicy;
-  /** The gateway's watch of waiting tasks, one for all its agents (default: one of this agent's own). */
-  waiting?: WaitingTaskWatch;
+  /** How the gateway learns that tasks changed, one for all its agents (default: one of this agent's own). */
+  changes?: TaskChanges;
   /** The gateway has A2A_RECEIPT_SIGNING_KEY: new tasks ask for signed receipts. */
   receipts?: boolean;
 }
@@ -79,7 +79,7 @@ export class TemporalRequestHandler implements A2ARequestHandler {
     this.workflows = new TaskWorkflows(options.client, {
       agent: options.agent.name,
       taskQueue: options.taskQueue,
-      ...(options.waiting && { waiting: options.waiting }),
+      ...(options.changes && { changes: options.changes }),
       ...(options.receipts && { receipts: true }),
     });
     this.events = new TaskEventHub(this.workflows);

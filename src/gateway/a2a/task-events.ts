@@ -1,7 +1,7 @@
 /**
  * A task's events after a given sequence number, as they happen. The workflow keeps the numbered
  * event log; history long-polling says when to read it again (src/tasks/events.ts), or, while
- * the task waits for input, a visibility list shared by all waiting tasks (src/tasks/waiting-watch.ts). A
+ * the task waits for input, the gateway's TaskChanges (src/tasks/task-changes.ts). A
  * follower's stream ends at the first status event that settles the task (terminal, input-required
  * or auth-required), when the workflow closes, or at once when its signal aborts (the client went away).
  */
@@ -31,7 +31,7 @@ export class TaskEventHub {
 
   /** Tasks waiting for input whose feed has no long-poll of its own now, of all the gateway's agents (see src/tasks/waiting-watch.ts). */
   get waitingFeeds(): number {
-    return this.workflows.events.waiting.watched;
+    return this.workflows.changes.waiting.watched;
   }
 
   /** How many follow `taskId` through this hub now. */
@@ -281,7 +281,7 @@ class TaskFeed {
             continue;
           }
           // A task waiting for input may not change for days: no long-poll of its own meanwhile.
-          watchable = (await this.workflows.events.waiting.changeOf(this.taskId, waiting, signal)) !== 'unwatchable';
+          watchable = (await this.workflows.changes.waiting.changeOf(this.taskId, waiting, signal)) !== 'unwatchable';
           if (signal.aborted) break;
           // Returns at once if history grew; if not (a false alarm), after Temporal's long-poll timeout.
           change = watcher.poll();

@@ -10,7 +10,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Client } from '@temporalio/client';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { logger } from '../../logging.js';
-import { BadPageCursorError, mayAnswer, type QuestionOrder } from '../../tasks/index.js';
+import { BadPageCursorError, mayAnswer, type QuestionOrder, type WaitingQuestions } from '../../tasks/index.js';
 import type { TaskReplies } from '../a2a/task-replies.js';
 import type { GatewayMetrics } from '../monitoring/metrics.js';
 import type { OpenQuestion, PendingQuestion } from '../../protocol/contract.js';
@@ -47,6 +47,8 @@ export interface InboxSettings {
 
 export interface InboxOptions extends InboxSettings {
   client: Client;
+  /** The gateway's index of waiting questions (its TaskChanges'), which the live lists page through. */
+  questions: WaitingQuestions;
   /** The agents' request handlers, guarded and measured as the transports use them: the task pages' reads. */
   handlers: ReadonlyMap<string, A2ARequestHandler>;
   /** Where answers go: the service A2A's SendMessage uses, guarded and measured as its calls are. */
@@ -98,7 +100,7 @@ function sessionSecret(options: InboxSettings & { authenticator: Authenticator }
 
 function apiRouter(options: InboxOptions, identity: IdentityOptions, agents: readonly string[]): express.Router {
   const router = express.Router();
-  const lists = new LiveLists(options.client, agents, options.pollMs);
+  const lists = new LiveLists(options.questions, options.pollMs);
   const tasks = new InboxTasks(options.handlers, options.replies, options.authenticator.required);
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -5,19 +5,18 @@
  * question answered over A2A or the CLI, a new task's question, a deadline that passed, on any
  * gateway; visibility itself is a second or so behind.
  *
- * Every list is a page of the gateway's one index of waiting questions (src/tasks/waiting-index.ts),
- * which asks visibility only what changed since it last looked. Its first look lists every waiting
+ * Every list is a page of the gateway's one index of waiting questions (src/tasks/waiting-index.ts,
+ * in its TaskChanges, which the metrics count too), which asks visibility only what changed since it last looked. Its first look lists every waiting
  * question (about 1 ms of the dev server's CPU per row: 0.45 s with 1,000 waiting; bench/README.md,
  * paths 10 and 11), and so does a look every few minutes. A poller
  * therefore waits at least LIST_COST_FACTOR times its last list's duration before the next: each
  * open list costs the store at most a fifth of its time, and a long list is refreshed less often
  * rather than piling load on Temporal.
  */
-import type { Client } from '@temporalio/client';
 import type { Response } from 'express';
 import { logger } from '../../logging.js';
 import type { Caller } from '../../protocol/caller.js';
-import { WaitingQuestions, type QuestionOrder, type WaitingForPage } from '../../tasks/index.js';
+import type { QuestionOrder, WaitingForPage, WaitingQuestions } from '../../tasks/index.js';
 
 const LIVE_POLL_MS = 1_000;
 /** The pause after a list is at least this many times as long as the list took. */
@@ -46,16 +45,12 @@ interface Poller {
 
 export class LiveLists {
   private readonly pollers = new Map<string, Poller>();
-  /** Every list's rows: one index of the waiting questions for all of them. */
-  private readonly questions: WaitingQuestions;
 
+  /** `questions`: every list's rows, the gateway's one index of the waiting questions. */
   constructor(
-    client: Client,
-    agents: readonly string[],
+    private readonly questions: WaitingQuestions,
     private readonly pollMs = LIVE_POLL_MS,
-  ) {
-    this.questions = new WaitingQuestions(client, agents, pollMs);
-  }
+  ) {}
 
   /** One page of a list, once. */
   list(key: ListKey, page: PageRequest = {}): Promise<WaitingForPage> {

@@ -7,7 +7,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { logger } from '../../logging.js';
 import type { Transport } from '../http/request-context.js';
-import type { AgentApprovals, WaitingApprovals } from './waiting-approvals.js';
+import { WaitingApprovals, type AgentApprovals } from './waiting-approvals.js';
+import type { WaitingQuestions } from '../../tasks/index.js';
 import type { PendingQuestion } from '../../protocol/contract.js';
 import { APPROVAL_BUCKETS_SECONDS, APPROVAL_METRICS, approvalGroupLabel } from '../../protocol/telemetry.js';
 
@@ -31,10 +32,10 @@ const VIEWED_KEPT = 10_000;
 
 /**
  * The gateway's Prometheus metrics: pass one as {@link GatewayOptions.metrics} and serve its `registry`
- * (`startGateway` does both with `metricsPort`).
+ * (`startGateway` does both with `metricsPort`). The gateway it is passed to counts its waiting approvals.
  *
  * @example
- * const metrics = new GatewayMetrics(new WaitingApprovals(client, agents.map((a) => a.name), 'a2a-temporal'));
+ * const metrics = new GatewayMetrics();
  * const { app } = createGatewayApp({ client, agents, publicBaseUrl, metrics });
  * app.get('/metrics', async (_req, res) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
  */
@@ -74,8 +75,12 @@ export class GatewayMetrics {
    * questions asked together share their askedAt; a task's one open question shows none, so by askedAt.
    */
   private readonly viewed = new Set<string>();
+  /** The gateway's waiting approvals, once a gateway is built with these metrics. */
+  private approvals?: WaitingApprovals;
 
-  constructor(approvals: WaitingApprovals) {
+  constructor() {
+    // A gauge's collect runs with the gauge as `this`: it reaches the approvals, set later, through this.
+    const approvalsOf = () => this.approvals;
     collectDefaultMetrics({ register: this.registry });
     const gauge = (name: string, help: string, value: (agent: AgentApprovals, now: number) => number) =>
       new Gauge({
@@ -86,10 +91,12 @@ export class GatewayMetrics {
         async collect() {
           this.reset();
           // Without a listing the series are absent (alert on absent()), never stale numbers.
-          const snapshot = await approvals.snapshot().catch((error: unknown) => {
-            log.warn({ err: error }, 'Listing the waiting approvals for the metrics failed');
-            return undefined;
-          });
+          const snapshot = await approvalsOf()
+            ?.snapshot()
+            .catch((error: unknown) => {
+              log.warn({ err: error }, 'Listing the waiting approvals for the metrics failed');
+              return undefined;
+            });
           const now = Date.now();
           for (const [agent, counts] of snapshot ?? []) this.set({ agent }, value(counts, now));
         },
@@ -115,6 +122,15 @@ export class GatewayMetrics {
   /** A histogram of request latencies, by method, transport and agent. */
   private latency(name: string, help: string): Histogram<(typeof LABELS)[number]> {
     return new Histogram({ name, help, labelNames: LABELS, buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  }
+
+  /**
+   * The approvals gauges count the questions waiting on `agents` from `questions`, the index of the
+   * gateway these metrics measure (its inbox's lists page through the same one).
+   * @internal
+   */
+  countApprovals(questions: WaitingQuestions, agents: readonly string[]): void {
+    this.approvals = new WaitingApprovals(questions, agents);
   }
 
   /**

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Client } from '@temporalio/client';
 import { GatewayMetrics } from '../../../src/gateway/monitoring/metrics.js';
-import { WaitingApprovals } from '../../../src/gateway/monitoring/waiting-approvals.js';
 import { APPROVAL_METRICS, MODEL_METRICS, TASK_METRICS, UNBLOCK_METRIC } from '../../../src/protocol/telemetry.js';
 import { testClient } from '../../support/worker.js';
 
@@ -48,7 +47,7 @@ afterAll(() => client?.connection.close());
 
 describe('deploy/observability', () => {
   it('alerts and dashboard read only metrics that are exported', () => {
-    const gateway = new GatewayMetrics(new WaitingApprovals(client, [], 'unused'));
+    const gateway = new GatewayMetrics();
     const exported = new Set([...gateway.registry.getMetricsAsArray().map((metric) => metric.name), ...WORKER_METRICS]);
     const rules = (parse(read('alerts.yml')) as { groups: Array<{ rules: Array<{ expr: string }> }> }).groups.flatMap(
       (group) => group.rules.map((rule) => rule.expr),

@@ -8,8 +8,7 @@ import { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { changeBusWorkflowId } from '../../../src/tasks/change-bus.js';
-import { TaskWorkflows } from '../../../src/tasks/index.js';
-import { WaitingTaskWatch } from '../../../src/tasks/waiting-watch.js';
+import { TaskChanges, TaskWorkflows } from '../../../src/tasks/index.js';
 import type { WireTaskStatus } from '../../../src/protocol/wire.js';
 import { rpc } from '../../support/product-processes.js';
 import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
@@ -18,9 +17,9 @@ import { sseRpc } from '../../support/sse.js';
 
 const harness = useGatewayHarness();
 const processes: GatewayProcess[] = [];
-const watches: WaitingTaskWatch[] = [];
+const gateways: TaskChanges[] = [];
 afterAll(async () => {
-  for (const watch of watches) watch.close();
+  for (const changes of gateways) changes.close();
   await Promise.all(processes.map((p) => p.kill('SIGKILL')));
 });
 
@@ -39,11 +38,11 @@ async function waitingTask(): Promise<{ taskId: string; status: WireTaskStatus }
   return { taskId, status: task.status };
 }
 
-/** A gateway's watch that never lists visibility (within a test): only the bus can wake it. */
-function busOnlyWatch(taskQueue: string, client: Client = harness.temporal): WaitingTaskWatch {
-  const watch = new WaitingTaskWatch(client, { intervalMs: 3_600_000, changeBusTaskQueue: taskQueue });
-  watches.push(watch);
-  return watch;
+/** A gateway's changes whose waiting watch never lists visibility (within a test): only the bus can wake it. */
+function busOnlyChanges(taskQueue: string, client: Client = harness.temporal): TaskChanges {
+  const changes = new TaskChanges(client, { agents: ['expense-approval'], taskQueue, waitingListMs: 3_600_000 });
+  gateways.push(changes);
+  return changes;
 }
 
 /** Task IDs the bus's current run was signalled with. */
@@ -61,8 +60,8 @@ describe('the gateways change bus', () => {
     // A task queue of its own: a bus of its own, which the first watcher starts.
     const taskQueue = `change-bus-${randomUUID()}`;
     const { taskId, status } = await waitingTask();
-    const holding = busOnlyWatch(taskQueue);
-    const sending = busOnlyWatch(taskQueue, new Client({ connection: harness.temporal.connection }));
+    const holding = busOnlyChanges(taskQueue).waiting;
+    const sending = busOnlyChanges(taskQueue, new Client({ connection: harness.temporal.connection }));
     const stop = new AbortController();
     const change = holding.changeOf(taskId, status, stop.signal);
     // The listener starts the bus; a signal sent before it runs is dropped (the lists would see the change).

@@ -41,7 +41,7 @@ describe('the waiting-task watch', () => {
     const stop = new AbortController();
     const change = watch.changeOf(taskId, status, stop.signal);
     expect(await within(change, 1_500)).toBe('still waiting');
-    watch.willChange(taskId);
+    watch.wake(taskId);
     expect(await change).toBe('changed');
     expect(watch.watched).toBe(0);
   });

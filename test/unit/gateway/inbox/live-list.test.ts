@@ -9,6 +9,7 @@ import type { Response } from 'express';
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveLists } from '../../../../src/gateway/inbox/live-list.js';
+import { WaitingQuestions } from '../../../../src/tasks/index.js';
 
 const POLL_MS = 1_000;
 
@@ -45,7 +46,7 @@ describe('the inbox live list', () => {
   it('pauses four times a slow listing before the next, and its poll interval after a quick one', async () => {
     let listingMs = 300;
     const { client, starts } = slowListingClient(() => listingMs);
-    const lists = new LiveLists(client, ['expense-approval'], POLL_MS);
+    const lists = new LiveLists(new WaitingQuestions(client, ['expense-approval'], POLL_MS), POLL_MS);
     const page = openPage();
     lists.follow({ order: 'deadline' }, page);
 

@@ -2,16 +2,13 @@
  * The inbox's first-view timing: each question's first view is observed once, questions told apart
  * by their ids (several asked in one workflow task share their askedAt).
  */
-import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { GatewayMetrics } from '../../../../src/gateway/monitoring/metrics.js';
-import { WaitingApprovals } from '../../../../src/gateway/monitoring/waiting-approvals.js';
 import { APPROVAL_METRICS } from '../../../../src/protocol/telemetry.js';
 
-/** Metrics whose waiting-approvals gauges are never collected here: their client never connects. */
+/** Metrics of no gateway: their waiting-approvals gauges count nothing here. */
 function gatewayMetrics(): GatewayMetrics {
-  const client = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
-  return new GatewayMetrics(new WaitingApprovals(client, ['test-ask'], 'unused'));
+  return new GatewayMetrics();
 }
 
 async function firstViews(metrics: GatewayMetrics): Promise<number | undefined> {
