@@ -40,7 +40,7 @@ export {
   type UserMessage,
 } from './workflows/agent-api.js';
 export type { AgentVersioning } from './protocol/versioning.js';
-export type { EscalationMode } from './protocol/contract.js';
+export type { EscalationMode } from './protocol/question.js';
 export type { QuorumOptions, QuorumRule, QuorumState, Vote, VoteDecision } from './protocol/quorum.js';
 export { APPROVAL_CHANNELS, type ApprovalChannel } from './protocol/approvals.js';
 export type { PushEventSelection } from './protocol/push.js';

@@ -15,9 +15,9 @@ import {
   SUMMARY_MEMO,
   type AuthCompletion,
   type IncomingMessage,
-  type PendingQuestion,
   type TaskWorkflowInput,
 } from '../protocol/contract.js';
+import type { ListedQuestion } from '../protocol/question.js';
 import { SIGN_RECEIPT_ACTIVITY, type DecisionFacts } from '../protocol/receipts.js';
 import { dataOf, textOf, type WireTask } from '../protocol/wire.js';
 import { partsOf } from '../protocol/message-checks.js';
@@ -103,7 +103,7 @@ export class TaskAuditReader {
 
   /** A question, the first time the summary memo shows it (each run continued as new shows it again). */
   private question(summary: WireTask | undefined): AuditRecord | undefined {
-    const pending = summary?.metadata?.['pendingQuestion'] as PendingQuestion | undefined;
+    const pending = summary?.metadata?.['pendingQuestion'] as ListedQuestion | undefined;
     if (!pending || this.questions.has(pending.askedAt)) return undefined;
     this.questions.add(pending.askedAt);
     return this.record('question', pending.askedAt, {

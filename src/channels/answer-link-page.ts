@@ -14,7 +14,7 @@ import { GetTaskRequest, Task } from '@a2a-js/sdk';
 import { A2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import express, { Router, type Request, type Response } from 'express';
-import type { OpenQuestion, PendingQuestion } from '../protocol/contract.js';
+import type { PendingQuestion, Question } from '../protocol/question.js';
 import { fromThisOrigin, securityHeaders } from '../gateway/inbox/guard.js';
 import { ResponderNotAllowedError, standingOf, TemporalBusyError, TemporalRetryLaterError } from '../tasks/errors.js';
 import type { TaskReplies } from '../gateway/a2a/task-replies.js';
@@ -66,7 +66,7 @@ export function answerLinkPageFromEnv(
 
 interface TaskView {
   status?: { state?: string };
-  metadata?: { pendingQuestion?: PendingQuestion; pendingQuestions?: OpenQuestion[] };
+  metadata?: { pendingQuestion?: PendingQuestion; pendingQuestions?: Question[] };
 }
 
 interface Refusal {

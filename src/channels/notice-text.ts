@@ -5,6 +5,7 @@
  */
 import { withoutTrailingSlashes } from '../protocol/base-url.js';
 import type { ApproverNotice } from '../protocol/approvals.js';
+import { questionLine } from '../protocol/question.js';
 import type { AnswerLinks } from './answer-links.js';
 import { utcMinuteText } from '../protocol/time-text.js';
 import type { Settings } from '../config/settings.js';
@@ -22,9 +23,7 @@ export function inboxTaskUrl(publicUrl: string, notice: Pick<ApproverNotice, 'ag
 }
 
 export function noticeSubject(notice: ApproverNotice): string {
-  const question = oneLine(notice.question);
-  const short =
-    question.length > SUBJECT_QUESTION_CHARS ? `${question.slice(0, SUBJECT_QUESTION_CHARS - 1)}…` : question;
+  const short = questionLine(notice.question, SUBJECT_QUESTION_CHARS);
   switch (notice.kind) {
     case 'ask':
       return `Approval needed: ${short}`;
@@ -99,10 +98,6 @@ export function noticeHtml(notice: ApproverNotice, link: string, answers?: Answe
     `<!doctype html><html><body><p>${escapeHtml(intro)}</p><table cellpadding="4">${rows}</table>` +
     `<p><a href="${escapeHtml(link)}">${escapeHtml(open)}</a></p>${oneClick}</body></html>`
   );
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 function multiline(text: string): string {

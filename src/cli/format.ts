@@ -3,7 +3,8 @@
  * this runtime adds (timeline, pending question). The views in views.ts are built from these.
  */
 import { taskStateToJSON, type Artifact, type Message, type Part, type Task, type TaskState } from '@a2a-js/sdk';
-import type { PendingQuestion, TimelineEntry } from '../protocol/contract.js';
+import type { TimelineEntry } from '../protocol/contract.js';
+import type { PendingQuestion, QuestionView } from '../protocol/question.js';
 import type { PushDeliveryView } from '../protocol/push.js';
 import { fromWireState, type TaskStateName } from '../protocol/states.js';
 import { spanText } from '../protocol/time-text.js';
@@ -119,7 +120,7 @@ export function pendingQuestionOf(task: Task): PendingQuestion | undefined {
   return isQuestion(raw) ? raw : undefined;
 }
 
-function isQuestion(raw: unknown): raw is PendingQuestion & { id?: string } {
+function isQuestion(raw: unknown): raw is QuestionView {
   if (typeof raw !== 'object' || raw === null) return false;
   const question = raw as Partial<PendingQuestion>;
   return typeof question.prompt === 'string' && typeof question.kind === 'string';
@@ -129,7 +130,7 @@ function isQuestion(raw: unknown): raw is PendingQuestion & { id?: string } {
  * Every open question of a waiting task, each with its id: Task.metadata.pendingQuestions while
  * several wait, else the one pendingQuestion (no id: a reply need not name it).
  */
-export function openQuestionsOf(task: Task): (PendingQuestion & { id?: string })[] {
+export function openQuestionsOf(task: Task): QuestionView[] {
   const raw: unknown = task.metadata?.['pendingQuestions'];
   const several = Array.isArray(raw)
     ? raw.filter(isQuestion).filter((question) => typeof question.id === 'string')
@@ -140,7 +141,7 @@ export function openQuestionsOf(task: Task): (PendingQuestion & { id?: string })
 }
 
 /** Each open question on a line of its own: its id, what it asks and who may answer it. */
-export function openQuestionLines(open: readonly (PendingQuestion & { id?: string })[]): string[] {
+export function openQuestionLines(open: readonly QuestionView[]): string[] {
   return open.map(
     (question) =>
       `  ${question.id}: ${question.prompt}${question.responders?.length ? ` (may answer: ${question.responders.join(', ')})` : ''}`,

@@ -3,7 +3,7 @@
  * agent column), who may answer the tasks that wait, and how to get each agent's next page.
  */
 import type { ListTasksResponse, Task } from '@a2a-js/sdk';
-import type { PendingQuestion } from '../protocol/contract.js';
+import type { QuestionView } from '../protocol/question.js';
 import { isInterrupted } from '../protocol/states.js';
 import {
   agentOf,
@@ -99,7 +99,7 @@ function mayAnswer(task: Task): string {
  * Who may answer a question: the responders it names; when it names none, the task's owner (on a
  * gateway with authentication; without, anyone may) or, with no owner known, anyone.
  */
-function answerers(task: Task, question: PendingQuestion | undefined): string {
+function answerers(task: Task, question: QuestionView | undefined): string {
   if (question?.outOfBand) return '(out of band)';
   if (question?.responders?.length) return question.responders.join(', ');
   const owner = task.metadata?.['owner'];

@@ -21,7 +21,7 @@ import {
   timelineOf,
 } from './format.js';
 import { isInterrupted } from '../protocol/states.js';
-import type { PendingQuestion } from '../protocol/contract.js';
+import type { QuestionView } from '../protocol/question.js';
 import { renderTable } from './table.js';
 
 export interface ViewOptions {
@@ -31,9 +31,6 @@ export interface ViewOptions {
   /** The gateway the command talked to: printed commands name it unless it is the default. */
   gatewayUrl?: string;
 }
-
-/** An open question as the task's metadata shows it; with an id while several wait. */
-type PendingQuestionView = PendingQuestion & { id?: string };
 
 /** Label/value lines, labels aligned. */
 function fields(rows: readonly (readonly [string, string | undefined])[]): string[] {
@@ -78,7 +75,7 @@ export function pendingView(task: Task, options: ViewOptions): string[] {
 }
 
 /** One open question (none: a waiting task that shows none) and how to answer it. */
-function questionView(task: Task, question: PendingQuestionView | undefined, options: ViewOptions): string[] {
+function questionView(task: Task, question: QuestionView | undefined, options: ViewOptions): string[] {
   const nested = question?.id ? '  ' : '';
   const lines: string[] = [];
   if (question) {

@@ -15,6 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { SUMMARY_MEMO } from '../protocol/contract.js';
+import { questionLine, type ListedQuestion } from '../protocol/question.js';
 import type { WorkflowCommand } from './made-calls-interceptors.js';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -128,17 +129,13 @@ class QuestionTracker {
   private askedAt?: string;
 
   callOf(fields: Record<string, Payload> | null | undefined): Call {
-    const summary = decode(fields?.[SUMMARY_MEMO]) as { metadata?: { pendingQuestion?: PendingQuestion } } | undefined;
+    const summary = decode(fields?.[SUMMARY_MEMO]) as
+      { metadata?: { pendingQuestion?: Partial<ListedQuestion> } } | undefined;
     const question = summary?.metadata?.pendingQuestion;
     if (!question?.askedAt || question.askedAt === this.askedAt) return { kind: 'update' };
     this.askedAt = question.askedAt;
     return { kind: 'question', prompt: question.prompt };
   }
-}
-
-interface PendingQuestion {
-  prompt?: string;
-  askedAt?: string;
 }
 
 function decode(payload: Payload | null | undefined): unknown {
@@ -239,7 +236,7 @@ function callWords(call: Call): string {
     case 'activity':
       return call.name ? `activity \`${call.name}\`` : 'an activity';
     case 'question':
-      return call.prompt ? `the question \`${shortened(call.prompt)}\`` : 'a question';
+      return call.prompt ? `the question \`${questionLine(call.prompt, QUOTED_CHARS)}\`` : 'a question';
     case 'patch':
       return `\`ctx.patched('${call.id}')\``;
     case 'child':
@@ -253,12 +250,7 @@ function callWords(call: Call): string {
   }
 }
 
-/** A question as one line of a report: an LLM's may run to a paragraph. */
-function shortened(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS - 1)}…` : line;
-}
-
+/** How much of a question a report quotes, on one line: an LLM's may run to a paragraph. */
 const QUOTED_CHARS = 80;
 
 function madeWords(call: Call): string {

@@ -8,9 +8,9 @@
 import { Message, SendMessageConfiguration, SendMessageRequest, Task, type SendMessageResult } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { Context } from '@temporalio/activity';
-import { IDEMPOTENCY_KEY_HEADER, type PendingQuestion } from '../protocol/contract.js';
+import { IDEMPOTENCY_KEY_HEADER } from '../protocol/contract.js';
 import { type RemoteSendInput, type RemoteTaskInput, type RemoteTaskSnapshot } from '../protocol/delegation.js';
-import type { QuestionHop } from '../protocol/contract.js';
+import type { PendingQuestion, QuestionHop } from '../protocol/question.js';
 import { fromWireState, isSettled, isTerminal } from '../protocol/states.js';
 import type { JsonObject, WireMessage, WirePart, WireTask } from '../protocol/wire.js';
 import { remoteAgentClient, requestOptions } from '../delegation/remote-agents.js';

@@ -4,8 +4,7 @@
  * decides who hears what and when; the activities (src/channels) look up addresses and send, so
  * addresses never enter workflow history.
  */
-import type { Deputy } from './deputies.js';
-import type { QuorumState } from './quorum.js';
+import type { QuestionView } from './question.js';
 
 /** The channels a question can reach its approvers by. */
 export const APPROVAL_CHANNELS = ['email', 'webhook', 'slack'] as const;
@@ -130,15 +129,21 @@ export interface NoticeState {
   /** For a note on a canceled or failed task: its last status message. */
   outcome?: string;
   /** For a note on a closed question: the question, since the next may be asked before it is sent. */
-  about?: { prompt: string; askedAt: string; deadline?: string; id?: string };
+  about?: Pick<QuestionView, 'prompt' | 'askedAt' | 'deadline' | 'id'>;
 }
 
-/** The question whose approvers are being notified, as the task carries it across continue-as-new. */
-export interface NotifiedQuestion {
+/**
+ * The question whose approvers are being notified, as the task carries it across continue-as-new:
+ * what the notices need of the question (its id absent for questions of runs before ids; its
+ * deputies, release 12, told as their approvers are; a quorum's tally, release 16, kept as the votes
+ * come, so that its reminders say where it stands), and the notices' own bookkeeping.
+ */
+export interface NotifiedQuestion extends Pick<
+  QuestionView,
+  'id' | 'prompt' | 'askedAt' | 'deadline' | 'responders' | 'notByRequester' | 'deputies' | 'quorum'
+> {
   /** The sequence number of its input-required event: the question's ID within the task's notices. */
   seq: number;
-  /** The question's id (`OpenQuestion.id`), which a reply names; absent for questions of runs before ids. */
-  id?: string;
   channels: ApprovalChannel[];
   open: boolean;
   /**
@@ -146,15 +151,6 @@ export interface NotifiedQuestion {
    * deadline). Those told of it hear how the task ends (release 6), unless another question comes first.
    */
   withdrawn?: boolean;
-  prompt: string;
-  askedAt: string;
-  deadline?: string;
-  responders?: string[];
-  notByRequester?: boolean;
-  /** The question's deputies (release 12): told as their approvers are. */
-  deputies?: Deputy[];
-  /** A quorum question's tally (release 16), kept as the votes come: its reminders say where it stands. */
-  quorum?: QuorumState;
   /** Resolved once, by an activity; absent until then. */
   approvers?: string[];
   /** Reminder times not yet reached (ISO), earliest first. */

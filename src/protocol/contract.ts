@@ -4,11 +4,12 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Caller } from './caller.js';
-import { deputiesOf, type Deputy } from './deputies.js';
+import { deputiesOf } from './deputies.js';
 import type { PushConfig, StoredPushConfig } from './push.js';
 import type { ApprovalNoticesRecord } from './approvals.js';
 import type { TaskUsage } from './llm.js';
-import type { QuorumState, Vote } from './quorum.js';
+import type { Vote } from './quorum.js';
+import type { Escalation, PendingQuestion, Question } from './question.js';
 import type { TaskStateName } from './states.js';
 import type { EventsSince, TaskEvent } from './task-events.js';
 import type { JsonObject, WireArtifact, WireMessage, WirePart, WireTask, WireTaskStatus } from './wire.js';
@@ -142,78 +143,6 @@ export interface TimelineEntry {
   actingFor?: string;
 }
 
-/** One agent a carried-up question came through, or the one that asked it. */
-export interface QuestionHop {
-  agent: string;
-  taskId: string;
-  url: string;
-}
-
-export interface PendingQuestion {
-  kind: 'input' | 'auth';
-  prompt: string;
-  askedAt: string;
-  deadline?: string;
-  responders?: string[];
-  /** Human-readable summary of the expected structured reply, when a schema was given. */
-  expects?: string;
-  /** The expected structured reply (a DataPart) as JSON Schema, when a schema was given. */
-  schema?: JsonObject;
-  /** Out-of-band auth: the answer comes through the completeAuth update, not a message. */
-  outOfBand?: boolean;
-  /** Structured data about the question (e.g. the tool call awaiting approval); also a DataPart of the status message. */
-  details?: JsonObject;
-  /** The task's owner may not answer (no self-approval). */
-  notByRequester?: boolean;
-  /**
-   * A remote agent's question, carried up from the task this one delegated to (ctx.callAgent).
-   * `via`: when that agent carried it up in turn, the agents below it, nearest first: the last asked.
-   */
-  from?: QuestionHop & { via?: QuestionHop[] };
-  /** Who may answer for one of its approvers, and when (deputies.ts); resolved when it was asked. */
-  deputies?: Deputy[];
-  /** SHA-256 of the approver directory its deputies were resolved from (present once they were). */
-  directoryHash?: string;
-  /** Escalations still to come (release 13, question-escalation.ts), earliest first. */
-  escalate?: PlannedEscalation[];
-  /** The escalations that happened, oldest first: the inbox says the question was escalated. */
-  escalated?: Escalation[];
-  /** A quorum question's rules and tally (release 16, quorum.ts): who is still needed. */
-  quorum?: QuorumState;
-  /** A quorum question's votes so far, oldest first. */
-  votes?: Vote[];
-}
-
-/** What happens to a question's responders at an escalation: more may answer, or others instead. */
-export type EscalationMode = 'widen' | 'move';
-
-/** An escalation due at `at` (askedAt + `after`) unless the question was answered before. */
-export interface PlannedEscalation {
-  at: string;
-  to: string[];
-  mode: EscalationMode;
-  /** The channels the new approvers are told by; the question's own when absent. */
-  notify?: string[];
-}
-
-/** An escalation that happened: when, to whom, and who could answer before it. */
-export interface Escalation {
-  at: string;
-  to: string[];
-  mode: EscalationMode;
-  from: string[];
-  /** SHA-256 of the approver directory the deputies of `to` were read from (release 17; absent: not read). */
-  directoryHash?: string;
-}
-
-/**
- * A question open beside others (docs/a2a-mapping.md, "Several open questions"): `id` is stable
- * for the task's life (`ask:<journal step>`), and names it in a reply (ANSWERS_QUESTION_METADATA).
- */
-export interface OpenQuestion extends PendingQuestion {
-  id: string;
-}
-
 /**
  * Message metadata naming the question a reply answers: its `askedAt` as a string
  * (`metadata.pendingQuestion`), or `{ question: id }` (an entry of `metadata.pendingQuestions`).
@@ -259,7 +188,7 @@ export function isAllowedResponder(responders: readonly string[], caller: Caller
 }
 
 /** Who may answer an open question, as a task's metadata and its summary memo show it. */
-type QuestionAudience = Pick<PendingQuestion, 'responders' | 'deputies'>;
+type QuestionAudience = Pick<Question, 'responders' | 'deputies'>;
 
 /**
  * What decides who may see a task: the fields of the task's own metadata (`Task.metadata`, and the
@@ -306,7 +235,7 @@ export interface TaskSnapshot {
   events: TaskEvent[];
   appliedMessageKeys: string[];
   /** The open questions, in the order asked (task-record.ts). */
-  questions?: OpenQuestion[];
+  questions?: Question[];
   /** The one open question, as runs before `questions` carried it (read once, on restore). */
   pending?: PendingQuestion;
   /** Set when the agent answered with a direct message instead of a task. */

@@ -4,7 +4,7 @@
  * comes back to the workflow as a RemoteTaskSnapshot after each step. Pure: no Node, no SDK.
  */
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { PendingQuestion } from './contract.js';
+import type { PendingQuestion } from './question.js';
 import type { TaskStateName } from './states.js';
 import type { JsonObject, WireArtifact, WirePart } from './wire.js';
 

@@ -2,7 +2,8 @@
  * Failure types task workflows reject updates with (as `ApplicationFailure.type`).
  * The gateway maps each to its A2A error; operators see the same names in the Temporal UI.
  */
-import type { PendingQuestion, TimelineEntry } from './contract.js';
+import type { TimelineEntry } from './contract.js';
+import type { PendingQuestion } from './question.js';
 
 export const TaskErrorType = {
   /** The task is terminal: it takes no more messages (A2A UnsupportedOperation, -32004). */

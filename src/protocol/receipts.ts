@@ -5,8 +5,9 @@
  * and signs with a key that never enters workflow history (only the JWS does).
  */
 import type { AnswerChannel } from './contract.js';
+import type { Question } from './question.js';
 import type { Vote, VoteDecision } from './quorum.js';
-import type { JsonObject, WirePart } from './wire.js';
+import type { WirePart } from './wire.js';
 
 /** Signs one decision: returns the receipt, or null when the worker has no signing key. */
 export const SIGN_RECEIPT_ACTIVITY = 'a2aSignDecisionReceipt';
@@ -23,7 +24,7 @@ export interface DecisionFacts {
   task: string;
   agent: string;
   /** The question as asked: its text, its reply schema, its details (an LLM tool call's arguments), when. */
-  question: { prompt: string; askedAt: string; schema?: JsonObject; details?: JsonObject };
+  question: Pick<Question, 'prompt' | 'askedAt' | 'schema' | 'details'>;
   /** The answer's text: the decision ("approve", "deny", ...). */
   decision: string;
   /** The answer's structured data, if any. */

@@ -6,11 +6,12 @@
  * may still be missing or listed.
  */
 import { z } from 'zod';
-import { isAllowedResponder, type PendingQuestion } from '../protocol/contract.js';
+import { isAllowedResponder } from '../protocol/contract.js';
 import type { Caller } from '../protocol/caller.js';
 import { deputiesOf } from '../protocol/deputies.js';
 import { AGENT_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
-import type { JsonObject, WireTask } from '../protocol/wire.js';
+import { questionsShown, type ListedQuestion, type Question } from '../protocol/question.js';
+import type { WireTask } from '../protocol/wire.js';
 import { quote } from './visibility.js';
 
 /** One waiting question as a list row shows it. */
@@ -23,7 +24,7 @@ export interface WaitingQuestionRow {
   /** Who asked: the task's owner (absent without authentication). */
   askedBy?: string;
   /** With several open in the task, `id` names the question in a reply. */
-  question: Omit<PendingQuestion, 'details'> & { details?: JsonObject; id?: string };
+  question: ListedQuestion;
   /** Why no answer can be taken now, when Temporal reports the task's workflow task failing (blocked by a deploy). */
   blocked?: string;
 }
@@ -78,13 +79,12 @@ export function rowsOf(summary: WireTask): WaitingQuestionRow[] {
     agent?: string;
     owner?: string;
     request?: string;
-    pendingQuestion?: WaitingQuestionRow['question'];
-    pendingQuestions?: WaitingQuestionRow['question'][];
+    pendingQuestion?: ListedQuestion;
+    pendingQuestions?: ListedQuestion[];
   };
-  const { agent, owner, request, pendingQuestion, pendingQuestions } = metadata;
+  const { agent, owner, request } = metadata;
   if (!agent) return [];
-  const questions = pendingQuestions ?? (pendingQuestion ? [pendingQuestion] : []);
-  return questions
+  return questionsShown(metadata)
     .filter((question) => question.kind === 'input' && !question.outOfBand)
     .map((question) => ({
       taskId: summary.id,
@@ -101,7 +101,11 @@ export function rowsOf(summary: WireTask): WaitingQuestionRow[] {
  * questions listed to a caller: a question naming nobody is its owner's (one without an owner, asked
  * without authentication, is listed to no signed-in caller).
  */
-export function mayAnswer(question: PendingQuestion, askedBy: string | undefined, caller: Caller | undefined): boolean {
+export function mayAnswer(
+  question: Pick<Question, 'responders' | 'notByRequester' | 'deputies'>,
+  askedBy: string | undefined,
+  caller: Caller | undefined,
+): boolean {
   if (!caller) return true;
   const { responders, notByRequester } = question;
   if (!responders) return askedBy === caller.id;

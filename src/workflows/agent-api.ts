@@ -7,7 +7,7 @@ import type { Duration } from '@temporalio/common';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
 import type { ApprovalChannel } from '../protocol/approvals.js';
-import type { EscalationMode } from '../protocol/contract.js';
+import type { EscalationMode } from '../protocol/question.js';
 import type { QuorumOptions, Vote } from '../protocol/quorum.js';
 import type { PushEventSelection } from '../protocol/push.js';
 import { AGENT_VERSIONINGS, isAgentVersioning, type AgentVersioning } from '../protocol/versioning.js';

@@ -12,7 +12,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
-import type { PendingQuestion } from '../protocol/contract.js';
+import type { PendingQuestion } from '../protocol/question.js';
 import { UNKNOWN_ACTIVITY } from '../protocol/errors.js';
 import { MAX_ARTIFACT_BYTES, sizeProblem } from '../protocol/message-checks.js';
 import type { WireArtifact } from '../protocol/wire.js';

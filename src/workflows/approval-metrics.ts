@@ -4,7 +4,7 @@
  * Prometheus endpoint). No workflow commands: histories stay the same, and replays emit nothing.
  */
 import { metricMeter, workflowInfo } from '@temporalio/workflow';
-import type { PendingQuestion } from '../protocol/contract.js';
+import type { PendingQuestion } from '../protocol/question.js';
 import { APPROVAL_METRICS, approvalGroupLabel } from '../protocol/telemetry.js';
 
 function labels(question: PendingQuestion): { agent: string; group: string } {

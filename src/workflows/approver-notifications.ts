@@ -34,7 +34,7 @@ import {
   type ResolvedApprovers,
 } from '../protocol/approvals.js';
 import type { Duration } from '@temporalio/common';
-import type { Escalation, OpenQuestion } from '../protocol/contract.js';
+import type { Escalation, Question } from '../protocol/question.js';
 import { AgentFailure } from './agent-api.js';
 import { failedForGood, reasonOf } from './activity-failures.js';
 import type { ReplyWait } from './reply-wait.js';
@@ -175,7 +175,7 @@ export class ApproverNotifications {
   }
 
   /** Notifies `pending`'s approvers by `channels` (none: nobody), with reminders by `remind`. */
-  private track(pending: OpenQuestion, channels: ApprovalChannel[], remind: string[]): void {
+  private track(pending: Question, channels: ApprovalChannel[], remind: string[]): void {
     if (channels.length === 0) return;
     const question: NotifiedQuestion = {
       seq: this.record.lastSeq,

@@ -5,7 +5,7 @@
  * From release 17, an escalation reads those of the approvers it adds the same way.
  */
 import { log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
-import type { PendingQuestion, PlannedEscalation } from '../protocol/contract.js';
+import type { PendingQuestion, PlannedEscalation } from '../protocol/question.js';
 import {
   RESOLVE_DEPUTIES_ACTIVITY,
   type Deputy,

@@ -10,7 +10,7 @@
 import { CancellationScope, condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { isApprovalChannel, APPROVAL_CHANNELS, type ApprovalChannel } from '../protocol/approvals.js';
-import type { Escalation, PlannedEscalation } from '../protocol/contract.js';
+import type { Escalation, PlannedEscalation } from '../protocol/question.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
 import { AgentFailure, type EscalationRule } from './agent-api.js';

@@ -5,7 +5,7 @@
  * in history. An accepted vote is kept in the question; the question is decided, and its reply
  * delivered, only by the vote that reaches the quorum or the denies that reject it.
  */
-import type { OpenQuestion, PendingQuestion } from '../protocol/contract.js';
+import type { PendingQuestion, Question } from '../protocol/question.js';
 import type { Caller } from '../protocol/caller.js';
 import {
   countVote,
@@ -48,7 +48,7 @@ export interface Voter {
 }
 
 /** Why a reply cannot count as a vote on `question` (a quorum question), or undefined when it can. */
-export function voteProblem(question: OpenQuestion, voter: Voter, text: string, data: unknown): string | undefined {
+export function voteProblem(question: Question, voter: Voter, text: string, data: unknown): string | undefined {
   const quorum = question.quorum!;
   const decision = voteOf(text, data);
   if (!decision) {
@@ -72,7 +72,7 @@ export function voteProblem(question: OpenQuestion, voter: Voter, text: string, 
  * quorum is reached (or the denies reject), else undefined: the question waits on.
  */
 export function castVote(
-  question: OpenQuestion,
+  question: Question,
   voter: Voter,
   text: string,
   data: unknown,

@@ -17,7 +17,8 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
-import type { Delegation, PendingQuestion } from '../protocol/contract.js';
+import type { Delegation } from '../protocol/contract.js';
+import type { PendingQuestion } from '../protocol/question.js';
 import {
   followSpacingMs,
   REMOTE_AGENT_REFUSED,

@@ -1,10 +1,11 @@
 /**
  * How a task waits for a human: `input-required` and `auth-required`, in one place.
  *
- * - `PendingQuestion` (protocol/contract.ts) is the question as the task shows and keeps it: who may
+ * - `Question` (protocol/question.ts) is the question as the task shows and keeps it: who may
  *   answer, the deadline, in-band or out-of-band, the reply's JSON Schema, a remote agent's origin.
- *   Clients read it as `metadata.pendingQuestion`, ListTasks from the summary memo, and it survives
+ *   Clients read it in `metadata.pendingQuestion(s)`, ListTasks from the summary memo, and it survives
  *   continue-as-new in the task record (`TaskRecord.showQuestion` sets it, any other state clears it).
+ *   The agent asks a `PendingQuestion` (the same without its id): the wait gives it its id.
  * - `ReplyWait` (here) is that question while the agent waits for it in this run, with what is not
  *   persisted: the zod schema that parses the reply, the channels that tell the approvers, and the
  *   reply once it came.
@@ -17,7 +18,8 @@
 import { condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { toJSONSchema, type ZodType } from 'zod';
-import type { AnswerChannel, OpenQuestion, PendingQuestion } from '../protocol/contract.js';
+import type { AnswerChannel } from '../protocol/contract.js';
+import type { PendingQuestion, Question } from '../protocol/question.js';
 import type { JsonObject, WirePart } from '../protocol/wire.js';
 import {
   AgentFailure,
@@ -52,7 +54,7 @@ export interface ReplyWaitOptions {
 
 /** A question the agent waits on in this run, and the reply once it came. */
 export interface ReplyWait extends Omit<ReplyWaitOptions, 'onDeadline' | 'withdrawn'> {
-  readonly question: OpenQuestion;
+  readonly question: Question;
   reply?: Reply;
   /** How and when the reply came (a decision receipt says so). */
   answered?: { by: string; channel: AnswerChannel; at: string };
@@ -112,7 +114,7 @@ export function waitForReplyUnlessWithdrawn(
 }
 
 /** The one question a run before question ids carried over (TaskRecord.restore gives it the id ''). */
-function legacyQuestion(record: TaskRuntime['record']): OpenQuestion | undefined {
+function legacyQuestion(record: TaskRuntime['record']): Question | undefined {
   return record.openQuestions.find((open) => open.id === '');
 }
 

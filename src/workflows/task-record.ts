@@ -3,15 +3,8 @@
  * log the gateway streams from. Pure and deterministic (clock and ID generator are injected), so
  * it runs inside the workflow sandbox and in plain unit tests alike.
  */
-import type {
-  Delegation,
-  Escalation,
-  OpenQuestion,
-  PendingQuestion,
-  TaskAudience,
-  TaskSnapshot,
-  TimelineEntry,
-} from '../protocol/contract.js';
+import type { Delegation, TaskAudience, TaskSnapshot, TimelineEntry } from '../protocol/contract.js';
+import type { Escalation, ListedQuestion, PendingQuestion, Question, QuestionView } from '../protocol/question.js';
 import type { EventsSince, TaskEvent } from '../protocol/task-events.js';
 import type {
   PushConfig,
@@ -125,7 +118,7 @@ export class TaskRecord {
     return pending;
   }
   /** Every open question, in the order asked. */
-  get openQuestions(): readonly OpenQuestion[] {
+  get openQuestions(): readonly Question[] {
     return this.data.questions ?? [];
   }
   get lastSeq(): number {
@@ -165,8 +158,8 @@ export class TaskRecord {
    * The task becomes input-required or auth-required, showing the question (reply-wait.ts) beside
    * those still open; `message` shows them all (questionsMessage in task-runtime.ts).
    */
-  showQuestion(question: PendingQuestion & { id?: string }, message: WireMessage): void {
-    const questions = [...this.openQuestions, { ...question, id: question.id ?? '' }];
+  showQuestion(question: Question, message: WireMessage): void {
+    const questions = [...this.openQuestions, { ...question }];
     this.transition(interruptedState(questions), { message, by: 'agent' });
     this.data.questions = questions;
   }
@@ -175,7 +168,7 @@ export class TaskRecord {
    * An open question stops showing (answered, expired, withdrawn); the questions still open, which
    * the caller shows (or, with none, moves the task on).
    */
-  removeQuestion(id: string): readonly OpenQuestion[] {
+  removeQuestion(id: string): readonly Question[] {
     const questions = this.openQuestions.filter((question) => question.id !== id);
     if (questions.length > 0) this.data.questions = questions;
     return questions;
@@ -185,7 +178,7 @@ export class TaskRecord {
    * An open question escalated (question-escalation.ts): the task's copy takes its new responders,
    * deputies and plan (a question resumed after continue-as-new is that copy), and the task keeps the escalation.
    */
-  escalated(question: OpenQuestion, escalation: Escalation): void {
+  escalated(question: Question, escalation: Escalation): void {
     const kept = this.data.questions?.find((open) => open.id === question.id);
     if (kept && kept !== question) {
       if (question.responders) kept.responders = clone(question.responders);
@@ -202,7 +195,7 @@ export class TaskRecord {
    * A vote on an open quorum question (question-quorum.ts): the task's copy takes its tally and votes
    * (as escalated does), and the task keeps the vote after the question closes.
    */
-  voted(question: OpenQuestion, vote: Vote): void {
+  voted(question: Question, vote: Vote): void {
     const kept = this.data.questions?.find((open) => open.id === question.id);
     if (kept && kept !== question) {
       kept.quorum = clone(question.quorum);
@@ -326,10 +319,12 @@ export class TaskRecord {
     }
     // A question's details (an LLM tool call: tool, arguments, reason) ride along while small: the
     // inbox lists questions from these memos alone.
-    const listed = <Q extends PendingQuestion>(question: Q): Q => {
-      const { details } = question;
+    const listed = (question: QuestionView): ListedQuestion => {
+      // Each key stays where it was: the memo reads as before, byte for byte.
+      const { schema: _schema, ...rest } = question;
+      const { details } = rest;
       const small = details && byteLength(details) <= SUMMARY_DETAILS_BYTES ? details : undefined;
-      return { ...question, prompt: capped(question.prompt), details: small, schema: undefined };
+      return { ...rest, prompt: capped(rest.prompt), details: small };
     };
     const pendingQuestion = pending && listed(pending);
     const several = this.openQuestions.length > 1 ? this.openQuestions.map(listed) : undefined;

@@ -35,8 +35,8 @@ import {
   type CancelRequest,
   type IncomingMessage,
   type MessageAccepted,
-  type OpenQuestion,
 } from '../protocol/contract.js';
+import type { Question } from '../protocol/question.js';
 import type { Caller } from '../protocol/caller.js';
 import {
   firstChangeSince,
@@ -188,7 +188,7 @@ export class TaskRuntime {
   }
 
   /** The agent asks: the task is input-required (or auth-required) with this question, beside any still open. */
-  askQuestion(question: OpenQuestion): void {
+  askQuestion(question: Question): void {
     const open = [...this.record.openQuestions, question];
     this.record.showQuestion(question, this.openQuestionsMessage(open));
     this.publish();
@@ -224,17 +224,17 @@ export class TaskRuntime {
   }
 
   /** What the task shows while `open` wait: the question alone, or all of them. */
-  private openQuestionsMessage(open: readonly OpenQuestion[]): WireMessage {
+  private openQuestionsMessage(open: readonly Question[]): WireMessage {
     return open.length === 1 ? this.questionMessage(open[0]!) : this.questionsMessage(open);
   }
 
   /** A question alone: its prompt, and its details as a DataPart; a quorum question's tally and votes after them. */
-  private questionMessage(question: OpenQuestion): WireMessage {
+  private questionMessage(question: Question): WireMessage {
     return { ...agentMessage(this, question.prompt), parts: [...askingParts(question), ...quorumParts(question)] };
   }
 
   /** Several questions: each listed by its id, and all as a DataPart (docs/a2a-mapping.md). */
-  private questionsMessage(questions: readonly OpenQuestion[]): WireMessage {
+  private questionsMessage(questions: readonly Question[]): WireMessage {
     const lines = questions.map(
       (question) => `- ${question.id}: ${question.prompt}${question.quorum ? ` (${quorumText(question.quorum)})` : ''}`,
     );
@@ -833,20 +833,20 @@ function withDetails(error: unknown, details: unknown): unknown {
 }
 
 /** Whether the one answering is among the question's responders (by principal and groups, or the name an operator gives). */
-function isDirectResponder(question: OpenQuestion, caller: Caller | undefined, named: string | undefined): boolean {
+function isDirectResponder(question: Question, caller: Caller | undefined, named: string | undefined): boolean {
   const responders = question.responders ?? [];
   return caller ? isAllowedResponder(responders, caller) : responders.includes(named ?? '');
 }
 
 /** Who a reply votes as on a quorum question: the one answering, and whom they act for as a deputy. */
-function voterOf(question: OpenQuestion, incoming: IncomingMessage): Voter {
+function voterOf(question: Question, incoming: IncomingMessage): Voter {
   const who = incoming.caller?.id ?? incoming.responder;
   const direct = isDirectResponder(question, incoming.caller, incoming.responder);
   return { who, actingFor: direct ? undefined : actingFor(question, who), caller: incoming.caller };
 }
 
 /** The approver `who` answers for as a deputy now (the workflow's clock), if any. */
-function actingFor(question: OpenQuestion, who: string | undefined): string | undefined {
+function actingFor(question: Question, who: string | undefined): string | undefined {
   return deputiesOf(question, who).find((deputy) => isActingAt(deputy, Date.now()))?.for;
 }
 
@@ -862,7 +862,7 @@ function toUserMessage(message: WireMessage, responder?: string): UserMessage {
 }
 
 /** A question as the several-questions DataPart lists it. */
-function questionEntry(question: OpenQuestion): JsonObject {
+function questionEntry(question: Question): JsonObject {
   const { id, prompt, details, responders, deadline, schema, quorum, votes } = question;
   return {
     id,
@@ -877,7 +877,7 @@ function questionEntry(question: OpenQuestion): JsonObject {
 }
 
 /** A quorum question's tally as a line of text, and with its votes as a DataPart; nothing for another question. */
-function quorumParts({ quorum, votes }: OpenQuestion): WirePart[] {
+function quorumParts({ quorum, votes }: Question): WirePart[] {
   if (!quorum) return [];
   return [
     { text: `Votes: ${quorumText(quorum)}` },

@@ -13,7 +13,7 @@ import { logger } from '../../logging.js';
 import { BadPageCursorError, mayAnswer, type QuestionOrder, type WaitingQuestions } from '../../tasks/index.js';
 import type { TaskReplies } from '../a2a/task-replies.js';
 import type { GatewayMetrics } from '../monitoring/metrics.js';
-import type { OpenQuestion, PendingQuestion } from '../../protocol/contract.js';
+import { questionsShown, type PendingQuestion, type Question } from '../../protocol/question.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { servePages } from './assets.js';
 import { refuse, securityHeaders } from './guard.js';
@@ -184,9 +184,8 @@ function failed(res: Response, next: NextFunction) {
 /** A task page read by one who may answer its waiting questions: each one's view, for the approval SLA metrics. */
 function viewedBy(metrics: GatewayMetrics, agent: string, task: Record<string, unknown>, caller: InboxCaller): void {
   const metadata = task.metadata as
-    { owner?: string; pendingQuestion?: PendingQuestion; pendingQuestions?: OpenQuestion[] } | undefined;
-  const open = metadata?.pendingQuestions ?? (metadata?.pendingQuestion ? [metadata.pendingQuestion] : []);
-  for (const question of open) {
+    { owner?: string; pendingQuestion?: PendingQuestion; pendingQuestions?: Question[] } | undefined;
+  for (const question of questionsShown(metadata)) {
     if (question.kind === 'input' && mayAnswer(question, metadata?.owner, caller.principal)) {
       metrics.questionViewed(agent, String(task.id), question);
     }

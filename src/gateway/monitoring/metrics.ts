@@ -9,7 +9,7 @@ import { logger } from '../../logging.js';
 import type { Transport } from '../http/request-context.js';
 import { WaitingApprovals, type AgentApprovals } from './waiting-approvals.js';
 import type { WaitingQuestions } from '../../tasks/index.js';
-import type { PendingQuestion } from '../../protocol/contract.js';
+import type { QuestionView } from '../../protocol/question.js';
 import { APPROVAL_BUCKETS_SECONDS, APPROVAL_METRICS, approvalGroupLabel } from '../../protocol/telemetry.js';
 
 /** What a request is counted by. */
@@ -137,7 +137,7 @@ export class GatewayMetrics {
    * One who may answer `question` opened its task in the inbox: its first view is timed.
    * @internal
    */
-  questionViewed(agent: string, taskId: string, question: PendingQuestion & { id?: string }): void {
+  questionViewed(agent: string, taskId: string, question: QuestionView): void {
     const key = `${taskId} ${question.id ?? question.askedAt}`;
     if (this.viewed.has(key)) return;
     this.viewed.add(key);

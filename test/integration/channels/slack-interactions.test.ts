@@ -10,7 +10,7 @@ import exampleAgents from '../../../examples/agents/index.js';
 import { slackMessage } from '../../../src/channels/slack.js';
 import { SLACK_INTERACTIONS_PATH, slackSignatureProblem } from '../../../src/channels/slack-interactions.js';
 import type { ApproverNotice } from '../../../src/protocol/approvals.js';
-import type { PendingQuestion } from '../../../src/protocol/contract.js';
+import type { PendingQuestion } from '../../../src/protocol/question.js';
 import { askingAgent } from '../../support/agents/test-agents.js';
 import { useGatewayHarness } from '../../support/gateway-harness.js';
 import { finalTask, startTask, waitForState } from '../../support/tasks.js';

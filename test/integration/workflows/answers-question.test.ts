@@ -5,7 +5,8 @@
  */
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWERS_QUESTION_METADATA, type PendingQuestion } from '../../../src/protocol/contract.js';
+import { ANSWERS_QUESTION_METADATA } from '../../../src/protocol/contract.js';
+import type { PendingQuestion } from '../../../src/protocol/question.js';
 import { TaskErrorType } from '../../../src/protocol/errors.js';
 import { reply, startTask, waitForState } from '../../support/tasks.js';
 import { startTestWorker, testClient, type TestWorker } from '../../support/worker.js';

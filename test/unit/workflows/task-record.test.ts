@@ -40,6 +40,31 @@ describe('TaskRecord', () => {
     expect(mayAccessTask(record.audience, { id: 'mallory', groups: [] })).toBe(false);
   });
 
+  it('lists its open questions in the summary memo as before, key for key: prompt capped, large details and the schema left out', () => {
+    const record = newRecord();
+    const question = (id: string, details: Record<string, string>) => ({
+      id,
+      kind: 'input' as const,
+      prompt: `${id} ${'x'.repeat(1_200)}`,
+      askedAt: '2026-01-01T00:00:00.000Z',
+      schema: { type: 'object' },
+      details,
+      responders: ['bob'],
+    });
+    record.showQuestion(question('ask:1', { tool: 'pay' }), agentSays('ask:1'));
+    record.showQuestion(question('ask:2', { blob: 'y'.repeat(5_000) }), agentSays('ask:2'));
+    const prompt = (id: string) => `${id} ${'x'.repeat(1_000 - id.length - 1)}`;
+    const listed = (id: string, details: string) =>
+      `{"id":"${id}","kind":"input","prompt":"${prompt(id)}","askedAt":"2026-01-01T00:00:00.000Z"${details},"responders":["bob"]}`;
+    const { pendingQuestion, pendingQuestions } = record.summary().metadata!;
+    expect(JSON.stringify(pendingQuestion)).toBe(
+      `{"kind":"input","prompt":"${prompt('ask:1')}","askedAt":"2026-01-01T00:00:00.000Z","details":{"tool":"pay"},"responders":["bob"]}`,
+    );
+    expect(JSON.stringify(pendingQuestions)).toBe(
+      `[${listed('ask:1', ',"details":{"tool":"pay"}')},${listed('ask:2', '')}]`,
+    );
+  });
+
   it('bounds its view by dropping the oldest messages, encoding the task a bounded number of times', () => {
     const record = newRecord();
     for (let i = 0; i < 3_000; i++) {
@@ -80,7 +105,7 @@ describe('TaskRecord', () => {
     const record = newRecord();
     record.addUserMessage({ messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, 'key-1');
     record.transition('working', { by: 'agent' });
-    record.showQuestion({ kind: 'input', prompt: 'sure?', askedAt: clock() }, agentSays('sure?'));
+    record.showQuestion({ id: 'ask:0', kind: 'input', prompt: 'sure?', askedAt: clock() }, agentSays('sure?'));
     record.addUserMessage({ messageId: 'u2', role: 'ROLE_USER', parts: [{ text: 'yes' }] }, 'key-2');
     record.transition('working', { by: 'zoe' });
     record.addArtifact({ artifactId: 'a', parts: [{ text: 'x' }] }, false, false);
