@@ -8,10 +8,11 @@
  * waits (release 6), those who were told hear of it. Notices to one approver by one channel go one at
  * a time, in order (a lane), so a reminder never overtakes its question.
  *
- * Everything lives in the task record (`approvals`, changed through its methods), so continue-as-new carries it: the next run
- * resumes unsent notices under the same idempotency keys and re-arms the reminders. A task's
- * questions without channels schedule nothing, so histories recorded before replay as they were;
- * the project-wide default applies only to tasks that started on release 4 (task-patches.ts).
+ * Everything lives in the task record (`approvals`, changed through its methods), so continue-as-new
+ * carries it: the next run resumes unsent notices under the same idempotency keys and re-arms the
+ * reminders. A task's questions without channels schedule nothing, so histories recorded before
+ * replay as they were; the project-wide default applies only to tasks that started on release 4
+ * (task-patches.ts).
  */
 import { CancellationScope, condition, log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import { deliveryOptions, Outbox, type Lane, type Sending } from './outbox.js';
