@@ -1,6 +1,6 @@
 /**
  * The push delivery activity: one POST of one notification. Any failure throws, and Temporal
- * retries it with backoff (see src/workflows/push-deliveries.ts); a URL the policy refuses and a
+ * retries it with backoff (see src/workflows/outbox.ts); a URL the policy refuses and a
  * redirect fail for good, since trying again cannot change them.
  *
  * With tracing on, each POST is a client span under the activity's, and the webhook receives its

@@ -19,7 +19,7 @@ function isReportedAttempt(attempt: number): boolean {
   return attempt >= 1 && Number.isInteger(attempt) && (attempt & (attempt - 1)) === 0;
 }
 
-/** Push deliveries report their failures in the task themselves (src/workflows/push-deliveries.ts). */
+/** Push deliveries report their failures in the task themselves (src/workflows/outbox.ts). */
 const REPORTED_ELSEWHERE = new Set([PUSH_ACTIVITY]);
 
 export const reportRetries: ActivityInterceptorsFactory = (context) => ({

@@ -2,19 +2,20 @@
  * Tells a question's approvers that it waits for them (docs/channels.md), from inside the task
  * workflow. When a question with notify channels starts waiting, one activity resolves its
  * responders to principals (groups expanded by the project's directory), then each approver gets
- * one notice per channel, each an activity tried once (a failure shows in the task at once) and
- * then retried with backoff for up to a day. Reminders are durable timers before the deadline; when
- * the question is answered or expires, or the task is canceled or fails while it waits (release 6),
- * those who were told hear of it. Notices to one approver by one channel go one at a time, in order
- * (a lane), so a reminder never overtakes its question.
+ * one notice per channel, sent through the outbox (outbox.ts): tried once (a failure shows in the
+ * task at once), then retried with backoff for up to a day. Reminders are durable timers before the
+ * deadline; when the question is answered or expires, or the task is canceled or fails while it
+ * waits (release 6), those who were told hear of it. Notices to one approver by one channel go one at
+ * a time, in order (a lane), so a reminder never overtakes its question.
  *
- * Everything lives in the task record (`approvals`), so continue-as-new carries it: the next run
- * resumes unsent notices under the same idempotency keys and re-arms the reminders. A task's
- * questions without channels schedule nothing, so histories recorded before replay as they were;
- * the project-wide default applies only to tasks that started on release 4 (task-patches.ts).
+ * Everything lives in the task record (`approvals`, changed through its methods), so continue-as-new
+ * carries it: the next run resumes unsent notices under the same idempotency keys and re-arms the
+ * reminders. A task's questions without channels schedule nothing, so histories recorded before
+ * replay as they were; the project-wide default applies only to tasks that started on release 4
+ * (task-patches.ts).
  */
-import { CancellationScope, condition, log, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
-import { deliveryOptions, FIRST_RETRY_AFTER } from './delivery-retries.js';
+import { CancellationScope, condition, log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { deliveryOptions, Outbox, type Lane, type Sending } from './outbox.js';
 import {
   APPROVAL_CHANNELS,
   NOTICE_REFUSED,
@@ -36,7 +37,7 @@ import {
 import type { Duration } from '@temporalio/common';
 import type { Escalation, Question } from '../protocol/question.js';
 import { AgentFailure } from './agent-api.js';
-import { failedForGood, reasonOf } from './activity-failures.js';
+import { reasonOf } from './activity-failures.js';
 import type { ReplyWait } from './reply-wait.js';
 import type { TaskRecord } from './task-record.js';
 import {
@@ -71,11 +72,8 @@ export type NotifyRequest = Pick<ReplyWait, 'question' | 'notify' | 'remind' | '
 /** Settled notices kept in the task (pending ones are always kept): a long chat's record stays bounded. */
 const KEPT_NOTICES = 100;
 // The channels bound their own attempts (SMTP and HTTP timeouts under 30 s); 45 s is the backstop.
-const {
-  retry: RETRY_POLICY,
-  retried: SEND_OPTIONS,
-  oneAttempt: ONE_ATTEMPT,
-} = deliveryOptions('45 seconds', NOTICE_REFUSED);
+const SEND_OPTIONS = deliveryOptions('45 seconds', NOTICE_REFUSED);
+const { retry: RETRY_POLICY } = SEND_OPTIONS;
 const RESOLVE_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { ...RETRY_POLICY, maximumInterval: '1 minute', maximumAttempts: 10 },
@@ -86,10 +84,10 @@ type ResolveActivity = (input: ResolveApproversInput) => Promise<ResolvedApprove
 type NotifyActivity = (notice: ApproverNotice) => Promise<NoticeReceipt>;
 
 export class ApproverNotifications {
-  /** Lanes (approver and channel) whose loop runs. */
-  private readonly lanes = new Set<string>();
-  /** Notices whose activity is under way: not skipped when their question closes. */
-  private readonly sending = new Set<string>();
+  /** One lane per approver and channel; a notice under way is not skipped when its question closes. */
+  private readonly outbox = new Outbox(SEND_OPTIONS);
+  /** Notes under way that update the messages that asked (release 5): those are done with once they settle. */
+  private readonly updating = new Set<string>();
   /** Questions (by seq) whose approvers are being resolved, and whose reminders are watched. */
   private readonly resolving = new Set<number>();
   private readonly reminding = new Set<number>();
@@ -100,7 +98,7 @@ export class ApproverNotifications {
 
   /** No activity under way or due: the workflow may end or continue as new (reminder timers are re-armed after it). */
   get idle(): boolean {
-    return this.resolving.size === 0 && this.escalating === 0 && this.lanes.size === 0;
+    return this.resolving.size === 0 && this.escalating === 0 && this.outbox.idle;
   }
 
   /** A continued run picks up where the last one stopped. */
@@ -112,19 +110,13 @@ export class ApproverNotifications {
     this.drain();
   }
 
-  /** The questions being notified (a run before several kept one, as `question`). */
-  private questions(): NotifiedQuestion[] {
-    const state = this.record.approvals;
-    if (!state) return [];
-    if (state.question) {
-      state.questions = [state.question];
-      delete state.question;
-    }
-    return state.questions ?? [];
+  /** The questions being notified. */
+  private questions(): ReadonlyArray<Readonly<NotifiedQuestion>> {
+    return this.record.notifiedQuestions;
   }
 
   /** The notified question a wait is for (by the question's id; those of runs before ids have none: ''). */
-  private notified(request: NotifyRequest): NotifiedQuestion | undefined {
+  private notified(request: NotifyRequest): Readonly<NotifiedQuestion> | undefined {
     return this.questions().find((question) => (question.id ?? '') === request.question.id);
   }
 
@@ -148,11 +140,10 @@ export class ApproverNotifications {
       if (notify?.length) this.track({ ...request.question, responders: escalation.to }, notify, []);
       return;
     }
-    question.responders = request.question.responders;
     // Release 17: the escalation came with the deputies of those it adds.
     const { deputies: deputiesBefore } = question;
-    if (request.question.deputies) question.deputies = request.question.deputies;
-    else delete question.deputies;
+    const { responders, deputies } = request.question;
+    this.record.notifiedQuestionChanged(question, { responders, deputies });
     const channels = notify ?? question.channels;
     this.escalating += 1;
     void CancellationScope.nonCancellable(async () => {
@@ -161,7 +152,8 @@ export class ApproverNotifications {
         if (!resolved) return;
         const before = question.approvers ?? [];
         const added = resolved.approvers.filter((approver) => !before.includes(approver));
-        question.approvers = escalation.mode === 'move' ? resolved.approvers : [...before, ...added];
+        const approvers = escalation.mode === 'move' ? resolved.approvers : [...before, ...added];
+        this.record.notifiedQuestionChanged(question, { approvers });
         // The added approvers, then (release 17) their deputies: each once, and nobody told of the question before.
         const told = recipients({ ...question, approvers: before, deputies: deputiesBefore });
         const newly = resolvesEscalationDeputies()
@@ -193,28 +185,27 @@ export class ApproverNotifications {
       remindersSent: 0,
     };
     // Those closed are done with: a withdrawn one's approvers hear of the task's end only if no question came after it.
-    this.record.approvalsState().questions = [...this.questions().filter((kept) => kept.open), question];
+    this.record.notifyQuestion(question);
     this.resolveAndAsk(question);
   }
 
   /** A vote on a quorum question that did not decide it: its reminders say where it stands now. */
   questionVoted(request: NotifyRequest): void {
     const question = this.notified(request);
-    if (question?.open && request.question.quorum) question.quorum = request.question.quorum;
+    const { quorum } = request.question;
+    if (question?.open && quorum) this.record.notifiedQuestionChanged(question, { quorum });
   }
 
   /** The question stopped waiting: answered, expired, or withdrawn (the task canceled, a remote call's deadline). */
   questionClosed(request: NotifyRequest): void {
     const question = this.notified(request);
     if (!question?.open) return;
-    this.close(question);
     const reply = request.reply && !request.reply.timedOut ? request.reply : undefined;
     const expired = !reply && question.deadline !== undefined && Date.now() >= Date.parse(question.deadline);
-    if (!reply && !expired) {
-      // Withdrawn: how the task ends is what its approvers hear (taskEnded).
-      question.withdrawn = true;
-      return;
-    }
+    // Withdrawn: how the task ends is what its approvers hear (taskEnded).
+    const withdrawn = !reply && !expired;
+    this.close(question, withdrawn);
+    if (withdrawn) return;
     // Those who were told (or are being told) of the question hear how it ended; who answered does
     // not, but from release 5 on their Slack messages are updated too (their buttons answer nothing now).
     for (const ask of this.told(question)) {
@@ -248,39 +239,34 @@ export class ApproverNotifications {
   }
 
   /** Closes the question: no more reminders, and its notices not yet under way are moot. */
-  private close(question: NotifiedQuestion): void {
-    question.open = false;
-    question.reminders = [];
+  private close(question: Readonly<NotifiedQuestion>, withdrawn = false): void {
+    this.record.notifiedQuestionClosed(question, withdrawn);
     // The lanes skip them too, but the task says so at once.
-    for (const notice of this.record.approvalsState().notices) {
-      if (this.stale(notice) && !this.sending.has(notice.id)) this.settle(notice, 'skipped');
+    for (const notice of this.record.notices) {
+      if (this.stale(notice) && !this.outbox.isSending(notice.id)) this.settle(notice, 'skipped');
     }
   }
 
   /** The question's notices that reached (or are reaching) their approver: who was told of it, and by which channel. */
-  private told(question: NotifiedQuestion): NoticeState[] {
-    return this.record
-      .approvalsState()
-      .notices.filter(
-        (notice) =>
-          notice.question === question.seq &&
-          notice.kind === 'ask' &&
-          (notice.state === 'sent' || this.sending.has(notice.id)),
-      );
+  private told(question: Readonly<NotifiedQuestion>): Array<Readonly<NoticeState>> {
+    return this.record.notices.filter(
+      (notice) =>
+        notice.question === question.seq &&
+        notice.kind === 'ask' &&
+        (notice.state === 'sent' || this.outbox.isSending(notice.id)),
+    );
   }
 
   /** Release 5: a Slack question whose message exists (or may, its post under way) can be updated. */
-  private mayUpdate(ask: NoticeState): boolean {
+  private mayUpdate(ask: Readonly<NoticeState>): boolean {
     if (!updatesApprovalNotices() || ask.channel !== 'slack') return false;
-    return this.sending.has(ask.id) || this.postedFor(ask).length > 0;
+    return this.outbox.isSending(ask.id) || this.postedFor(ask).length > 0;
   }
 
   /** The messages posted for a notice's question to its approver (release 5; Slack's Web API only). */
   private postedFor(notice: Pick<NoticeState, 'question' | 'approver' | 'channel'>): PostedMessage[] {
     if (notice.channel !== 'slack') return [];
-    return (this.record.approvals?.posted ?? [])
-      .filter((posted) => posted.question === notice.question && posted.approver === notice.approver)
-      .map(({ channel, ts }) => ({ channel, ts }));
+    return this.record.postedMessages(notice.question, notice.approver);
   }
 
   private chosen(request: NotifyRequest): { channels: ApprovalChannel[]; remind: string[] } {
@@ -295,14 +281,14 @@ export class ApproverNotifications {
     return { channels: [...new Set(names as ApprovalChannel[])], remind: request.remind ?? defaults.remind ?? [] };
   }
 
-  private resolveAndAsk(question: NotifiedQuestion): void {
+  private resolveAndAsk(question: Readonly<NotifiedQuestion>): void {
     this.resolving.add(question.seq);
     // Not cancellable: a notice under way finishes even if the task is canceled meanwhile.
     void CancellationScope.nonCancellable(async () => {
       try {
         const resolved = await this.resolve(question);
         if (!resolved) return;
-        question.approvers = resolved.approvers;
+        this.record.notifiedQuestionChanged(question, { approvers: resolved.approvers });
         this.tell(question, question.channels, resolved.unknown, recipients(question));
       } finally {
         this.resolving.delete(question.seq);
@@ -314,7 +300,7 @@ export class ApproverNotifications {
 
   /** Asks `who` by each of `channels`, and records each group the directory does not know as a failed notice. */
   private tell(
-    question: NotifiedQuestion,
+    question: Readonly<NotifiedQuestion>,
     channels: readonly ApprovalChannel[],
     unknown: readonly string[],
     who: ReadonlyArray<string | { approver: string; actingFor?: string }>,
@@ -331,7 +317,7 @@ export class ApproverNotifications {
     }
   }
 
-  private async resolve(question: NotifiedQuestion): Promise<ResolvedApprovers | undefined> {
+  private async resolve(question: Readonly<NotifiedQuestion>): Promise<ResolvedApprovers | undefined> {
     const { owner, firstResponder } = this.record;
     const input: ResolveApproversInput = {
       ...(question.responders && { responders: question.responders }),
@@ -353,7 +339,7 @@ export class ApproverNotifications {
 
   /** Records a notice (failed at once when `failure` is given) and starts its lane. */
   private add(
-    question: NotifiedQuestion,
+    question: Readonly<NotifiedQuestion>,
     approver: string,
     channel: ApprovalChannel,
     kind: NoticeKind,
@@ -378,100 +364,75 @@ export class ApproverNotifications {
       ...(actingFor && { actingFor }),
       ...(isNote(kind) && { about: questionFacts(question) }),
     };
-    const state = this.record.approvalsState();
-    if (state.notices.some((existing) => existing.id === notice.id)) return;
-    state.notices.push(notice);
-    const settled = state.notices.filter((kept) => kept.state !== 'pending');
-    if (settled.length > KEPT_NOTICES) {
-      const dropped = new Set(settled.slice(0, settled.length - KEPT_NOTICES));
-      state.notices = state.notices.filter((kept) => !dropped.has(kept));
-      if (state.posted) {
-        state.posted = state.posted.filter((posted) => state.notices.some((kept) => kept.question === posted.question));
-      }
-    }
-    if (!failure) this.drain();
+    if (this.record.addNotice(notice, KEPT_NOTICES) && !failure) this.drain();
   }
 
   /** Starts the lane of every approver and channel with a notice due. */
   private drain(): void {
-    for (const notice of this.record.approvals?.notices ?? []) {
-      if (notice.state === 'pending') this.runLane(`${notice.approver}\n${notice.channel}`);
+    for (const notice of this.record.notices) {
+      if (notice.state === 'pending') this.runLane(laneOf(notice));
     }
   }
 
   private runLane(lane: string): void {
-    if (this.lanes.has(lane)) return;
-    this.lanes.add(lane);
-    void CancellationScope.nonCancellable(async () => {
-      try {
-        for (;;) {
-          const notice = this.record.approvals?.notices.find(
-            (next) => next.state === 'pending' && `${next.approver}\n${next.channel}` === lane,
-          );
-          if (!notice) return;
-          if (this.stale(notice)) this.settle(notice, 'skipped');
-          else await this.send(notice);
+    this.outbox.run(lane, this.lane(lane));
+  }
+
+  private lane(lane: string): Lane<Readonly<NoticeState>, NoticeReceipt> {
+    return {
+      next: () => this.record.notices.find((next) => next.state === 'pending' && laneOf(next) === lane),
+      dropped: (notice) => {
+        if (!this.stale(notice)) return false;
+        this.settle(notice, 'skipped');
+        return true;
+      },
+      sending: (notice) => this.sending(notice),
+      failing: (notice, reason) => {
+        this.record.noticeFailing(notice, reason);
+        return true;
+      },
+      settled: (notice, outcome) => {
+        if (outcome.ok) {
+          const { to, message } = outcome.receipt;
+          this.settle(notice, 'sent', undefined, to);
+          if (message && updatesApprovalNotices()) {
+            this.record.messagePosted({ question: notice.question, approver: notice.approver, ...message });
+          }
+        } else {
+          log.warn('approver notice given up', { taskId: this.record.id, notice: notice.id, reason: outcome.reason });
+          this.settle(notice, 'failed', outcome.reason);
         }
-      } finally {
-        this.lanes.delete(lane);
-      }
-    });
+        // Updated (or given up): those messages are done with.
+        if (this.updating.delete(notice.id)) this.record.postedMessagesDone(notice.question, notice.approver);
+      },
+    };
   }
 
   /** A question or reminder whose question no longer waits. */
-  private stale(notice: NoticeState): boolean {
+  private stale(notice: Readonly<NoticeState>): boolean {
     if (notice.state !== 'pending' || (notice.kind !== 'ask' && notice.kind !== 'reminder')) return false;
     return !this.questions().some((question) => question.open && question.seq === notice.question);
   }
 
-  private async send(notice: NoticeState): Promise<void> {
+  private sending(notice: Readonly<NoticeState>): Sending<NoticeReceipt> | undefined {
     // Release 5: a note by Slack updates the messages that asked; with none (an incoming webhook, a
     // post that failed) it is a message of its own, except to who answered, who needs none.
     const closing = isNote(notice.kind);
     const update = updatesApprovalNotices() && closing ? this.postedFor(notice) : [];
     if (closing && update.length === 0 && notice.answeredBy === notice.approver) {
-      return this.settle(notice, 'skipped');
+      this.settle(notice, 'skipped');
+      return undefined;
     }
+    if (update.length > 0) this.updating.add(notice.id);
     const input = { ...this.noticeInput(notice), ...(update.length > 0 && { update }) };
     // The Temporal UI's summary names the principal and the channel, never an address.
     const summary = `notify ${uiText(notice.approver)} by ${notice.channel} (${notice.kind})`;
-    const call = (options: ActivityOptions) =>
+    const send = (options: ActivityOptions) =>
       proxyActivities<Record<string, NotifyActivity>>({ ...options, summary })[NOTIFY_APPROVER_ACTIVITY]!(input);
-    this.sending.add(notice.id);
-    try {
-      let receipt: NoticeReceipt;
-      try {
-        // One attempt first, so that a failure shows in the task (tasks show) at once, not after a day.
-        receipt = await call(ONE_ATTEMPT);
-      } catch (error) {
-        if (failedForGood(error)) return this.settle(notice, 'failed', reasonOf(error));
-        notice.at = new Date().toISOString();
-        notice.reason = reasonOf(error);
-        await sleep(FIRST_RETRY_AFTER);
-        receipt = await call(SEND_OPTIONS);
-      }
-      this.settle(notice, 'sent', undefined, receipt.to);
-      if (receipt.message && updatesApprovalNotices()) {
-        const posted = { question: notice.question, approver: notice.approver, ...receipt.message };
-        this.record.approvalsState().posted ??= [];
-        this.record.approvalsState().posted!.push(posted);
-      }
-    } catch (error) {
-      log.warn('approver notice given up', { taskId: this.record.id, notice: notice.id, reason: reasonOf(error) });
-      this.settle(notice, 'failed', reasonOf(error));
-    } finally {
-      this.sending.delete(notice.id);
-      // Updated (or given up): those messages are done with.
-      if (update.length > 0) {
-        const state = this.record.approvalsState();
-        state.posted = state.posted?.filter(
-          (posted) => posted.question !== notice.question || posted.approver !== notice.approver,
-        );
-      }
-    }
+    return { send, attempts: 'once then retried' };
   }
 
-  private noticeInput(notice: NoticeState): ApproverNotice {
+  private noticeInput(notice: Readonly<NoticeState>): ApproverNotice {
     // Questions and reminders are sent only while their question waits: it is among those notified.
     const notified = notice.about ? undefined : this.questions().find(({ seq }) => seq === notice.question)!;
     const question = notice.about ?? questionFacts(notified!);
@@ -495,16 +456,17 @@ export class ApproverNotifications {
     };
   }
 
-  private settle(notice: NoticeState, state: NoticeState['state'], reason?: string, to?: string): void {
-    notice.state = state;
-    notice.at = new Date().toISOString();
-    if (reason) notice.reason = reason;
-    else delete notice.reason;
-    if (to) notice.to = to;
+  private settle(
+    notice: Readonly<NoticeState>,
+    state: 'sent' | 'failed' | 'skipped',
+    reason?: string,
+    to?: string,
+  ): void {
+    this.record.noticeSettled(notice, state, reason, to);
   }
 
   /** Waits for each reminder's time while the question waits; one watch per question. */
-  private armReminders(question: NotifiedQuestion): void {
+  private armReminders(question: Readonly<NotifiedQuestion>): void {
     if (!question.open || !question.approvers || question.reminders.length === 0) return;
     if (this.reminding.has(question.seq)) return;
     this.reminding.add(question.seq);
@@ -514,8 +476,7 @@ export class ApproverNotifications {
           const wait = Math.max(Date.parse(question.reminders[0]!) - Date.now(), 1);
           const closed = await condition(() => !question.open, wait, { summary: 'approver reminder' });
           if (closed) return;
-          question.reminders.shift();
-          question.remindersSent += 1;
+          this.record.reminderDue(question);
           for (const { approver, actingFor } of recipients(question)) {
             for (const channel of question.channels) this.add(question, approver, channel, 'reminder', { actingFor });
           }
@@ -527,8 +488,13 @@ export class ApproverNotifications {
   }
 }
 
+/** A notice's lane: its approver and channel. */
+function laneOf({ approver, channel }: Readonly<NoticeState>): string {
+  return `${approver}\n${channel}`;
+}
+
 /** Who hears of the question: its approvers, then the deputies of those among them (release 11), each once. */
-function recipients(question: NotifiedQuestion): Array<{ approver: string; actingFor?: string }> {
+function recipients(question: Readonly<NotifiedQuestion>): Array<{ approver: string; actingFor?: string }> {
   const approvers = question.approvers ?? [];
   const told: Array<{ approver: string; actingFor?: string }> = approvers.map((approver) => ({ approver }));
   for (const deputy of question.deputies ?? []) {
@@ -539,7 +505,12 @@ function recipients(question: NotifiedQuestion): Array<{ approver: string; actin
   return told;
 }
 
-function questionFacts({ prompt, askedAt, deadline, id }: NotifiedQuestion): NonNullable<NoticeState['about']> {
+function questionFacts({
+  prompt,
+  askedAt,
+  deadline,
+  id,
+}: Readonly<NotifiedQuestion>): NonNullable<NoticeState['about']> {
   return { prompt, askedAt, ...(deadline && { deadline }), ...(id && { id }) };
 }
 

@@ -1,11 +1,10 @@
 /**
- * Delivers a task's push notifications from inside its workflow: one sequence per webhook config,
- * each notification an activity tried once, then (its failure recorded in the task) retried with
- * exponential backoff for up to a day, the next one sent only after it. The queues live in the
- * task record, so they survive worker restarts and continue-as-new. Tasks without configs schedule
- * nothing and add nothing to their history.
+ * Delivers a task's push notifications from inside its workflow, through the outbox (outbox.ts): one
+ * lane per webhook config, lasting as long as the config, each notification sent after the one
+ * before it was delivered or given up. The queues live in the task record, so they survive worker
+ * restarts and continue-as-new. Tasks without configs schedule nothing and add nothing to their history.
  */
-import { CancellationScope, condition, log, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
+import { log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import {
   PUSH_ACTIVITY,
   PUSH_URL_REFUSED,
@@ -13,15 +12,10 @@ import {
   type PushNotification,
   type StoredPushConfig,
 } from '../protocol/push.js';
-import { failedForGood, reasonOf } from './activity-failures.js';
 import type { TaskRecord } from './task-record.js';
-import { deliveryOptions, FIRST_RETRY_AFTER } from './delivery-retries.js';
+import { deliveryOptions, Outbox, type Attempts, type Lane } from './outbox.js';
 import { hasPatch, PATCH } from './task-patches.js';
 import { uiText } from '../protocol/ui-text.js';
-
-// The activity bounds each attempt to 10 s itself (see src/package-activities/push.ts); 15 s is the backstop,
-// and how soon an attempt lost with its worker is tried again.
-const { retried: DELIVERY_OPTIONS, oneAttempt: ONE_ATTEMPT } = deliveryOptions('15 seconds', PUSH_URL_REFUSED);
 
 /**
  * The config's last notification was given up (a failure after its last success; a failure that
@@ -33,15 +27,23 @@ function lastGivenUp({ lastFailure, lastSuccess }: StoredPushConfig): boolean {
 
 type DeliverActivity = (notification: PushNotification) => Promise<void>;
 
+/** A notification on its way, with the config as it was stored when the notification was taken up. */
+interface Delivery {
+  id: string;
+  stored: Readonly<StoredPushConfig>;
+  notification: PushNotification;
+}
+
 export class PushDeliveries {
-  private readonly running = new Set<string>();
-  private inFlight = 0;
+  // The activity bounds each attempt to 10 s itself (see src/package-activities/push.ts); 15 s is the
+  // backstop, and how soon an attempt lost with its worker is tried again.
+  private readonly outbox = new Outbox(deliveryOptions('15 seconds', PUSH_URL_REFUSED));
 
   constructor(private readonly record: TaskRecord) {}
 
   /** Nothing queued and nothing under way: the workflow may end or continue as new. */
   get idle(): boolean {
-    return this.inFlight === 0 && this.record.pushConfigs.every((stored) => stored.pending.length === 0);
+    return !this.outbox.sending && this.record.pushConfigs.every((stored) => stored.pending.length === 0);
   }
 
   /** Follows every stored config (a continued run picks up the queues of the one before). */
@@ -49,71 +51,63 @@ export class PushDeliveries {
     for (const stored of this.record.pushConfigs) this.follow(stored.config.id);
   }
 
-  /** Starts the delivery sequence of a config unless it runs already. */
+  /** Starts the lane of a config unless it runs already. */
   follow(id: string): void {
-    if (this.running.has(id)) return;
+    if (this.outbox.running(id)) return;
     hasPatch(PATCH.pushNotifications);
-    this.running.add(id);
-    // Not cancellable: a canceled task still tells its webhooks that it was canceled.
-    void CancellationScope.nonCancellable(() => this.deliverAll(id)).finally(() => this.running.delete(id));
+    this.outbox.run(id, this.lane(id));
   }
 
-  private async deliverAll(id: string): Promise<void> {
-    for (;;) {
-      await condition(() => (this.record.pushConfig(id)?.pending.length ?? 1) > 0);
-      const stored = this.record.pushConfig(id);
-      if (!stored) return;
-      const event = stored.pending[0]!;
-      const notification = {
-        config: stored.config,
-        notificationId: `${this.record.id}:${event.seq}`,
-        body: streamResponseOf(this.record, event)!,
-      };
-      this.inFlight += 1;
-      try {
-        await this.deliver(stored, notification);
-        if (this.stillStored(stored)) this.record.pushSettled(id, { ok: true });
-      } catch (error) {
-        // Retries are exhausted (a day, or the one attempt after a give-up) or the URL is refused:
-        // the next notification is still due.
-        const reason = reasonOf(error);
-        const { notificationId } = notification;
-        log.warn('push notification given up', { taskId: this.record.id, configId: id, notificationId, reason });
-        if (this.stillStored(stored)) this.record.pushSettled(id, { ok: false, reason });
-      } finally {
-        this.inFlight -= 1;
-      }
-    }
+  private lane(id: string): Lane<Delivery, void> {
+    return {
+      waitFor: () => (this.record.pushConfig(id)?.pending.length ?? 1) > 0,
+      next: () => {
+        const stored = this.record.pushConfig(id);
+        if (!stored) return undefined;
+        const event = stored.pending[0]!;
+        const notificationId = `${this.record.id}:${event.seq}`;
+        const body = streamResponseOf(this.record, event)!;
+        return { id: notificationId, stored, notification: { config: stored.config, notificationId, body } };
+      },
+      sending: ({ stored, notification }) => ({ send: this.sender(notification), attempts: attempts(stored) }),
+      // A config deleted meanwhile gets no more attempts.
+      failing: ({ stored }, reason) => {
+        if (!this.stillStored(stored)) return false;
+        this.record.pushFailing(id, reason);
+        return true;
+      },
+      settled: ({ stored, notification }, outcome) => {
+        if (!outcome.ok) {
+          const { notificationId } = notification;
+          const { reason } = outcome;
+          log.warn('push notification given up', { taskId: this.record.id, configId: id, notificationId, reason });
+        }
+        if (this.stillStored(stored)) this.record.pushSettled(id, outcome);
+      },
+    };
   }
 
   /**
    * Whether the config a delivery was for is still the one stored under its ID: deleted (and maybe
    * created again) meanwhile, its outcome says nothing of the new config's queue.
    */
-  private stillStored(stored: StoredPushConfig): boolean {
+  private stillStored(stored: Readonly<StoredPushConfig>): boolean {
     return this.record.pushConfig(stored.config.id) === stored || !hasPatch(PATCH.pushConfigReplaced);
   }
 
-  /** One notification, with its retries; throws once it is given up. */
-  private async deliver(stored: StoredPushConfig, notification: PushNotification): Promise<void> {
+  private sender(notification: PushNotification): (options: ActivityOptions) => Promise<void> {
     // For the Temporal UI; the host alone, since a webhook's path or query may hold a secret.
-    const summary = uiText(`push ${notification.notificationId} to ${new URL(stored.config.url).host}`);
-    const send = (options: ActivityOptions) =>
+    const summary = uiText(`push ${notification.notificationId} to ${new URL(notification.config.url).host}`);
+    return (options) =>
       proxyActivities<Record<string, DeliverActivity>>({ ...options, summary })[PUSH_ACTIVITY]!(notification);
-    // After a give-up, one attempt each until one succeeds: a webhook gone for good holds the
-    // finished task open a day, not a day per notification.
-    if (lastGivenUp(stored)) return send(ONE_ATTEMPT);
-    if (!hasPatch(PATCH.pushFailuresShown)) return send(DELIVERY_OPTIONS);
-    try {
-      // One attempt first, so that a failure shows in the task (tasks show) at once, not after a day.
-      return await send(ONE_ATTEMPT);
-    } catch (error) {
-      // A config deleted meanwhile gets no more attempts.
-      if (failedForGood(error) || !this.stillStored(stored)) throw error;
-      this.record.pushFailing(stored.config.id, reasonOf(error));
-      // The backoff the retry policy would have waited before its second attempt.
-      await sleep(FIRST_RETRY_AFTER);
-      return send(DELIVERY_OPTIONS);
-    }
   }
+}
+
+/**
+ * After a give-up, one attempt each until one succeeds: a webhook gone for good holds the finished
+ * task open a day, not a day per notification.
+ */
+function attempts(stored: Readonly<StoredPushConfig>): Attempts {
+  if (lastGivenUp(stored)) return 'once';
+  return hasPatch(PATCH.pushFailuresShown) ? 'once then retried' : 'retried';
 }

@@ -14,7 +14,7 @@ import type {
   StoredPushConfig,
 } from '../protocol/push.js';
 import type { ModelCallUsage } from '../protocol/llm.js';
-import type { ApprovalNoticesRecord } from '../protocol/approvals.js';
+import type { NoticeState, NotifiedQuestion, PostedMessage } from '../protocol/approvals.js';
 import type { Vote } from '../protocol/quorum.js';
 import { canTransition, fromWireState, isTerminal, toWireState, type TaskStateName } from '../protocol/states.js';
 import { textOf, type WireArtifact, type WireMessage, type WirePart, type WireTask } from '../protocol/wire.js';
@@ -92,6 +92,11 @@ export class TaskRecord {
     // A run before several questions carried its one question as `pending`: its id is unknown ('').
     if (data.pending) data.questions ??= [{ ...data.pending, id: '' }];
     delete data.pending;
+    // A run before several notified questions carried its one as `question`.
+    if (data.approvals?.question) {
+      data.approvals.questions = [data.approvals.question];
+      delete data.approvals.question;
+    }
     return new TaskRecord(data, now);
   }
 
@@ -240,13 +245,122 @@ export class TaskRecord {
     return call;
   }
 
-  /** Who hears of the task's questions, and how (approver-notifications.ts keeps it). */
-  get approvals(): ApprovalNoticesRecord | undefined {
-    return this.data.approvals;
+  /**
+   * The questions whose approvers are being notified (approver-notifications.ts): those open, and
+   * those closed since the last was asked. Changed only through the methods below.
+   */
+  get notifiedQuestions(): ReadonlyArray<Readonly<NotifiedQuestion>> {
+    return this.data.approvals?.questions ?? [];
   }
 
-  approvalsState(): ApprovalNoticesRecord {
-    return (this.data.approvals ??= { notices: [] });
+  /** Every approver notice kept, pending and settled (`metadata.approverNotifications`). */
+  get notices(): ReadonlyArray<Readonly<NoticeState>> {
+    return this.data.approvals?.notices ?? [];
+  }
+
+  /** The messages posted to ask `approver` the question (release 5; Slack's Web API only): what a note updates. */
+  postedMessages(question: number, approver: string): PostedMessage[] {
+    return (this.data.approvals?.posted ?? [])
+      .filter((posted) => posted.question === question && posted.approver === approver)
+      .map(({ channel, ts }) => ({ channel, ts }));
+  }
+
+  /** A question's approvers are to be told of it; the questions closed before it are done with. */
+  notifyQuestion(question: NotifiedQuestion): void {
+    const approvals = (this.data.approvals ??= { notices: [] });
+    approvals.questions = [...(approvals.questions ?? []).filter((kept) => kept.open), question];
+  }
+
+  /**
+   * A notified question changed: its approvers resolved, its responders and deputies escalated, its
+   * tally voted. `question` is one `notifiedQuestions` gave (a continuation may hold one closed and
+   * dropped since, whose changes then reach nobody).
+   */
+  notifiedQuestionChanged(
+    question: Readonly<NotifiedQuestion>,
+    change: Partial<Pick<NotifiedQuestion, 'approvers' | 'responders' | 'deputies' | 'quorum'>>,
+  ): void {
+    const kept = question as NotifiedQuestion;
+    if ('approvers' in change) kept.approvers = change.approvers;
+    if ('responders' in change) kept.responders = change.responders;
+    if ('deputies' in change) {
+      if (change.deputies) kept.deputies = change.deputies;
+      else delete kept.deputies;
+    }
+    if ('quorum' in change) kept.quorum = change.quorum;
+  }
+
+  /** The question stopped waiting: no more reminders; `withdrawn` when the agent stopped waiting for it. */
+  notifiedQuestionClosed(question: Readonly<NotifiedQuestion>, withdrawn = false): void {
+    const kept = question as NotifiedQuestion;
+    kept.open = false;
+    kept.reminders = [];
+    if (withdrawn) kept.withdrawn = true;
+  }
+
+  /** The question's next reminder is due: it is sent, and counted. */
+  reminderDue(question: Readonly<NotifiedQuestion>): void {
+    const kept = question as NotifiedQuestion;
+    kept.reminders.shift();
+    kept.remindersSent += 1;
+  }
+
+  /**
+   * A notice to record (pending, or failed at once); false when the task has it already. Settled
+   * notices beyond `keep` go, oldest first, with the posted messages of questions no notice names.
+   */
+  addNotice(notice: NoticeState, keep: number): boolean {
+    const approvals = (this.data.approvals ??= { notices: [] });
+    if (approvals.notices.some((existing) => existing.id === notice.id)) return false;
+    approvals.notices.push(notice);
+    const settled = approvals.notices.filter((kept) => kept.state !== 'pending');
+    if (settled.length > keep) {
+      const dropped = new Set(settled.slice(0, settled.length - keep));
+      approvals.notices = approvals.notices.filter((kept) => !dropped.has(kept));
+      if (approvals.posted) {
+        approvals.posted = approvals.posted.filter((posted) =>
+          approvals.notices.some((kept) => kept.question === posted.question),
+        );
+      }
+    }
+    return true;
+  }
+
+  /** A pending notice's first attempt failed; its retries go on. */
+  noticeFailing(notice: Readonly<NoticeState>, reason: string): void {
+    const kept = notice as NoticeState;
+    kept.at = this.now();
+    kept.reason = reason;
+  }
+
+  /** A notice was sent (`to`: the address, masked), failed (`reason`) or skipped. */
+  noticeSettled(
+    notice: Readonly<NoticeState>,
+    state: Exclude<NoticeState['state'], 'pending'>,
+    reason?: string,
+    to?: string,
+  ): void {
+    const kept = notice as NoticeState;
+    kept.state = state;
+    kept.at = this.now();
+    if (reason) kept.reason = reason;
+    else delete kept.reason;
+    if (to) kept.to = to;
+  }
+
+  /** A question's message to an approver that its note may update later (release 5). */
+  messagePosted(posted: PostedMessage & { question: number; approver: string }): void {
+    const approvals = (this.data.approvals ??= { notices: [] });
+    (approvals.posted ??= []).push(posted);
+  }
+
+  /** The messages that asked `approver` the question were updated (or that was given up): done with. */
+  postedMessagesDone(question: number, approver: string): void {
+    const approvals = this.data.approvals;
+    if (!approvals) return;
+    approvals.posted = approvals.posted?.filter(
+      (posted) => posted.question !== question || posted.approver !== approver,
+    );
   }
 
   /** A model call's tokens (LLM agents): summed in `metadata.usage`, the latest calls kept one by one. */

@@ -208,3 +208,74 @@ describe('TaskRecord push queues', () => {
     expect(record.pushConfig('a')!.pending).toEqual([]);
   });
 });
+
+describe('TaskRecord approver notices', () => {
+  const question = (seq: number, open = true) => ({
+    seq,
+    id: `ask:${seq}`,
+    channels: ['slack' as const],
+    open,
+    prompt: `Question ${seq}?`,
+    askedAt: clock(),
+    reminders: [] as string[],
+    remindersSent: 0,
+  });
+  const notice = (id: string, seq: number, state: 'pending' | 'sent' = 'pending') => ({
+    id,
+    question: seq,
+    kind: 'ask' as const,
+    approver: 'bob',
+    channel: 'slack' as const,
+    state,
+  });
+
+  it('keeps each notice once, settles it, and shows them all in metadata', () => {
+    const record = newRecord();
+    record.notifyQuestion(question(1));
+    expect(record.addNotice(notice('n1', 1), 100)).toBe(true);
+    expect(record.addNotice(notice('n1', 1), 100)).toBe(false);
+    record.noticeFailing(record.notices[0]!, 'Slack answered 503');
+    expect(record.notices[0]).toMatchObject({ state: 'pending', reason: 'Slack answered 503' });
+    record.noticeSettled(record.notices[0]!, 'sent', undefined, 'bob in Slack');
+    expect(record.notices[0]).toMatchObject({ state: 'sent', to: 'bob in Slack' });
+    expect(record.notices[0]!.reason).toBeUndefined();
+    expect(record.view().metadata?.approverNotifications).toEqual([expect.objectContaining({ id: 'n1' })]);
+  });
+
+  it('keeps the latest settled notices, and the posted messages of the questions they name', () => {
+    const record = newRecord();
+    record.notifyQuestion(question(1));
+    record.addNotice(notice('old', 1, 'sent'), 1);
+    record.messagePosted({ question: 1, approver: 'bob', channel: 'C1', ts: '1.0' });
+    record.notifyQuestion(question(2));
+    record.addNotice(notice('new', 2, 'sent'), 1);
+    expect(record.notices.map(({ id }) => id)).toEqual(['new']);
+    expect(record.postedMessages(1, 'bob')).toEqual([]);
+    record.messagePosted({ question: 2, approver: 'bob', channel: 'C1', ts: '2.0' });
+    expect(record.postedMessages(2, 'bob')).toEqual([{ channel: 'C1', ts: '2.0' }]);
+    record.postedMessagesDone(2, 'bob');
+    expect(record.postedMessages(2, 'bob')).toEqual([]);
+  });
+
+  it('drops the questions closed before a new one, and counts reminders', () => {
+    const record = newRecord();
+    record.notifyQuestion({ ...question(1), reminders: ['2026-01-02T00:00:00.000Z'] });
+    const [first] = record.notifiedQuestions;
+    record.reminderDue(first!);
+    expect(first).toMatchObject({ reminders: [], remindersSent: 1 });
+    record.notifiedQuestionChanged(first!, { approvers: ['bob'], deputies: undefined });
+    record.notifiedQuestionClosed(first!, true);
+    expect(record.notifiedQuestions).toEqual([
+      expect.objectContaining({ approvers: ['bob'], open: false, withdrawn: true }),
+    ]);
+    record.notifyQuestion(question(2));
+    expect(record.notifiedQuestions.map(({ seq }) => seq)).toEqual([2]);
+  });
+
+  it('carries the one notified question of a run before several as one of several', () => {
+    const snapshot = newRecord().snapshot();
+    const restored = TaskRecord.restore({ ...snapshot, approvals: { question: question(1), notices: [] } }, clock);
+    expect(restored.notifiedQuestions.map(({ seq }) => seq)).toEqual([1]);
+    expect(restored.snapshot().approvals).not.toHaveProperty('question');
+  });
+});
