@@ -287,6 +287,29 @@ const scenarios: Record<string, Scenario> = {
     await finalTask(handle);
     return handle;
   },
+  async 'quorum-reminded'(client) {
+    // Release 18: gina's vote keeps the question waiting; its reminder goes to hank alone, whose vote decides.
+    const { handle } = await startTask(client, TASK_QUEUE, 'test-ask', {
+      text: 'buy',
+      data: {
+        responders: ['gina', 'hank'],
+        quorum: { required: 2 },
+        notify: ['webhook'],
+        deadline: '1 minute',
+        remind: ['55 seconds before'],
+      },
+      untilSettled: true,
+    });
+    await waitForState(handle, 'input-required');
+    await reply(handle, { text: 'approve', responder: 'gina', untilSettled: true });
+    // Hank is named by no other scenario.
+    while (!approverNotices.some((id) => id.includes(':hank:webhook:reminder'))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await reply(handle, { text: 'approve', responder: 'hank', untilSettled: true });
+    await finalTask(handle);
+    return handle;
+  },
   async 'status-while-asking'(client) {
     // Release 14: a status update (ctx.status) after one answer keeps the task input-required with the others.
     const { handle } = await startTask(client, TASK_QUEUE, 'test-ask-several', {

@@ -2,9 +2,10 @@
  * What an audit export says of one task, read from its workflow history as Temporal recorded it
  * (docs/approval-policies.md): the request, each question (the summary memo the workflow writes
  * when it asks), each notice to an approver (the notice activity and its outcome), each answer
- * (an accepted Update, with who and by which channel) and each decision with its signed receipt
- * (the receipt activity). Fed a page of events at a time; it keeps only what spans pages (activities
- * under way, the questions seen).
+ * (an accepted Update, with who and by which channel), each vote on a quorum question (the summary
+ * memo that follows it) and each decision with its signed receipt (the receipt activity). Fed a page
+ * of events at a time; it keeps only what spans pages (activities under way, the questions seen,
+ * the answers to a quorum question until the memo says whether they decided it).
  */
 import type { LoadedDataConverter, Payload } from '@temporalio/common';
 import { NOTIFY_APPROVER_ACTIVITY, type ApproverNotice } from '../protocol/approvals.js';
@@ -18,6 +19,7 @@ import {
   type TaskWorkflowInput,
 } from '../protocol/contract.js';
 import type { ListedQuestion } from '../protocol/question.js';
+import type { Vote } from '../protocol/quorum.js';
 import { SIGN_RECEIPT_ACTIVITY, type DecisionFacts } from '../protocol/receipts.js';
 import { dataOf, textOf, type WireTask } from '../protocol/wire.js';
 import { partsOf } from '../protocol/message-checks.js';
@@ -28,7 +30,7 @@ import { canonicalSha256 } from '../receipts/receipts.js';
 export interface AuditRecord {
   task: string;
   agent: string;
-  kind: 'request' | 'question' | 'notice' | 'answer' | 'decision';
+  kind: 'request' | 'question' | 'notice' | 'answer' | 'vote' | 'decision';
   /** When it happened, ISO 8601. */
   at: string;
   [field: string]: unknown;
@@ -40,6 +42,21 @@ const TEXT_CHARS = 500;
 export class TaskAuditReader {
   private requested = false;
   private readonly questions = new Set<string>();
+  /**
+   * Answers taken while a quorum question waited: a vote, or the answer that decided it, which the
+   * next summary memo tells apart (its `votes`, and whether the question still waits).
+   */
+  private held: AuditRecord[] = [];
+  /** Whether a question that waits (as the last summary memo shows) is decided by votes. */
+  private quorumWaits = false;
+  /** The votes recorded so far, by who and when, kept across runs. */
+  private readonly votesSeen = new Set<string>();
+  /**
+   * Each question's askedAt by its id (the memo's `pendingQuestions` name them), and that of the
+   * one question the last memo showed waiting (`pendingQuestion`, no id): for the records of votes.
+   */
+  private readonly askedAtOf = new Map<string, string>();
+  private onlyAskedAt: string | undefined;
   /** Notice and receipt activities scheduled and not yet ended, by their scheduled event's ID. */
   private readonly notices = new Map<string, ApproverNotice>();
   private readonly decisions = new Map<string, DecisionFacts>();
@@ -54,6 +71,11 @@ export class TaskAuditReader {
   async read(events: HistoryEvent[]): Promise<AuditRecord[]> {
     const records: AuditRecord[] = [];
     for (const event of events) {
+      const memo = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.[SUMMARY_MEMO];
+      if (memo) {
+        records.push(...this.memo(await this.decode<WireTask>(memo)));
+        continue;
+      }
       const record = await this.recordOf(event);
       if (record) records.push(record);
     }
@@ -73,8 +95,6 @@ export class TaskAuditReader {
       const by = completion?.caller?.id ?? completion?.by ?? 'auth-callback';
       return this.record('answer', at, { by, channel: 'temporal', completesAuth: true });
     }
-    const memo = event.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.[SUMMARY_MEMO];
-    if (memo) return this.question(await this.decode<WireTask>(memo));
     return this.activity(event, at);
   }
 
@@ -96,14 +116,75 @@ export class TaskAuditReader {
       ...(data !== undefined && { dataSha256: canonicalSha256(data) }),
       ...(typeof answers === 'string' && { askedAt: answers }),
     };
-    if (this.requested) return this.record('answer', at, fields);
+    if (this.requested) {
+      const answer = this.record('answer', at, fields);
+      if (!this.quorumWaits) return answer;
+      this.held.push(answer);
+      return undefined;
+    }
     this.requested = true;
     return this.record('request', at, fields);
   }
 
+  /** What a summary memo shows: a question asked, and the votes cast since the last (with the answers held for them). */
+  private memo(summary: WireTask | undefined): AuditRecord[] {
+    const metadata = (summary?.metadata ?? {}) as {
+      pendingQuestion?: ListedQuestion;
+      pendingQuestions?: ListedQuestion[];
+      votes?: Array<Vote & { question: string }>;
+    };
+    const asked = this.question(metadata.pendingQuestion);
+    const open = metadata.pendingQuestions ?? (metadata.pendingQuestion ? [metadata.pendingQuestion] : []);
+    for (const question of open) if (question.id) this.askedAtOf.set(question.id, question.askedAt);
+    // Every vote of the task; a memo written before it listed them has those of the questions waiting.
+    const votes =
+      metadata.votes ?? open.flatMap(({ votes: cast = [] }) => cast.map((vote) => ({ ...vote, question: '' })));
+    const records = [...(asked ? [asked] : []), ...this.votes(votes, open)];
+    this.quorumWaits = open.some((question) => question.quorum);
+    this.onlyAskedAt = open.length === 1 ? open[0]!.askedAt : undefined;
+    return records;
+  }
+
+  /**
+   * The votes of `votes` not seen before, each as its own record, but the one that decided its
+   * question (its last, in no question still waiting): that is the answer held for it, as any
+   * answer. Answers held that no vote took (one to another question) are answers.
+   */
+  private votes(votes: Array<Vote & { question: string }>, open: ListedQuestion[]): AuditRecord[] {
+    const records: AuditRecord[] = [];
+    for (const vote of votes) {
+      const key = JSON.stringify([vote.by, vote.at]);
+      if (this.votesSeen.has(key)) continue;
+      this.votesSeen.add(key);
+      const index = this.held.findIndex((answer) => answer['by'] === vote.by);
+      const [answer] = index < 0 ? [] : this.held.splice(index, 1);
+      const waiting = open.find((question) => question.votes?.some(({ by, at }) => by === vote.by && at === vote.at));
+      const last = votes.filter((each) => each.question === vote.question).at(-1) === vote;
+      if (!waiting && last) {
+        if (answer) records.push(answer);
+        continue;
+      }
+      // A vote cast with the one that decided (both in one workflow task) belongs to a question the last memo showed.
+      const askedAt = waiting?.askedAt ?? this.askedAtOf.get(vote.question) ?? this.onlyAskedAt;
+      records.push(
+        this.record('vote', vote.at, {
+          by: vote.by,
+          actingFor: vote.actingFor ?? null,
+          decision: vote.decision,
+          channel: vote.channel,
+          ...(askedAt && { askedAt }),
+          ...(vote.comment && { comment: vote.comment.slice(0, TEXT_CHARS) }),
+          ...(vote.group && { group: vote.group }),
+        }),
+      );
+    }
+    records.push(...this.held);
+    this.held = [];
+    return records;
+  }
+
   /** A question, the first time the summary memo shows it (each run continued as new shows it again). */
-  private question(summary: WireTask | undefined): AuditRecord | undefined {
-    const pending = summary?.metadata?.['pendingQuestion'] as ListedQuestion | undefined;
+  private question(pending: ListedQuestion | undefined): AuditRecord | undefined {
     if (!pending || this.questions.has(pending.askedAt)) return undefined;
     this.questions.add(pending.askedAt);
     return this.record('question', pending.askedAt, {

@@ -158,7 +158,7 @@ export function resolveApprovers(directory: ApproverDirectory, input: ResolveApp
 
 /**
  * The deputies of the principals a question reaches (its responders, groups expanded), whose window
- * has not ended at `now`. Never transitive: a deputy's own delegates are not followed. Never for
+ * has not ended at `now`, each with the groups their principal was reached through. Never transitive: a deputy's own delegates are not followed. Never for
  * one's own request: nobody acts for the requester, and the requester acts for nobody.
  */
 function resolveDeputies(directory: ApproverDirectory, input: ResolveDeputiesInput, now: number): Deputy[] {
@@ -167,12 +167,14 @@ function resolveDeputies(directory: ApproverDirectory, input: ResolveDeputiesInp
   const deputies: Deputy[] = [];
   for (const principal of reached) {
     if (principal === requester) continue;
+    const groups = groupsReaching(directory, input.responders, principal);
     for (const delegate of directory.principals[principal]?.delegates ?? []) {
       const deputy: Deputy = {
         to: delegate.to,
         for: principal,
         ...(delegate.from && { from: windowStart(delegate.from) }),
         ...(delegate.until && { until: windowEnd(delegate.until) }),
+        ...(groups.length > 0 && { groups }),
       };
       const over = deputy.until !== undefined && Date.parse(deputy.until) <= now;
       const known = deputies.some((kept) => kept.to === deputy.to && kept.for === principal);
@@ -180,6 +182,14 @@ function resolveDeputies(directory: ApproverDirectory, input: ResolveDeputiesInp
     }
   }
   return deputies;
+}
+
+/** The groups among `responders` that reach `principal`, by the directory's members (a quorum's group rules). */
+function groupsReaching(directory: ApproverDirectory, responders: readonly string[], principal: string): string[] {
+  return responders
+    .filter((entry) => entry.startsWith(GROUP_PREFIX))
+    .map((entry) => entry.slice(GROUP_PREFIX.length))
+    .filter((group) => directory.groups[group]?.includes(principal));
 }
 
 /**

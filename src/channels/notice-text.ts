@@ -30,7 +30,7 @@ export function noticeSubject(notice: ApproverNotice): string {
     case 'reminder':
       return `Reminder, approval needed${notice.deadline ? ` by ${utcMinuteText(notice.deadline)}` : ''}: ${short}`;
     case 'answered':
-      return `Answered by ${notice.answeredBy ?? 'someone else'}: ${short}`;
+      return `${notice.decision ?? `Answered by ${notice.answeredBy ?? 'someone else'}`}: ${short}`;
     case 'expired':
       return `Expired without an answer: ${short}`;
     case 'canceled':
@@ -45,7 +45,10 @@ function lines(notice: ApproverNotice): { intro: string; facts: Array<[string, s
   const intro = {
     ask: `The ${notice.agent} agent asks for your approval.`,
     reminder: `The ${notice.agent} agent still waits for an answer.`,
-    answered: `${notice.answeredBy ?? 'Someone else'} answered this question: nothing more is needed from you.`,
+    // A quorum question: who approved (or denied) it, not only the last vote (docs/approval-policies.md, Quorum).
+    answered: notice.decision
+      ? `${notice.decision}: nothing more is needed from you.`
+      : `${notice.answeredBy ?? 'Someone else'} answered this question: nothing more is needed from you.`,
     expired: 'Nobody answered this question before its deadline: it is closed.',
     canceled: `The ${notice.agent} agent's task was canceled while this question waited: nothing more is needed from you.`,
     failed: `The ${notice.agent} agent's task failed while this question waited: nothing more is needed from you.`,

@@ -22,6 +22,7 @@ import {
 } from './format.js';
 import { isInterrupted } from '../protocol/states.js';
 import type { QuestionView } from '../protocol/question.js';
+import { quorumText, voteText } from '../protocol/quorum.js';
 import { renderTable } from './table.js';
 
 export interface ViewOptions {
@@ -88,9 +89,12 @@ function questionView(task: Task, question: QuestionView | undefined, options: V
           question.deadline && `${dateTime(question.deadline)} (${relative(question.deadline, options.now)})`,
         ],
         ['Responders', question.responders?.join(', ')],
+        // Several must approve (docs/approval-policies.md, Quorum): where the votes stand, and each so far.
+        ['Approvals', question.quorum && quorumText(question.quorum)],
+        ['Votes', question.votes?.map(voteText).join('\n')],
         ['Expects', question.expects],
         ['Schema', question.schema && schemaText(question.schema)],
-      ]).map((line) => `  ${nested}${line}`),
+      ]).map((line) => indent(line, `  ${nested}`)),
     );
   }
   const blocked = blockedReasonOf(task);

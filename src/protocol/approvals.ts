@@ -81,6 +81,8 @@ export interface ApproverNotice {
   deadline?: string;
   /** Who answered (kind 'answered'). */
   answeredBy?: string;
+  /** A quorum question's decision, who gave it (kind 'answered'): "Approved by alice and bob (2 of 2 approvals)". */
+  decision?: string;
   /** The approver this one is told of the question for, as their deputy. */
   actingFor?: string;
   /** A quorum question's tally when the notice goes (ask, reminder): "1 of 2 approvals; still needed: …". */
@@ -124,6 +126,8 @@ export interface NoticeState {
   /** Why it failed (or why its retries continue, while pending). */
   reason?: string;
   answeredBy?: string;
+  /** A quorum question's decision in words, who gave it (kind 'answered'). */
+  decision?: string;
   /** Told as the deputy of this approver. */
   actingFor?: string;
   /** For a note on a canceled or failed task: its last status message. */

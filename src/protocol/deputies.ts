@@ -11,6 +11,11 @@ export interface Deputy {
   for: string;
   from?: string;
   until?: string;
+  /**
+   * The question's groups that reach `for` (by the directory's members): a quorum rule of one of them
+   * counts the deputy's approval (release 18). Absent: reached by name, or resolved before.
+   */
+  groups?: string[];
 }
 
 /** What the directory activity returns when a question opens. */

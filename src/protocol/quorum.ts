@@ -5,6 +5,7 @@
  * the workflow sandbox, the worker and the gateway import it.
  */
 import type { AnswerChannel } from './contract.js';
+import { utcMinuteText } from './time-text.js';
 
 /** What `ctx.ask`'s `quorum` asks for: `required` approvals of any responder, or `allOf` per group. */
 export interface QuorumOptions {
@@ -102,6 +103,15 @@ export function voterOf(vote: Pick<Vote, 'by' | 'actingFor'>): string {
 }
 
 /**
+ * Whether `who` has voted on the question `votes` belong to: by themselves, as a deputy, or through
+ * their deputy. Either way they cannot vote again (question-quorum.ts), so the question no longer
+ * waits for them: their inbox leaves it out, their reminders stop.
+ */
+export function hasVoted(votes: readonly Vote[] | undefined, who: string): boolean {
+  return (votes ?? []).some((vote) => vote.by === who || voterOf(vote) === who);
+}
+
+/**
  * The rule an approval of one in `groups` counts toward: the first still short of approvals that
  * takes them (a rule without group takes anyone who may answer). Undefined when none does.
  */
@@ -133,6 +143,33 @@ export function quorumText(quorum: QuorumState): string {
   const denies = quorum.denies > 0 ? `, ${quorum.denies} of ${quorum.rejectAt} denies to reject` : '';
   const needed = quorum.needed.length > 0 ? `; still needed: ${quorum.needed.join(', ')}` : '';
   return `${approvals}${denies}${needed}`;
+}
+
+/** "dora for bob approved at 2026-11-28 14:02 UTC (“fine”)": one vote, for texts that list them (`tasks show`). */
+export function voteText(vote: Vote): string {
+  const { decision, at, comment } = vote;
+  const said = comment ? ` (“${comment}”)` : '';
+  return `${voterName(vote)} ${decision === 'approve' ? 'approved' : 'denied'} at ${utcMinuteText(at)}${said}`;
+}
+
+/**
+ * Who decided a quorum question, for the notes to its other approvers: "Approved by alice and bob (2 of 2
+ * approvals)", "Denied by carol", "Denied by bob and carol (2 of 2 denies)". `quorum` is its tally
+ * after the deciding vote, `votes` every vote, that one last.
+ */
+export function decisionText(quorum: QuorumState, votes: readonly Vote[]): string {
+  const decision = votes.at(-1)?.decision ?? 'approve';
+  const names = votes.filter((vote) => vote.decision === decision).map(voterName);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? 'nobody');
+  if (decision === 'approve') return `Approved by ${list} (${quorum.approvals} of ${quorum.required} approvals)`;
+  return quorum.rejectAt > 1
+    ? `Denied by ${list} (${quorum.denies} of ${quorum.rejectAt} denies)`
+    : `Denied by ${list}`;
+}
+
+/** "bob", or "dora for bob" when a deputy voted. */
+function voterName({ by, actingFor }: Pick<Vote, 'by' | 'actingFor'>): string {
+  return actingFor ? `${by} for ${actingFor}` : by;
 }
 
 /** The totals and the still-needed lines of `quorum`'s rules. */

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { isAllowedResponder } from '../protocol/contract.js';
 import type { Caller } from '../protocol/caller.js';
 import { deputiesOf } from '../protocol/deputies.js';
+import { hasVoted } from '../protocol/quorum.js';
 import { AGENT_ATTRIBUTE, TASK_STATE_ATTRIBUTE } from '../protocol/search-attributes.js';
 import { questionsShown, type ListedQuestion, type Question } from '../protocol/question.js';
 import type { WireTask } from '../protocol/wire.js';
@@ -99,15 +100,17 @@ export function rowsOf(summary: WireTask): WaitingQuestionRow[] {
 /**
  * The rule the task's workflow applies to a reply (task-runtime.ts), from the row alone, for the
  * questions listed to a caller: a question naming nobody is its owner's (one without an owner, asked
- * without authentication, is listed to no signed-in caller).
+ * without authentication, is listed to no signed-in caller); a quorum question the caller voted on
+ * no longer waits for them (a second vote is refused).
  */
 export function mayAnswer(
-  question: Pick<Question, 'responders' | 'notByRequester' | 'deputies'>,
+  question: Pick<Question, 'responders' | 'notByRequester' | 'deputies' | 'votes'>,
   askedBy: string | undefined,
   caller: Caller | undefined,
 ): boolean {
   if (!caller) return true;
   const { responders, notByRequester } = question;
+  if (hasVoted(question.votes, caller.id)) return false;
   if (!responders) return askedBy === caller.id;
   // A deputy's window is checked when they answer; the question is theirs to see throughout.
   const deputy = deputiesOf(question, caller.id).length > 0;

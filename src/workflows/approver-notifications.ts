@@ -43,12 +43,13 @@ import type { TaskRecord } from './task-record.js';
 import {
   notifiesByDefault,
   resolvesEscalationDeputies,
+  sparesQuorumVoters,
   tellsApproversTaskEnded,
   updatesApprovalNotices,
 } from './task-patches.js';
 import { msToNumber } from '../protocol/temporal-sdk-compat.js';
 import { uiText } from '../protocol/ui-text.js';
-import { quorumText } from '../protocol/quorum.js';
+import { decisionText, hasVoted, quorumText } from '../protocol/quorum.js';
 
 /** The project's defaults (`approvals` in a2a-temporal.config.ts), put into the workflow bundle by the agents plugin. */
 /** What questions without their own `notify` and `remind` take (the config's `approvals`). */
@@ -208,10 +209,14 @@ export class ApproverNotifications {
     if (withdrawn) return;
     // Those who were told (or are being told) of the question hear how it ended; who answered does
     // not, but from release 5 on their Slack messages are updated too (their buttons answer nothing now).
+    // A quorum question's note names all who decided it, not only the last vote.
+    const { quorum } = request.question;
+    const decision = reply?.votes && quorum ? decisionText(quorum, reply.votes) : undefined;
     for (const ask of this.told(question)) {
       if (ask.approver === reply?.responder && !this.mayUpdate(ask)) continue;
       this.add(question, ask.approver, ask.channel, reply ? 'answered' : 'expired', {
         ...(reply && { answeredBy: reply.responder }),
+        ...(decision && { decision }),
       });
     }
     this.drain();
@@ -345,10 +350,17 @@ export class ApproverNotifications {
     kind: NoticeKind,
     {
       answeredBy,
+      decision,
       outcome,
       failure,
       actingFor,
-    }: { answeredBy?: string; outcome?: string; failure?: string; actingFor?: string | undefined } = {},
+    }: {
+      answeredBy?: string;
+      decision?: string;
+      outcome?: string;
+      failure?: string;
+      actingFor?: string | undefined;
+    } = {},
   ): void {
     const tag = kind === 'reminder' ? `reminder${question.remindersSent}` : kind;
     const notice: NoticeState = {
@@ -360,6 +372,7 @@ export class ApproverNotifications {
       state: failure ? 'failed' : 'pending',
       ...(failure && { at: new Date().toISOString(), reason: failure }),
       ...(answeredBy && { answeredBy }),
+      ...(decision && { decision }),
       ...(outcome && { outcome }),
       ...(actingFor && { actingFor }),
       ...(isNote(kind) && { about: questionFacts(question) }),
@@ -450,6 +463,7 @@ export class ApproverNotifications {
       ...(question.id && { questionId: question.id }),
       ...(question.deadline && { deadline: question.deadline }),
       ...(notice.answeredBy && { answeredBy: notice.answeredBy }),
+      ...(notice.decision && { decision: notice.decision }),
       ...(notice.outcome && { outcome: notice.outcome }),
       ...(notice.actingFor && { actingFor: notice.actingFor }),
       ...(notified?.quorum && { approvals: quorumText(notified.quorum) }),
@@ -465,6 +479,18 @@ export class ApproverNotifications {
     this.record.noticeSettled(notice, state, reason, to);
   }
 
+  /**
+   * Who a reminder goes to: those told of the question, but (release 18) not one who voted on it, nor
+   * the deputy of one who did, nor one whose deputy did: none of them may vote again.
+   */
+  private stillNeeded(question: NotifiedQuestion): ReturnType<typeof recipients> {
+    const { votes } = this.record.openQuestions.find((open) => open.id === question.id) ?? {};
+    if (!votes || !sparesQuorumVoters()) return recipients(question);
+    return recipients(question).filter(
+      ({ approver, actingFor }) => !hasVoted(votes, approver) && !(actingFor && hasVoted(votes, actingFor)),
+    );
+  }
+
   /** Waits for each reminder's time while the question waits; one watch per question. */
   private armReminders(question: Readonly<NotifiedQuestion>): void {
     if (!question.open || !question.approvers || question.reminders.length === 0) return;
@@ -477,7 +503,7 @@ export class ApproverNotifications {
           const closed = await condition(() => !question.open, wait, { summary: 'approver reminder' });
           if (closed) return;
           this.record.reminderDue(question);
-          for (const { approver, actingFor } of recipients(question)) {
+          for (const { approver, actingFor } of this.stillNeeded(question)) {
             for (const channel of question.channels) this.add(question, approver, channel, 'reminder', { actingFor });
           }
         }

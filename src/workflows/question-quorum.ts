@@ -6,7 +6,6 @@
  * delivered, only by the vote that reaches the quorum or the denies that reject it.
  */
 import type { PendingQuestion, Question } from '../protocol/question.js';
-import type { Caller } from '../protocol/caller.js';
 import {
   countVote,
   plannedQuorum,
@@ -44,7 +43,11 @@ export function plannedQuorumOf(
 export interface Voter {
   who: string | undefined;
   actingFor: string | undefined;
-  caller: Caller | undefined;
+  /**
+   * The caller's groups; a deputy's are their principal's, which the deputies activity names
+   * (release 18; before, none: a deputy's approval counted toward a rule without group only).
+   */
+  groups: readonly string[];
 }
 
 /** Why a reply cannot count as a vote on `question` (a quorum question), or undefined when it can. */
@@ -61,7 +64,7 @@ export function voteProblem(question: Question, voter: Voter, text: string, data
     const as = earlier.actingFor ? ` (by ${earlier.by} as their deputy)` : '';
     return `${person} already voted ${earlier.decision} on this question at ${earlier.at}${as}; each person counts once`;
   }
-  if (decision === 'approve' && ruleFor(quorum, groupsOf(voter)) === undefined) {
+  if (decision === 'approve' && ruleFor(quorum, voter.groups) === undefined) {
     return `${person}'s approval counts toward no rule still open (${quorumText(quorum)})`;
   }
   return undefined;
@@ -79,7 +82,7 @@ export function castVote(
   answered: Pick<Vote, 'at' | 'channel'>,
 ): VoteDecision | undefined {
   const decision = voteOf(text, data)!;
-  const rule = decision === 'approve' ? ruleFor(question.quorum!, groupsOf(voter)) : undefined;
+  const rule = decision === 'approve' ? ruleFor(question.quorum!, voter.groups) : undefined;
   const group = rule === undefined ? undefined : question.quorum!.rules[rule]!.group;
   const comment = voteComment(text, data);
   const vote: Vote = {
@@ -94,12 +97,4 @@ export function castVote(
   question.quorum = counted.quorum;
   question.votes = [...(question.votes ?? []), vote];
   return counted.decided;
-}
-
-/**
- * The groups an approval may count for: the caller's own. A deputy's approval is their principal's,
- * whose groups the task does not know: it counts toward a rule without group only.
- */
-function groupsOf(voter: Voter): readonly string[] {
-  return voter.actingFor ? [] : (voter.caller?.groups ?? []);
 }

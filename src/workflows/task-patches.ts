@@ -97,6 +97,11 @@ const RELEASES = [
   // within their window; a move drops the deputies of those it leaves. A task of an earlier release
   // schedules no such activity.
   'escalation-deputies',
+  // 18: a quorum question's reminders skip those who voted (or whose deputy did), and a deputy's
+  // approval counts toward a rule of the group their principal was reached through (the deputies
+  // activity says which); a task of an earlier release reminds every approver, and counts a deputy's
+  // approval toward a rule without group only.
+  'quorum-voters',
 ] as const;
 
 /** The release this workflow started on: 0 before the first marker, else a position in RELEASES plus one. */
@@ -207,4 +212,9 @@ export function asksQuorum(): boolean {
 /** Release 17: an escalation resolves the deputies of those it adds, who may answer within their window. */
 export function resolvesEscalationDeputies(): boolean {
   return release >= 17;
+}
+
+/** Release 18: a quorum question's voters get no more reminders; a deputy's approval counts for their principal's group. */
+export function sparesQuorumVoters(): boolean {
+  return release >= 18;
 }

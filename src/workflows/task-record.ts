@@ -454,6 +454,8 @@ export class TaskRecord {
         ...(request && { request: request.slice(0, SUMMARY_REQUEST_CHARS) }),
         ...(pendingQuestion && { pendingQuestion: clone(pendingQuestion) }),
         ...(several && { pendingQuestions: clone(several) }),
+        // Every vote, the deciding ones too: the audit export tells a vote from the answer that decided (audit-records.ts).
+        ...(this.data.votes && { votes: clone(this.data.votes) }),
       },
     };
   }

@@ -82,11 +82,12 @@ import {
   recordsAskedAt,
   recordsResponders,
   settlesWithoutConditionRounds,
+  sparesQuorumVoters,
 } from './task-patches.js';
 import type { ReplyWait } from './reply-wait.js';
 import { interruptedState, type TaskRecord, type TransitionOptions } from './task-record.js';
 import { uiText } from '../protocol/ui-text.js';
-import { deputiesOf, deputyWindowText, isActingAt } from '../protocol/deputies.js';
+import { deputiesOf, deputyWindowText, isActingAt, type Deputy } from '../protocol/deputies.js';
 import { askingParts } from '../protocol/receipts.js';
 import { quorumText } from '../protocol/quorum.js';
 import { castVote, voteProblem, type Voter } from './question-quorum.js';
@@ -838,16 +839,26 @@ function isDirectResponder(question: Question, caller: Caller | undefined, named
   return caller ? isAllowedResponder(responders, caller) : responders.includes(named ?? '');
 }
 
-/** Who a reply votes as on a quorum question: the one answering, and whom they act for as a deputy. */
+/**
+ * Who a reply votes as on a quorum question: the one answering, whom they act for as a deputy, and
+ * the groups their approval may count for: the caller's, or (release 18) a deputy's principal's.
+ */
 function voterOf(question: Question, incoming: IncomingMessage): Voter {
   const who = incoming.caller?.id ?? incoming.responder;
   const direct = isDirectResponder(question, incoming.caller, incoming.responder);
-  return { who, actingFor: direct ? undefined : actingFor(question, who), caller: incoming.caller };
+  const deputy = direct ? undefined : actingDeputy(question, who);
+  if (!deputy) return { who, actingFor: undefined, groups: incoming.caller?.groups ?? [] };
+  return { who, actingFor: deputy.for, groups: sparesQuorumVoters() ? (deputy.groups ?? []) : [] };
 }
 
-/** The approver `who` answers for as a deputy now (the workflow's clock), if any. */
+/** The deputy entry `who` answers by now (the workflow's clock), if any. */
+function actingDeputy(question: Question, who: string | undefined): Deputy | undefined {
+  return deputiesOf(question, who).find((deputy) => isActingAt(deputy, Date.now()));
+}
+
+/** The approver `who` answers for as a deputy now, if any. */
 function actingFor(question: Question, who: string | undefined): string | undefined {
-  return deputiesOf(question, who).find((deputy) => isActingAt(deputy, Date.now()))?.for;
+  return actingDeputy(question, who)?.for;
 }
 
 function toUserMessage(message: WireMessage, responder?: string): UserMessage {

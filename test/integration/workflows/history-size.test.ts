@@ -29,7 +29,7 @@ describe('the history of a task', () => {
 
     const markers = events.filter((event) => event.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
     // The newest release's marker (task-patches.ts): replay of every history that holds it takes its paths.
-    expect(markers.map(patchIdOf)).toEqual(['escalation-deputies']);
+    expect(markers.map(patchIdOf)).toEqual(['quorum-voters']);
     const perWorkflowTask = workflowTasks(events).map((task) => ({
       memos: task.filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED).length,
       states: task.filter((event) => upserted(event).includes(TASK_STATE_ATTRIBUTE.name)).length,

@@ -9,7 +9,11 @@
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { decodeJwt, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { run } from '../../../src/cli/run.js';
+import type { Io } from '../../../src/cli/io.js';
 import { readSettings } from '../../../src/config/settings.js';
 import { serveGateway, type ServedGateway } from '../../../src/gateway/server.js';
 import { workflowIdForTask } from '../../../src/protocol/contract.js';
@@ -21,6 +25,7 @@ import { apiKeyPeople, rpcWithKey } from '../../support/browser.js';
 import { placedOrders } from '../../support/test-activities.js';
 import { Webhook } from '../../support/webhook.js';
 import { startTestWorker, type TestWorker } from '../../support/worker.js';
+import { useTempDirs } from '../../support/temp-dirs.js';
 
 const HOUR = 3_600_000;
 const at = (offset: number) => new Date(Date.now() + offset).toISOString();
@@ -43,6 +48,14 @@ let connection: Connection;
 let temporal: TemporalClient;
 let gateway: ServedGateway;
 const taskQueue = `quorum-${randomUUID()}`;
+const temp = useTempDirs();
+const startedAt = new Date();
+
+/** The CLI, run in this process: its exit code. */
+function cli(args: string[]): Promise<number> {
+  const io: Io = { out: () => {}, err: () => {}, env: {}, now: () => new Date() };
+  return run(args, io);
+}
 
 function startWorker(): Promise<TestWorker> {
   return startTestWorker(taskQueue, {
@@ -75,7 +88,7 @@ beforeAll(async () => {
     grpcPort: false,
     client: temporal,
     taskQueue,
-    // A keyed gateway: its tasks ask for signed receipts (the worker signs them).
+    // With the key, the gateway starts each task asking for receipts (release 15).
     receiptSigningKey: receiptKey,
   });
 });
@@ -195,6 +208,71 @@ describe('quorum', () => {
       ['bob', 'approve', 'a2a'],
       ['carol', 'approve', 'a2a'],
     ]);
+
+    // The other approvers hear who approved it, not only the last vote.
+    const answered = () =>
+      webhook.received
+        .map(({ body }) => body as any)
+        .find((body) => body.taskId === task.id && body.kind === 'answered' && body.approver === 'alice');
+    await expect.poll(answered, { timeout: 20_000 }).toBeDefined();
+    expect(answered().text).toContain('Approved by bob and carol (2 of 2 approvals): nothing more is needed from you.');
+
+    // The audit export keeps bob's vote as a vote, carol's deciding one as the answer and decision; verified.
+    const exported = join(temp.make('a2a-quorum-audit-'), 'audit.jsonl');
+    const window = ['--since', startedAt.toISOString(), '--address', inject('temporalAddress')];
+    expect(await cli(['audit', 'export', ...window, '--agent', 'test-ask', '--out', exported])).toBe(0);
+    const records = readFileSync(exported, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((record) => record.task === task.id && record.kind !== 'notice');
+    expect(records.map((record) => record.kind)).toEqual(['request', 'question', 'vote', 'answer', 'decision']);
+    expect(records[2]).toMatchObject({
+      by: 'bob',
+      actingFor: null,
+      decision: 'approve',
+      channel: 'a2a',
+      comment: 'approve, the budget allows it',
+      askedAt: task.metadata.pendingQuestion.askedAt,
+    });
+    expect(records[3]).toMatchObject({ by: 'carol', text: 'approve' });
+    expect(await cli(['audit', 'verify', exported])).toBe(0);
+  });
+
+  it('reminds only those who have not voted: not the voter, nor their deputy', async () => {
+    const task = await asked('sam', {
+      responders: ['group:finance'],
+      quorum: { required: 2 },
+      notify: ['webhook'],
+      deadline: '40 seconds',
+      remind: ['30 seconds before'],
+    });
+    await vote('test-ask', task.id, 'bob', 'approve');
+    const reminded = async () => {
+      const { metadata } = await rpc('test-ask', 'GetTask', { id: task.id }, 'sam');
+      return (metadata.approverNotifications ?? [])
+        .filter((notice: any) => notice.kind === 'reminder')
+        .map((notice: any) => notice.approver)
+        .sort();
+    };
+    // Finance's alice and carol; not bob, who voted, nor dora, his deputy.
+    await expect.poll(reminded, { timeout: 30_000 }).toEqual(['alice', 'carol']);
+  });
+
+  it('a deputy’s approval counts toward the rule of the group their principal was reached through', async () => {
+    const task = await asked('alice', {
+      quorum: {
+        allOf: [
+          { group: 'finance', required: 1 },
+          { group: 'security', required: 1 },
+        ],
+      },
+    });
+    // Dora is in no group; bob, for whom she acts, was reached through finance.
+    const deputy = await vote('test-ask', task.id, 'dora', 'approve');
+    expect(deputy.metadata.pendingQuestion.votes[0]).toMatchObject({ by: 'dora', actingFor: 'bob', group: 'finance' });
+    expect(deputy.metadata.pendingQuestion.quorum.needed).toEqual(['1 more of group:security']);
+    expect((await vote('test-ask', task.id, 'sam', 'approve')).status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('keeps its votes in a run continued as new: the same person is still refused, the next approval decides', async () => {

@@ -22,11 +22,18 @@ const directory = parseDirectory(
 const NOW = Date.parse('2026-11-20T00:00:00Z');
 
 describe('deputies from the directory', () => {
-  it('cover whole days in UTC, follow group members, drop ended windows, and name the directory by its hash', () => {
+  it('cover whole days in UTC, follow group members (naming the group), drop ended windows, and name the directory by its hash', () => {
     const { deputies, directoryHash } = deputiesFromDirectory(directory, { responders: ['group:finance'] }, NOW);
+    // The group each principal was reached through: a quorum rule of it counts their deputy's approval.
     expect(deputies).toEqual([
-      { to: 'frank', for: 'alice' },
-      { to: 'carol', for: 'bob', from: '2026-12-01T00:00:00.000Z', until: '2026-12-16T00:00:00.000Z' },
+      { to: 'frank', for: 'alice', groups: ['finance'] },
+      {
+        to: 'carol',
+        for: 'bob',
+        from: '2026-12-01T00:00:00.000Z',
+        until: '2026-12-16T00:00:00.000Z',
+        groups: ['finance'],
+      },
     ]);
     expect(directoryHash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -56,7 +63,7 @@ describe('deputies from the directory', () => {
   it('are never transitive, never for the requester nor the requester acting', () => {
     expect(deputiesFromDirectory(directory, { responders: ['bob'] }, NOW).deputies.map((d) => d.to)).toEqual(['carol']);
     expect(deputiesFromDirectory(directory, { responders: ['group:finance'], requester: 'bob' }, NOW).deputies).toEqual(
-      [{ to: 'frank', for: 'alice' }],
+      [{ to: 'frank', for: 'alice', groups: ['finance'] }],
     );
     expect(deputiesFromDirectory(directory, { responders: ['alice'], requester: 'frank' }, NOW).deputies).toEqual([]);
   });

@@ -26,6 +26,23 @@ describe('a quorum question’s notice', () => {
     );
   });
 
+  it('once decided, names every approver, not only the last vote', () => {
+    const answered: ApproverNotice = {
+      ...reminder,
+      id: 't:1:alice:email:answered',
+      kind: 'answered',
+      approver: 'alice',
+      answeredBy: 'carol',
+      decision: 'Approved by bob and carol (2 of 2 approvals)',
+    };
+    const text = noticeText(answered, 'https://inbox');
+    expect(text).toContain('Approved by bob and carol (2 of 2 approvals): nothing more is needed from you.');
+    expect(text).not.toContain('carol answered');
+    expect(JSON.stringify(slackMessage(answered, 'https://inbox'))).toContain(
+      'Approved by bob and carol (2 of 2 approvals): Buy 3 monitors?',
+    );
+  });
+
   it('says nothing of votes for a question without quorum', () => {
     const { approvals: _approvals, ...plain } = reminder;
     expect(noticeText(plain, 'https://inbox')).not.toContain('Approvals');

@@ -89,6 +89,29 @@ describe('taskView', () => {
     expect(text).not.toContain('tasks reply');
   });
 
+  it('shows where the votes of an open quorum question stand, and each vote', () => {
+    const task = waitingTask();
+    Object.assign(task.metadata!['pendingQuestion'] as object, {
+      quorum: {
+        rules: [{ required: 2, approvals: 1 }],
+        required: 2,
+        approvals: 1,
+        denies: 0,
+        rejectAt: 1,
+        needed: ['1 more approval'],
+      },
+      votes: [
+        { by: 'bob', decision: 'approve', at: '2030-01-02T09:56:00.000Z', channel: 'inbox', comment: 'fine' },
+        { by: 'dora', actingFor: 'carol', decision: 'deny', at: '2030-01-02T09:57:30.000Z', channel: 'slack' },
+      ],
+    });
+    const text = taskView(task, { now: NOW });
+    expect(text).toContain('Approvals   1 of 2 approvals; still needed: 1 more approval');
+    expect(text).toContain(
+      'Votes       bob approved at 2030-01-02 09:56 UTC (“fine”)\n              dora for carol denied at 2030-01-02 09:57 UTC',
+    );
+  });
+
   it('says when an auth wait is answered out of band', () => {
     const task = waitingTask({
       metadata: { pendingQuestion: { kind: 'auth', prompt: 'Sign in', askedAt: NOW.toISOString(), outOfBand: true } },

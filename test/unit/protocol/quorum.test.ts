@@ -1,6 +1,16 @@
 /** How a quorum question counts its votes (docs/approval-policies.md, Quorum). */
 import { describe, expect, it } from 'vitest';
-import { countVote, plannedQuorum, quorumText, ruleFor, voteComment, voteOf } from '../../../src/protocol/quorum.js';
+import {
+  countVote,
+  decisionText,
+  plannedQuorum,
+  quorumText,
+  ruleFor,
+  voteComment,
+  voteOf,
+  voteText,
+  type Vote,
+} from '../../../src/protocol/quorum.js';
 
 describe('a vote', () => {
   it('is the data’s decision, else the first word of the text; anything else is none', () => {
@@ -57,5 +67,36 @@ describe('a quorum', () => {
     expect(() => plannedQuorum({})).toThrow('quorum needs either `required` or `allOf`');
     expect(() => plannedQuorum({ required: 0 })).toThrow('quorum: required must be a whole number of 1 or more');
     expect(() => plannedQuorum({ allOf: [{ group: '', required: 1 }] })).toThrow('each allOf rule needs a group');
+  });
+});
+
+describe('a quorum decision in words', () => {
+  const at = '2026-11-28T14:02:09.000Z';
+  const vote = (by: string, decision: Vote['decision'], actingFor?: string): Vote => ({
+    by,
+    decision,
+    at,
+    channel: 'inbox',
+    ...(actingFor && { actingFor }),
+  });
+
+  it('names every approver of an approval, every denier of a rejection', () => {
+    const two = countVote(countVote(plannedQuorum({ required: 2 }), 'approve', 0).quorum, 'approve', 0).quorum;
+    expect(decisionText(two, [vote('alice', 'approve'), vote('dora', 'approve', 'bob')])).toBe(
+      'Approved by alice and dora for bob (2 of 2 approvals)',
+    );
+    const denied = countVote(plannedQuorum({ required: 2 }), 'deny', undefined).quorum;
+    expect(decisionText(denied, [vote('carol', 'deny')])).toBe('Denied by carol');
+    const patient = plannedQuorum({ required: 3, rejectWhen: { denies: 2 } });
+    const twice = countVote(countVote(patient, 'deny', undefined).quorum, 'deny', undefined).quorum;
+    expect(decisionText(twice, [vote('bob', 'deny'), vote('alice', 'approve'), vote('carol', 'deny')])).toBe(
+      'Denied by bob and carol (2 of 2 denies)',
+    );
+  });
+
+  it('shows one vote on a line: who, for whom, what and when (UTC), with its comment', () => {
+    expect(voteText({ ...vote('dora', 'approve', 'bob'), comment: 'fine' })).toBe(
+      'dora for bob approved at 2026-11-28 14:02 UTC (“fine”)',
+    );
   });
 });

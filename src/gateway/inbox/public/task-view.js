@@ -57,6 +57,29 @@ export function waitingQuestion(task, id) {
   return waiting ? question : undefined;
 }
 
+/**
+ * `who`'s vote on a quorum question: by them, as a deputy, or by their deputy for them (the workflow
+ * refuses them a second one, src/protocol/quorum.ts `hasVoted`); undefined when they have not voted.
+ */
+export function yourVote(question, who) {
+  return who ? question.votes?.find((vote) => vote.by === who || (vote.actingFor ?? vote.by) === who) : undefined;
+}
+
+/** Where the answer form would be, for `who`, who voted (or whose deputy did): the vote, and what the question still waits for. */
+export function votedNotice(vote, question, who) {
+  const decided = vote.decision === 'approve' ? 'approved' : 'denied';
+  const as =
+    vote.by !== who
+      ? `${vote.by} ${decided} for you`
+      : `You ${decided}${vote.actingFor ? ` for ${vote.actingFor}` : ''}`;
+  return h(
+    'div',
+    { class: 'voted', role: 'status' },
+    h('p', { class: 'voted-title', text: `${as} at ${clockTime(vote.at)}` }),
+    h('p', { text: `The question waits for the others: ${quorumWords(question.quorum)}.` }),
+  );
+}
+
 /** Why the task takes no answer now (Task.metadata.blocked, set by the gateway), and what comes next. */
 export function blockedNotice(blocked) {
   return h(

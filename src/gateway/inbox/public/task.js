@@ -21,7 +21,9 @@ import {
   stateWords,
   textOf,
   timelineEntry,
+  votedNotice,
   waitingQuestion,
+  yourVote,
 } from './task-view.js';
 
 const REFRESH_MS = 2_000;
@@ -40,10 +42,12 @@ let reads = 0;
 let watched;
 /** Signing out with this page's button: it leaves for the sign-in page, not to come back here. */
 let leaving = false;
+/** Who is signed in (whoAmI): the page shows their vote on a quorum question. */
+let me;
 
 async function start() {
   tickDeadlines();
-  const me = await whoAmI();
+  me = await whoAmI();
   showIdentity(me, (signingOut) => {
     leaving = true;
     signingOut.finally(() => location.assign('./'));
@@ -93,7 +97,10 @@ function renderQuestion(task) {
   const question = waitingQuestion(task, questionId);
   // A task blocked by a deploy takes no answer: the notice stands where the form would (until a fix runs).
   const blocked = task.metadata?.blocked;
-  const key = `${question ? question.askedAt : stateName(task.status?.state)}${blocked ? ' blocked' : ''}`;
+  // Who voted on a quorum question cannot vote again: their vote stands where the form would.
+  const who = me.principal?.id ?? responderName();
+  const voted = question && yourVote(question, who);
+  const key = `${question ? question.askedAt : stateName(task.status?.state)}${blocked ? ' blocked' : ''}${voted ? ' voted' : ''}`;
   if (key === shownQuestion) return;
   shownQuestion = key;
   if (!question) {
@@ -106,7 +113,10 @@ function renderQuestion(task) {
   watched = { askedAt: question.askedAt, byMe: false };
   byId('question-title').textContent = 'The question';
   fill(byId('question-body'), questionView(question, agent, task.metadata?.owner));
-  fill(byId('answer'), blocked ? blockedNotice(blocked) : answerForms(question));
+  fill(
+    byId('answer'),
+    blocked ? blockedNotice(blocked) : voted ? votedNotice(voted, question, who) : answerForms(question),
+  );
 }
 
 /**
@@ -120,6 +130,8 @@ function showOutcome(task) {
   if (unchanged && !watched.byMe) return;
   const who = watched.byMe ? 'Answer sent.' : answeredBy(task, watched.askedAt);
   const state = stateName(task.status?.state);
+  // This page's vote did not decide the question: it waits for the others' (votedNotice says whose).
+  if (unchanged && question.quorum) return setOutcome('Vote sent.', 'ok');
   if (unchanged || state === 'working' || state === 'submitted') {
     return setOutcome(`${who} The agent is working on it; its outcome will show here.`, 'ok');
   }

@@ -1,7 +1,9 @@
 /**
  * A quorum question in the inbox (docs/approval-policies.md, Quorum), in a browser: after bob's
- * approval, carol's list and the question's page show the votes so far and who is still needed; her
- * approval from the page is the second, which decides it.
+ * approval, carol's list and the question's page show the votes so far and who is still needed; bob's
+ * page shows his vote where the answer form was (his list no longer counts the question as waiting
+ * for him: test/unit/tasks/waiting-for.test.ts); her approval from the page is the second, which
+ * decides it.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +44,16 @@ describe.runIf(enabled)('a quorum question in the inbox', () => {
       configuration: { returnImmediately: false },
     });
     expect(voted.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+
+    const bobs = await (await newContext(stack.browser)).newPage();
+    await signIn(bobs, harness.gateway.url, keyOf('bob'));
+    await bobs.goto(`${harness.gateway.url}/inbox/task?${new URLSearchParams({ agent: 'test-ask', id: task.id })}`);
+    await bobs.locator('.voted-title', { hasText: /^You approved at / }).waitFor();
+    expect(await bobs.locator('#answer').textContent()).toContain(
+      'The question waits for the others: 1 of 2 approvals; still needed: 1 more approval.',
+    );
+    expect(await bobs.locator('#answer form').count()).toBe(0);
+    await bobs.context().close();
 
     const page = await (await newContext(stack.browser)).newPage();
     await signIn(page, harness.gateway.url, keyOf('carol'));
