@@ -12,24 +12,38 @@ export interface QuorumOptions {
   /** This many distinct people must approve. */
   required?: number;
   /** Each rule's group must give its own approvals; one person counts toward one rule only. */
-  allOf?: Array<{ group: string; required: number }>;
+  allOf?: Array<{
+    /** The group (without `group:`) whose members' approvals count toward this rule. */
+    group: string;
+    /** How many of them must approve. */
+    required: number;
+  }>;
   /** The question is decided `deny` at this many denies. Default 1: one deny rejects. */
-  rejectWhen?: { denies: number };
+  rejectWhen?: {
+    /** How many denies decide it. */
+    denies: number;
+  };
 }
 
 /** One rule of a quorum and its approvals so far; no group: any who may answer. */
 export interface QuorumRule {
+  /** The group whose approvals count toward it; absent: anyone who may answer. */
   group?: string;
+  /** The approvals it needs. */
   required: number;
+  /** The approvals it has. */
   approvals: number;
 }
 
 /** A question's quorum: its rules and where the votes stand (`metadata.pendingQuestion.quorum`). */
 export interface QuorumState {
+  /** Each rule and its approvals so far. */
   rules: QuorumRule[];
   /** The approvals needed in all. */
   required: number;
+  /** The approvals so far, in all. */
   approvals: number;
+  /** The denies so far. */
   denies: number;
   /** The denies that decide the question `deny`. */
   rejectAt: number;
@@ -37,15 +51,20 @@ export interface QuorumState {
   needed: string[];
 }
 
+/** What a vote says. */
 export type VoteDecision = 'approve' | 'deny';
 
 /** A vote on a quorum question, as every record of it shows it. */
 export interface Vote {
+  /** Who voted (the authenticated principal, or the name a client gave without authentication). */
   by: string;
   /** Whom `by` voted for, as their deputy: the vote is theirs. */
   actingFor?: string;
+  /** Approve or deny. */
   decision: VoteDecision;
+  /** When the vote was taken (ISO 8601, the workflow's clock). */
   at: string;
+  /** The way it came: A2A, the CLI, the inbox, an email link, Slack, or the Temporal UI. */
   channel: AnswerChannel;
   /** The vote's reason or comment, or its text (capped). */
   comment?: string;
