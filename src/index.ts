@@ -42,7 +42,7 @@ export {
 export type { AgentVersioning } from './protocol/versioning.js';
 export type { EscalationMode } from './protocol/question.js';
 export type { QuorumOptions, QuorumRule, QuorumState, Vote, VoteDecision } from './protocol/quorum.js';
-export type { AnswerChannel } from './protocol/contract.js';
+export type { AnswerChannel } from './protocol/answer-channel.js';
 export { APPROVAL_CHANNELS, type ApprovalChannel } from './protocol/approvals.js';
 export type { PushEventSelection } from './protocol/push.js';
 export type { ModelCallSettings } from './protocol/llm.js';

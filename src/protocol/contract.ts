@@ -3,6 +3,7 @@
  * update and query definitions and their payloads. Pure module shared by both sides.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AnswerChannel } from './answer-channel.js';
 import type { Caller } from './caller.js';
 import { deputiesOf } from './deputies.js';
 import type { PushConfig, StoredPushConfig } from './push.js';
@@ -150,13 +151,6 @@ export interface TimelineEntry {
  * mail or a chat message showed never lands on the next question the agent asked meanwhile.
  */
 export const ANSWERS_QUESTION_METADATA = 'a2a-temporal/answers';
-
-/**
- * How an answer reached the task: an A2A client, the a2a-temporal CLI (an A2A client that says so
- * in CLIENT_METADATA), the inbox, an email answer link, a Slack button; `temporal` for an operator's
- * Update sent to Temporal directly (the UI, `temporal workflow update`).
- */
-export type AnswerChannel = 'a2a' | 'cli' | 'inbox' | 'email' | 'slack' | 'temporal';
 
 /** Message metadata by which the a2a-temporal CLI names itself (the channel `cli`); other clients leave it out. */
 export const CLIENT_METADATA = 'a2a-temporal/client';

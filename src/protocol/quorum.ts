@@ -4,7 +4,7 @@
  * metadata, its summary memo (the inbox), the notices and the receipt read the same facts. Pure:
  * the workflow sandbox, the worker and the gateway import it.
  */
-import type { AnswerChannel } from './contract.js';
+import type { AnswerChannel } from './answer-channel.js';
 import { utcMinuteText } from './time-text.js';
 
 /** What `ctx.ask`'s `quorum` asks for: `required` approvals of any responder, or `allOf` per group. */

@@ -4,7 +4,7 @@
  * sandbox and Node code import it alike. The workflow passes the facts; the activity hashes them,
  * and signs with a key that never enters workflow history (only the JWS does).
  */
-import type { AnswerChannel } from './contract.js';
+import type { AnswerChannel } from './answer-channel.js';
 import type { Question } from './question.js';
 import type { Vote, VoteDecision } from './quorum.js';
 import type { WirePart } from './wire.js';

@@ -18,7 +18,7 @@
 import { condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { toJSONSchema, type ZodType } from 'zod';
-import type { AnswerChannel } from '../protocol/contract.js';
+import type { AnswerChannel } from '../protocol/answer-channel.js';
 import type { PendingQuestion, Question } from '../protocol/question.js';
 import type { JsonObject, WirePart } from '../protocol/wire.js';
 import {

@@ -30,12 +30,12 @@ import {
   SUMMARY_MEMO,
   taskQuery,
   type ActivityRetrying,
-  type AnswerChannel,
   type AuthCompletion,
   type CancelRequest,
   type IncomingMessage,
   type MessageAccepted,
 } from '../protocol/contract.js';
+import type { AnswerChannel } from '../protocol/answer-channel.js';
 import type { Question } from '../protocol/question.js';
 import type { Caller } from '../protocol/caller.js';
 import {

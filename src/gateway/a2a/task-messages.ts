@@ -8,7 +8,8 @@
  */
 import type { Message, Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { AnswerChannel, IncomingMessage, MessageAccepted } from '../../protocol/contract.js';
+import type { IncomingMessage, MessageAccepted } from '../../protocol/contract.js';
+import type { AnswerChannel } from '../../protocol/answer-channel.js';
 import type { Caller } from '../../protocol/caller.js';
 import { messageProblem } from '../../protocol/message-checks.js';
 import type { PushConfig } from '../../protocol/push.js';

@@ -6,7 +6,8 @@
 import type { Request, RequestHandler } from 'express';
 import type { ServerCallContext, User } from '@a2a-js/sdk/server';
 import { status as grpcStatus, type ServiceError } from '@grpc/grpc-js';
-import { CLIENT_METADATA, IDEMPOTENCY_KEY_HEADER, type AnswerChannel } from '../../protocol/contract.js';
+import { CLIENT_METADATA, IDEMPOTENCY_KEY_HEADER } from '../../protocol/contract.js';
+import type { AnswerChannel } from '../../protocol/answer-channel.js';
 import type { Caller } from '../../protocol/caller.js';
 import { AuthenticationError, AuthUnavailableError, type Authenticator } from '../auth/authenticator.js';
 import { logger } from '../../logging.js';
