@@ -482,6 +482,14 @@ class LlmLoop {
           data: { decision: 'deny', reason: 'No decision before the approval deadline' },
         },
       });
+      // A quorum's decision is its deciding vote's, however that was worded ("yes", {"approved": true});
+      // the arguments cannot change under a quorum (the others approved these).
+      const decided = reply.votes?.at(-1);
+      if (decided) {
+        return decided.decision === 'approve'
+          ? { kind: 'approve', input }
+          : { kind: 'deny', ...(decided.comment && { reason: decided.comment }) };
+      }
       const data = reply.value as z.infer<typeof schema>;
       if (data) {
         return data.decision === 'approve'

@@ -59,10 +59,13 @@ export function voteProblem(question: Question, voter: Voter, text: string, data
   }
   if (voter.who === undefined) return 'A vote must say who votes: sign in, or name yourself (metadata.responder)';
   const person = voterOf({ by: voter.who, ...(voter.actingFor && { actingFor: voter.actingFor }) });
-  const earlier = question.votes?.find((vote) => voterOf(vote) === person);
+  // Once per principal represented, and once per person voting: a deputy who voted for bob and is later
+  // a responder themselves (an escalation), or the deputy of two, does not vote again.
+  const earlier = question.votes?.find((vote) => voterOf(vote) === person || vote.by === voter.who);
   if (earlier) {
-    const as = earlier.actingFor ? ` (by ${earlier.by} as their deputy)` : '';
-    return `${person} already voted ${earlier.decision} on this question at ${earlier.at}${as}; each person counts once`;
+    const who = voterOf(earlier) === person ? person : voter.who;
+    const as = earlier.actingFor ? ` (by ${earlier.by} as ${earlier.actingFor}'s deputy)` : '';
+    return `${who} already voted ${earlier.decision} on this question at ${earlier.at}${as}; each person counts once`;
   }
   if (decision === 'approve' && ruleFor(quorum, voter.groups) === undefined) {
     return `${person}'s approval counts toward no rule still open (${quorumText(quorum)})`;

@@ -355,7 +355,8 @@ describe('quorum', () => {
     expect(first.metadata.pendingQuestion.quorum).toMatchObject({ approvals: 1 });
     expect(placedOrders.filter((order) => order.item === item)).toEqual([]);
 
-    await vote('test-llm-quorum', task.id, 'carol', 'approve');
+    // Decided by a vote worded otherwise: the votes decide, not the word the loop reads of a plain approval.
+    await vote('test-llm-quorum', task.id, 'carol', 'yes');
     await expect
       .poll(async () => (await rpc('test-llm-quorum', 'GetTask', { id: task.id }, 'dora')).status.state, {
         timeout: 20_000,
